@@ -1,0 +1,104 @@
+//! Keys and items the CPU sorts understand.
+//!
+//! Every key maps to unsigned "ordered bits": `a < b` in the key's total order exactly when
+//! `a.to_ordered_bits() < b.to_ordered_bits()`. Radix passes and the GPU kernels both work on
+//! those bits, so the two backends agree on the order by construction.
+
+use std::fmt::Debug;
+
+/// Unsigned words a radix sort can take digits from.
+pub trait RadixBits: Copy + Ord + Send + Sync + Debug + 'static {
+    /// Width in bytes (4 or 8).
+    const BYTES: usize;
+    /// The 8-bit digit at byte `index` (0 = least significant).
+    fn byte(self, index: usize) -> usize;
+    /// Bitwise NOT: flips ascending into descending order while keeping ties tied.
+    fn invert(self) -> Self;
+}
+
+impl RadixBits for u32 {
+    const BYTES: usize = 4;
+    #[inline(always)]
+    fn byte(self, index: usize) -> usize {
+        ((self >> (8 * index)) & 0xff) as usize
+    }
+    #[inline(always)]
+    fn invert(self) -> Self {
+        !self
+    }
+}
+
+impl RadixBits for u64 {
+    const BYTES: usize = 8;
+    #[inline(always)]
+    fn byte(self, index: usize) -> usize {
+        ((self >> (8 * index)) & 0xff) as usize
+    }
+    #[inline(always)]
+    fn invert(self) -> Self {
+        !self
+    }
+}
+
+/// A key type gpusort can sort by.
+pub trait SortKey: Copy + Send + Sync + Debug + 'static {
+    type Bits: RadixBits;
+    /// Order-preserving map to unsigned bits (see the module docs).
+    fn to_ordered_bits(self) -> Self::Bits;
+}
+
+impl SortKey for u32 {
+    type Bits = u32;
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u32 {
+        self
+    }
+}
+
+impl SortKey for u64 {
+    type Bits = u64;
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u64 {
+        self
+    }
+}
+
+impl SortKey for i32 {
+    type Bits = u32;
+    /// Flipping the sign bit moves negatives below positives in unsigned order.
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u32 {
+        (self as u32) ^ 0x8000_0000
+    }
+}
+
+impl SortKey for f32 {
+    type Bits = u32;
+    /// The order of `f32::total_cmp`: -NaN < -inf < .. < -0.0 < +0.0 < .. < +inf < +NaN.
+    /// Negative floats have all bits flipped (larger magnitude sorts lower), positive ones only
+    /// the sign bit.
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u32 {
+        let b = self.to_bits();
+        if b & 0x8000_0000 != 0 {
+            !b
+        } else {
+            b ^ 0x8000_0000
+        }
+    }
+}
+
+/// An item sorted by one key that it carries (a key/value pair, say).
+pub trait Keyed: Copy + Send + Sync + 'static {
+    type Key: SortKey;
+    fn sort_key(&self) -> Self::Key;
+}
+
+/// A bare key is its own item: keys-only sorts and checks reuse the pair code paths.
+impl<K: SortKey> Keyed for K {
+    type Key = K;
+    #[inline(always)]
+    fn sort_key(&self) -> K {
+        *self
+    }
+}

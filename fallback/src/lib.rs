@@ -1,0 +1,61 @@
+//! gpusort's CPU backend: stable parallel sorts on rayon, and the checks every GPU result is
+//! validated with.
+//!
+//! All pair sorts here are stable in both orders: items with equal keys keep their input order,
+//! ascending or descending. Keys-only sorts need no stability (equal keys are indistinguishable).
+
+pub mod check;
+pub mod key;
+
+pub use key::{Keyed, RadixBits, SortKey};
+
+/// Sort direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    #[default]
+    Ascending,
+    Descending,
+}
+
+impl Order {
+    /// The ordered bits with which an ascending radix sort yields this order (stable either way).
+    #[inline(always)]
+    pub fn directed<B: RadixBits>(self, bits: B) -> B {
+        match self {
+            Order::Ascending => bits,
+            Order::Descending => bits.invert(),
+        }
+    }
+}
+
+/// Threads the CPU backend uses (rayon's global pool).
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Stable sort of items by their keys.
+pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) {
+    use rayon::slice::ParallelSliceMut;
+    v.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits()));
+}
+
+/// Sort keys only.
+pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) {
+    use rayon::slice::ParallelSliceMut;
+    v.par_sort_unstable_by_key(|k| order.directed(k.to_ordered_bits()));
+}
+
+/// Stable sort of split key and value slices, values moving with their keys.
+///
+/// # Panics
+/// If the two slices differ in length (the public API checks this first and returns an error).
+pub fn sort_pairs<K: SortKey, V: Copy + Send + Sync + 'static>(keys: &mut [K], values: &mut [V], order: Order) {
+    assert_eq!(keys.len(), values.len(), "keys and values differ in length");
+    let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    use rayon::slice::ParallelSliceMut;
+    pairs.par_sort_by_key(|p| order.directed(p.0.to_ordered_bits()));
+    for (i, (k, v)) in pairs.into_iter().enumerate() {
+        keys[i] = k;
+        values[i] = v;
+    }
+}

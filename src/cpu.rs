@@ -1,0 +1,31 @@
+//! The CPU backend: a thin adapter over the `gpusort-cpu` crate.
+
+use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::{Algorithm, Order, SortError};
+
+#[derive(Debug, Default)]
+pub(crate) struct CpuBackend;
+
+impl SortBackend for CpuBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn describe(&self) -> String {
+        format!("cpu (rayon, {} threads)", gpusort_cpu::threads())
+    }
+
+    fn sort(&self, job: SortJob<'_>, order: Order, algorithm: Algorithm) -> Result<(), SortError> {
+        if algorithm.is_gpu_only() {
+            return Err(SortError::Unsupported {
+                backend: "cpu",
+                what: format!("{algorithm:?} is a GPU sorting network; use Algorithm::Auto or Radix on the CPU"),
+            });
+        }
+        match job {
+            SortJob::Kvp(v) => gpusort_cpu::sort_stable(v, order),
+            SortJob::KeysU32(v) => gpusort_cpu::sort_keys(v, order),
+        }
+        Ok(())
+    }
+}

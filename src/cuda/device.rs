@@ -1,0 +1,119 @@
+//! Finding a usable GPU: the driver check, one shared context per device, created lazily.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
+
+use super::modules::ModuleCache;
+use crate::SortError;
+
+/// The oldest GPUs we build for: CUDA 13 itself starts at compute capability 7.5 (Turing).
+pub(crate) const MIN_COMPUTE_CAPABILITY: (i32, i32) = (7, 5);
+
+/// A device with its context and loaded kernels, shared by every `Sorter` in the process.
+pub(crate) struct Gpu {
+    pub(crate) ctx: Arc<CudaContext>,
+    pub(crate) ordinal: usize,
+    pub(crate) name: String,
+    pub(crate) compute_capability: (i32, i32),
+    pub(crate) multiprocessors: u32,
+    pub(crate) total_memory: usize,
+    modules: ModuleCache,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gpu({}: {})", self.ordinal, self.describe())
+    }
+}
+
+impl Gpu {
+    pub(crate) fn describe(&self) -> String {
+        let (major, minor) = self.compute_capability;
+        format!("{} (sm_{major}{minor}, {} SMs, {} MiB)", self.name, self.multiprocessors, self.total_memory >> 20)
+    }
+
+    /// A kernel from one of the committed images; modules load once per device.
+    pub(crate) fn function(
+        &self,
+        image: &'static gpusort_kernels::Image,
+        kernel: &'static str,
+    ) -> Result<CudaFunction, SortError> {
+        self.modules.function(&self.ctx, image, kernel)
+    }
+
+    /// The module of an image, loaded on first use.
+    #[allow(dead_code)]
+    pub(crate) fn module(&self, image: &'static gpusort_kernels::Image) -> Result<Arc<CudaModule>, SortError> {
+        self.modules.module(&self.ctx, image)
+    }
+}
+
+type Slot = Arc<OnceLock<Result<Arc<Gpu>, SortError>>>;
+
+/// The device `ordinal`, opened on first use; every later call gets the same context (or the same
+/// error: a machine without a driver is probed once).
+pub(crate) fn gpu(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
+    static DEVICES: OnceLock<Mutex<HashMap<usize, Slot>>> = OnceLock::new();
+    let slot = {
+        let mut map = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(ordinal).or_default().clone()
+    };
+    slot.get_or_init(|| open_guarded(ordinal)).clone()
+}
+
+/// cudarc panics when a symbol is missing from an old libcuda; no panic may escape to the caller.
+fn open_guarded(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
+    match std::panic::catch_unwind(|| open(ordinal)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(SortError::NoDevice(format!("the CUDA driver could not be used: {msg}")))
+        }
+    }
+}
+
+fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
+    // SAFETY: only tries to dlopen libcuda; must come before any other driver call.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(SortError::NoDriver);
+    }
+    let count = CudaContext::device_count().map_err(|e| SortError::NoDevice(format!("cuInit failed: {e}")))?;
+    if count <= 0 {
+        return Err(SortError::NoDevice("the driver reports no devices".into()));
+    }
+    if ordinal >= count as usize {
+        return Err(SortError::NoDevice(format!("device {ordinal} asked for, {count} present")));
+    }
+    let ctx = CudaContext::new(ordinal).map_err(SortError::driver("cuDevicePrimaryCtxRetain", 0))?;
+    let name = ctx.name().map_err(SortError::driver("cuDeviceGetName", 0))?;
+    let cc = ctx.compute_capability().map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
+    if cc < MIN_COMPUTE_CAPABILITY {
+        return Err(SortError::Unsupported {
+            backend: "cuda",
+            what: format!(
+                "{name} has compute capability {}.{}; gpusort needs {}.{} or newer",
+                cc.0, cc.1, MIN_COMPUTE_CAPABILITY.0, MIN_COMPUTE_CAPABILITY.1
+            ),
+        });
+    }
+    let sms = ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
+    let (_, total) = ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
+    Ok(Arc::new(Gpu {
+        ctx,
+        ordinal,
+        name,
+        compute_capability: cc,
+        multiprocessors: sms.max(1) as u32,
+        total_memory: total,
+        modules: ModuleCache::default(),
+    }))
+}

@@ -1,0 +1,201 @@
+//! `Sorter`: picks a backend for each call and forwards the sort to it.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream};
+
+use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::cpu::CpuBackend;
+use crate::cuda::CudaBackend;
+use crate::{tuning, Algorithm, Kvp, Order, SortError};
+
+/// How a `Sorter` chooses between its backends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Policy {
+    /// GPU from `crossover` items up (and for GPU-only algorithms), CPU below.
+    Auto {
+        crossover: usize,
+    },
+    CpuOnly,
+    GpuOnly,
+}
+
+/// Sorts key/value pairs and keys on the GPU when one is usable, else on the CPU.
+///
+/// Cheap to clone and safe to share between threads: the CUDA context and kernels are created
+/// once per process and shared by every `Sorter`.
+///
+/// Pair sorts with [`Algorithm::Auto`] or [`Algorithm::Radix`] are stable on every backend (equal
+/// keys keep their input order, in both orders), so the result does not depend on which backend
+/// ran.
+#[derive(Clone, Debug)]
+pub struct Sorter {
+    cpu: Arc<CpuBackend>,
+    gpu: Option<Arc<CudaBackend>>,
+    policy: Policy,
+    algorithm: Algorithm,
+    /// Why the GPU is not used, when it is not.
+    note: Option<String>,
+}
+
+impl Sorter {
+    /// The GPU when one is usable, else the CPU; never fails. Below
+    /// [`tuning::CPU_CROSSOVER_ITEMS`] items the CPU sorts even when a GPU is present.
+    /// `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice.
+    pub fn auto() -> Sorter {
+        let forced = std::env::var("GPUSORT_BACKEND").ok().map(|s| s.trim().to_ascii_lowercase());
+        match forced.as_deref() {
+            Some("cpu") => Sorter { note: Some("GPUSORT_BACKEND=cpu".into()), ..Sorter::cpu() },
+            Some("cuda") | Some("gpu") => Sorter::cuda()
+                .unwrap_or_else(|e| Sorter { note: Some(format!("GPUSORT_BACKEND=cuda, but {e}")), ..Sorter::cpu() }),
+            Some(other) if !other.is_empty() && other != "auto" => Sorter {
+                note: Some(format!("GPUSORT_BACKEND={other} is not cpu, cuda or auto")),
+                ..Sorter::auto_detect()
+            },
+            _ => Sorter::auto_detect(),
+        }
+    }
+
+    fn auto_detect() -> Sorter {
+        match CudaBackend::open(0) {
+            Ok(gpu) => Sorter {
+                gpu: Some(Arc::new(gpu)),
+                policy: Policy::Auto { crossover: tuning::CPU_CROSSOVER_ITEMS },
+                ..Sorter::cpu()
+            },
+            Err(e) => Sorter { note: Some(e.to_string()), ..Sorter::cpu() },
+        }
+    }
+
+    /// The CPU backend alone.
+    pub fn cpu() -> Sorter {
+        Sorter { cpu: Arc::new(CpuBackend), gpu: None, policy: Policy::CpuOnly, algorithm: Algorithm::Auto, note: None }
+    }
+
+    /// The first CUDA device, for every length; `Err` (`NoDriver`, `NoDevice`, `Unsupported` for a
+    /// GPU older than compute capability 7.5, ...) when there is none usable.
+    pub fn cuda() -> Result<Sorter, SortError> {
+        Sorter::cuda_device(0)
+    }
+
+    /// The CUDA device `ordinal`, for every length.
+    pub fn cuda_device(ordinal: usize) -> Result<Sorter, SortError> {
+        let gpu = CudaBackend::open(ordinal)?;
+        Ok(Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::GpuOnly, ..Sorter::cpu() })
+    }
+
+    /// The same sorter with another algorithm. GPU-only algorithms make `auto()` use the GPU at
+    /// every length; without a GPU they fail with `Unsupported`.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Sorter {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The same sorter with another CPU/GPU crossover (only `auto()` sorters have one).
+    pub fn with_crossover(mut self, items: usize) -> Sorter {
+        if let Policy::Auto { crossover } = &mut self.policy {
+            *crossover = items;
+        }
+        self
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// The backend a sort of `len` items would run on.
+    pub fn backend_for(&self, len: usize) -> BackendKind {
+        self.pick(len).kind()
+    }
+
+    /// One line: the backend, the GPU, and why the CPU is used where it is.
+    pub fn describe(&self) -> String {
+        let cpu = self.cpu.describe();
+        match (&self.gpu, self.policy) {
+            (Some(g), Policy::Auto { crossover }) => format!("{}; {cpu} below {crossover} items", g.describe()),
+            (Some(g), _) => g.describe(),
+            (None, _) => match &self.note {
+                Some(why) => format!("{cpu}: {why}"),
+                None => cpu,
+            },
+        }
+    }
+
+    /// Sorts pairs by key, ascending, stably (with `Auto`/`Radix`).
+    pub fn sort_kvp(&self, v: &mut [Kvp]) -> Result<(), SortError> {
+        self.sort_kvp_by(v, Order::Ascending)
+    }
+
+    /// Sorts pairs by key in `order`, stably (with `Auto`/`Radix`).
+    pub fn sort_kvp_by(&self, v: &mut [Kvp], order: Order) -> Result<(), SortError> {
+        self.run(SortJob::Kvp(v), order)
+    }
+
+    /// Sorts `u32` keys ascending.
+    pub fn sort_keys(&self, v: &mut [u32]) -> Result<(), SortError> {
+        self.sort_keys_by(v, Order::Ascending)
+    }
+
+    /// Sorts `u32` keys in `order`.
+    pub fn sort_keys_by(&self, v: &mut [u32], order: Order) -> Result<(), SortError> {
+        self.run(SortJob::KeysU32(v), order)
+    }
+
+    /// Sorts pairs already on the device, in place, on the caller's stream (no host round trip).
+    /// Returns once the work is queued; synchronize `stream` before reading `data`.
+    pub fn sort_kvp_device(
+        &self,
+        data: &mut CudaSlice<Kvp>,
+        stream: &Arc<CudaStream>,
+        order: Order,
+    ) -> Result<(), SortError> {
+        self.device_backend()?.sort_kvp_device(stream, data, order, self.algorithm)
+    }
+
+    /// Sorts `u32` keys already on the device, in place, on the caller's stream.
+    pub fn sort_keys_device(
+        &self,
+        data: &mut CudaSlice<u32>,
+        stream: &Arc<CudaStream>,
+        order: Order,
+    ) -> Result<(), SortError> {
+        self.device_backend()?.sort_keys_u32_device(stream, data, order, self.algorithm)
+    }
+
+    /// The CUDA context this sorter's GPU work runs in, for callers that allocate device buffers
+    /// for the `*_device` methods.
+    pub fn cuda_context(&self) -> Option<Arc<cudarc::driver::CudaContext>> {
+        self.gpu.as_ref().map(|g| g.gpu.ctx.clone())
+    }
+
+    fn device_backend(&self) -> Result<&CudaBackend, SortError> {
+        self.gpu.as_deref().ok_or_else(|| SortError::Unsupported {
+            backend: "cpu",
+            what: "device-resident sorts need a CUDA device".into(),
+        })
+    }
+
+    fn pick(&self, len: usize) -> &dyn SortBackend {
+        match (&self.gpu, self.policy) {
+            (Some(g), Policy::GpuOnly) => g.as_ref(),
+            (Some(g), Policy::Auto { crossover }) if len >= crossover || self.algorithm.is_gpu_only() => g.as_ref(),
+            _ => self.cpu.as_ref(),
+        }
+    }
+
+    fn run(&self, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+        let backend = self.pick(job.len());
+        if backend.kind() == BackendKind::Cuda
+            && matches!(self.policy, Policy::Auto { .. })
+            && !self.algorithm.is_gpu_only()
+        {
+            // The GPU leaves the data untouched when it fails; in auto mode a GPU that runs out of
+            // memory hands the job to the CPU instead of failing it.
+            return match backend.sort(job.reborrow(), order, self.algorithm) {
+                Err(SortError::OutOfMemory { .. }) => self.cpu.sort(job, order, self.algorithm),
+                r => r,
+            };
+        }
+        backend.sort(job, order, self.algorithm)
+    }
+}
