@@ -2,11 +2,52 @@
 
 use crate::{Algorithm, Kvp, Order, SortError};
 
-/// One sort request, borrowed from the caller. New key types become new variants.
+/// A slice of one of the supported key types.
+#[derive(Debug)]
+pub enum KeySlice<'a> {
+    U32(&'a mut [u32]),
+    I32(&'a mut [i32]),
+    F32(&'a mut [f32]),
+    U64(&'a mut [u64]),
+}
+
+/// Runs `$body` with `$k` bound to the typed slice inside a `KeySlice`, whatever its type.
+macro_rules! with_keys {
+    ($slice:expr, $k:ident => $body:expr) => {
+        match $slice {
+            $crate::backend::KeySlice::U32($k) => $body,
+            $crate::backend::KeySlice::I32($k) => $body,
+            $crate::backend::KeySlice::F32($k) => $body,
+            $crate::backend::KeySlice::U64($k) => $body,
+        }
+    };
+}
+pub(crate) use with_keys;
+
+impl KeySlice<'_> {
+    pub(crate) fn len(&self) -> usize {
+        with_keys!(self, k => k.len())
+    }
+
+    fn reborrow(&mut self) -> KeySlice<'_> {
+        match self {
+            KeySlice::U32(k) => KeySlice::U32(k),
+            KeySlice::I32(k) => KeySlice::I32(k),
+            KeySlice::F32(k) => KeySlice::F32(k),
+            KeySlice::U64(k) => KeySlice::U64(k),
+        }
+    }
+}
+
+/// One sort request, borrowed from the caller. New element types become new variants.
 #[derive(Debug)]
 pub(crate) enum SortJob<'a> {
+    /// Array of (u32 key, u32 value) structs.
     Kvp(&'a mut [Kvp]),
-    KeysU32(&'a mut [u32]),
+    /// Keys only.
+    Keys(KeySlice<'a>),
+    /// Split arrays: keys and the u32 values that move with them (same length, checked).
+    Pairs(KeySlice<'a>, &'a mut [u32]),
 }
 
 impl SortJob<'_> {
@@ -14,14 +55,15 @@ impl SortJob<'_> {
     pub(crate) fn reborrow(&mut self) -> SortJob<'_> {
         match self {
             SortJob::Kvp(v) => SortJob::Kvp(v),
-            SortJob::KeysU32(v) => SortJob::KeysU32(v),
+            SortJob::Keys(k) => SortJob::Keys(k.reborrow()),
+            SortJob::Pairs(k, v) => SortJob::Pairs(k.reborrow(), v),
         }
     }
 
     pub(crate) fn len(&self) -> usize {
         match self {
             SortJob::Kvp(v) => v.len(),
-            SortJob::KeysU32(v) => v.len(),
+            SortJob::Keys(k) | SortJob::Pairs(k, _) => k.len(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The CPU backend: a thin adapter over the `gpusort-cpu` crate.
 
-use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::backend::{with_keys, BackendKind, SortBackend, SortJob};
 use crate::{Algorithm, Order, SortError};
 
 #[derive(Debug, Default)]
@@ -24,7 +24,8 @@ impl SortBackend for CpuBackend {
         }
         match job {
             SortJob::Kvp(v) => gpusort_cpu::sort_stable(v, order),
-            SortJob::KeysU32(v) => gpusort_cpu::sort_keys(v, order),
+            SortJob::Keys(keys) => with_keys!(keys, k => gpusort_cpu::sort_keys(k, order)),
+            SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
         }
         Ok(())
     }

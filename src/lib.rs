@@ -18,6 +18,7 @@ mod backend;
 mod cpu;
 mod cuda;
 mod error;
+mod key;
 mod kvp;
 mod sorter;
 pub mod tuning;
@@ -27,6 +28,7 @@ pub use backend::BackendKind;
 pub use error::SortError;
 pub use gpusort_cpu::check;
 pub use gpusort_cpu::{Keyed, Order, SortKey};
+pub use key::Key;
 pub use kvp::Kvp;
 pub use sorter::Sorter;
 

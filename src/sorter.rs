@@ -7,7 +7,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use crate::backend::{BackendKind, SortBackend, SortJob};
 use crate::cpu::CpuBackend;
 use crate::cuda::CudaBackend;
-use crate::{tuning, Algorithm, Kvp, Order, SortError};
+use crate::{tuning, Algorithm, Key, Kvp, Order, SortError};
 
 /// How a `Sorter` chooses between its backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,14 +131,32 @@ impl Sorter {
         self.run(SortJob::Kvp(v), order)
     }
 
-    /// Sorts `u32` keys ascending.
-    pub fn sort_keys(&self, v: &mut [u32]) -> Result<(), SortError> {
+    /// Sorts keys (`u32`, `i32`, `f32` in `total_cmp` order, `u64`) ascending.
+    pub fn sort_keys<K: Key>(&self, v: &mut [K]) -> Result<(), SortError> {
         self.sort_keys_by(v, Order::Ascending)
     }
 
-    /// Sorts `u32` keys in `order`.
-    pub fn sort_keys_by(&self, v: &mut [u32], order: Order) -> Result<(), SortError> {
-        self.run(SortJob::KeysU32(v), order)
+    /// Sorts keys in `order`.
+    pub fn sort_keys_by<K: Key>(&self, v: &mut [K], order: Order) -> Result<(), SortError> {
+        self.run(SortJob::Keys(K::slice(v)), order)
+    }
+
+    /// Sorts split arrays by key, ascending, values moving with their keys; stable with
+    /// `Auto`/`Radix`. `InvalidArgument` when the lengths differ.
+    pub fn sort_pairs<K: Key>(&self, keys: &mut [K], values: &mut [u32]) -> Result<(), SortError> {
+        self.sort_pairs_by(keys, values, Order::Ascending)
+    }
+
+    /// Sorts split arrays by key in `order`.
+    pub fn sort_pairs_by<K: Key>(&self, keys: &mut [K], values: &mut [u32], order: Order) -> Result<(), SortError> {
+        if keys.len() != values.len() {
+            return Err(SortError::InvalidArgument(format!(
+                "{} keys but {} values: split pairs need one value per key",
+                keys.len(),
+                values.len()
+            )));
+        }
+        self.run(SortJob::Pairs(K::slice(keys), values), order)
     }
 
     /// Sorts pairs already on the device, in place, on the caller's stream (no host round trip).
@@ -190,9 +208,11 @@ impl Sorter {
             && !self.algorithm.is_gpu_only()
         {
             // The GPU leaves the data untouched when it fails; in auto mode a GPU that runs out of
-            // memory hands the job to the CPU instead of failing it.
+            // memory, or lacks a kernel for this type, hands the job to the CPU instead.
             return match backend.sort(job.reborrow(), order, self.algorithm) {
-                Err(SortError::OutOfMemory { .. }) => self.cpu.sort(job, order, self.algorithm),
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {
+                    self.cpu.sort(job, order, self.algorithm)
+                }
                 r => r,
             };
         }

@@ -2,6 +2,7 @@
 //! device-resident entry points the host path and GPU pipelines share.
 
 mod device;
+mod host_keys;
 mod modules;
 pub(crate) mod network;
 pub(crate) mod radix;
@@ -12,8 +13,9 @@ use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
 pub(crate) use device::{gpu, Gpu};
 
-use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
+use host_keys::Bits32;
 
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
@@ -96,7 +98,44 @@ impl SortBackend for CudaBackend {
         }
         match job {
             SortJob::Kvp(v) => round_trip(self, v, |s, d| self.sort_kvp_device(s, d, order, algorithm)),
-            SortJob::KeysU32(v) => round_trip(self, v, |s, d| self.sort_keys_u32_device(s, d, order, algorithm)),
+            SortJob::Keys(KeySlice::U32(k)) => {
+                round_trip(self, k, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))
+            }
+            SortJob::Keys(KeySlice::I32(k)) => self.sort_keys_as_bits(k, order, algorithm),
+            SortJob::Keys(KeySlice::F32(k)) => self.sort_keys_as_bits(k, order, algorithm),
+            SortJob::Pairs(KeySlice::U32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
+            SortJob::Pairs(KeySlice::I32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
+            SortJob::Pairs(KeySlice::F32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
+            SortJob::Keys(KeySlice::U64(_)) | SortJob::Pairs(KeySlice::U64(_), _) => {
+                Err(SortError::Unsupported { backend: "cuda", what: "u64 keys are not sorted on the GPU yet".into() })
+            }
         }
+    }
+}
+
+impl CudaBackend {
+    fn sort_keys_as_bits<K: Bits32>(
+        &self,
+        keys: &mut [K],
+        order: Order,
+        algorithm: Algorithm,
+    ) -> Result<(), SortError> {
+        let mut bits = host_keys::to_bits(keys);
+        round_trip(self, &mut bits, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))?;
+        host_keys::from_bits(&bits, keys);
+        Ok(())
+    }
+
+    fn sort_pairs_as_kvp<K: Bits32>(
+        &self,
+        keys: &mut [K],
+        values: &mut [u32],
+        order: Order,
+        algorithm: Algorithm,
+    ) -> Result<(), SortError> {
+        let mut pairs = host_keys::to_pairs(keys, values);
+        round_trip(self, &mut pairs, |s, d| self.sort_kvp_device(s, d, order, algorithm))?;
+        host_keys::from_pairs(&pairs, keys, values);
+        Ok(())
     }
 }

@@ -1,0 +1,31 @@
+//! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order) and `u64`.
+
+use crate::backend::KeySlice;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A key type both backends sort. Sealed: the GPU kernels exist for these types only.
+///
+/// Floats sort as [`f32::total_cmp`] orders them: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
+    #[doc(hidden)]
+    fn slice(v: &mut [Self]) -> KeySlice<'_>;
+}
+
+macro_rules! key_type {
+    ($t:ty, $variant:ident) => {
+        impl sealed::Sealed for $t {}
+        impl Key for $t {
+            fn slice(v: &mut [Self]) -> KeySlice<'_> {
+                KeySlice::$variant(v)
+            }
+        }
+    };
+}
+
+key_type!(u32, U32);
+key_type!(i32, I32);
+key_type!(f32, F32);
+key_type!(u64, U64);
