@@ -1,0 +1,154 @@
+//! Inputs and backends shared by the test suites.
+#![allow(dead_code)]
+
+use gpusort::{Algorithm, Key, Keyed, Sorter};
+
+/// Every backend present, with the algorithms it must sort with. Without a GPU the GPU cases are
+/// skipped loudly; with `GPUSORT_REQUIRE_GPU=1` a missing GPU fails the run.
+pub fn backends() -> Vec<(&'static str, Sorter, Vec<Algorithm>)> {
+    let mut v = vec![("cpu", Sorter::cpu(), vec![Algorithm::Auto, Algorithm::Radix])];
+    match Sorter::cuda() {
+        Ok(s) => {
+            v.push(("cuda", s, vec![Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge]))
+        }
+        Err(e) => {
+            if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("GPUSORT_REQUIRE_GPU=1 but no usable GPU: {e}");
+            }
+            skip_loudly(&format!("skipped: no CUDA device ({e}); GPU cases not run"));
+        }
+    }
+    v
+}
+
+/// Prints past the test harness's output capture, so a skip shows even when the test passes.
+pub fn skip_loudly(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// Lengths at the usual trouble spots: tiny, around powers of two (tile sizes are powers of two),
+/// and primes.
+pub const SMALL_LENGTHS: &[usize] = &[
+    0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024,
+    1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192, 8193, 10007,
+];
+pub const LARGE_LENGTHS: &[usize] = &[65535, 65536, 65537, 131071, 262147, 1 << 20, (1 << 20) + 1, 1_000_003];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    Random,
+    AllEqual,
+    /// Only 0 and u32::MAX: the extremes of the key range.
+    Extremes,
+    Sorted,
+    Reverse,
+    /// 16 distinct keys.
+    FewDistinct,
+    /// Random in the low byte only: most radix digits are constant.
+    LowByte,
+}
+
+pub const PATTERNS: &[Pattern] = &[
+    Pattern::Random,
+    Pattern::AllEqual,
+    Pattern::Extremes,
+    Pattern::Sorted,
+    Pattern::Reverse,
+    Pattern::FewDistinct,
+    Pattern::LowByte,
+];
+
+/// splitmix64, seeded: reproducible inputs without a dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// 64 random-ish bits per element following `pattern` (never all zero for Random).
+pub fn bits(n: usize, pattern: Pattern, seed: u64) -> Vec<u64> {
+    let mut r = Rng(seed ^ (n as u64).rotate_left(17));
+    let mut v: Vec<u64> = (0..n).map(|_| r.next()).collect();
+    match pattern {
+        Pattern::Random => {}
+        Pattern::AllEqual => v.iter_mut().for_each(|x| *x = 0xDEAD_BEEF_1234_5678),
+        Pattern::Extremes => v.iter_mut().for_each(|x| *x = if *x & 1 == 0 { 0 } else { u64::MAX }),
+        Pattern::Sorted => v.sort_unstable(),
+        Pattern::Reverse => v.sort_unstable_by(|a, b| b.cmp(a)),
+        Pattern::FewDistinct => v.iter_mut().for_each(|x| *x = (*x % 16).wrapping_mul(0x0F0F_0F0F_0F0F_0F0F)),
+        Pattern::LowByte => v.iter_mut().for_each(|x| *x = 0x7000_0000_7000_0000 | (*x & 0xff)),
+    }
+    v
+}
+
+/// A key type under test, with an identity for multiset and stability checks (floats have none).
+pub trait TestKey: Key + Copy + std::fmt::Debug {
+    fn from_bits(b: u64) -> Self;
+    fn id(self) -> u64;
+}
+
+impl TestKey for u32 {
+    fn from_bits(b: u64) -> u32 {
+        // Keep the pattern in the 32 bits we have: Sorted stays sorted, Extremes hits 0 and MAX.
+        (b >> 32) as u32
+    }
+    fn id(self) -> u64 {
+        self as u64
+    }
+}
+impl TestKey for i32 {
+    fn from_bits(b: u64) -> i32 {
+        (b >> 32) as u32 as i32
+    }
+    fn id(self) -> u64 {
+        self as u32 as u64
+    }
+}
+impl TestKey for f32 {
+    fn from_bits(b: u64) -> f32 {
+        f32::from_bits((b >> 32) as u32)
+    }
+    fn id(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl TestKey for u64 {
+    fn from_bits(b: u64) -> u64 {
+        b
+    }
+    fn id(self) -> u64 {
+        self
+    }
+}
+
+/// A split pair rebuilt as one item, so the oracle can check it.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<K> {
+    pub key: K,
+    pub value: u32,
+}
+
+impl<K: TestKey> PartialEq for Pair<K> {
+    fn eq(&self, o: &Self) -> bool {
+        self.key.id() == o.key.id() && self.value == o.value
+    }
+}
+impl<K: TestKey> Eq for Pair<K> {}
+impl<K: TestKey> std::hash::Hash for Pair<K> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.key.id(), self.value).hash(h)
+    }
+}
+impl<K: TestKey> Keyed for Pair<K> {
+    type Key = K;
+    fn sort_key(&self) -> K {
+        self.key
+    }
+}

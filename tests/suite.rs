@@ -1,0 +1,130 @@
+//! The shared suite: every backend present x every algorithm it has x both orders x every edge
+//! case, each result checked by the oracle (sorted, a permutation with values attached to their
+//! keys, and stable where the algorithm promises it).
+
+mod common;
+
+use common::*;
+use gpusort::{check, Algorithm, Kvp, Order, Sorter};
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+fn kvps(n: usize, p: Pattern, seed: u64) -> Vec<Kvp> {
+    // Values are the input positions: unique witnesses for the permutation and stability checks.
+    bits(n, p, seed).into_iter().enumerate().map(|(i, b)| Kvp::new(u32::from_bits(b), i as u32)).collect()
+}
+
+fn check_kvp(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order) {
+    let input = kvps(n, p, 1);
+    let mut out = input.clone();
+    let s = s.clone().with_algorithm(alg);
+    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
+    check::validate(&input, &out, order, alg.is_stable())
+        .unwrap_or_else(|e| panic!("{name} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
+}
+
+fn check_keys<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order) {
+    let input: Vec<K> = bits(n, p, 2).into_iter().map(K::from_bits).collect();
+    let mut out = input.clone();
+    let s = s.clone().with_algorithm(alg);
+    s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
+    let t = std::any::type_name::<K>();
+    check::validate_keys(&input, &out, order)
+        .unwrap_or_else(|e| panic!("{name} {alg:?} {t} n={n} {p:?} {order:?}: {e}"));
+}
+
+fn check_pairs<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order) {
+    let keys: Vec<K> = bits(n, p, 3).into_iter().map(K::from_bits).collect();
+    let values: Vec<u32> = (0..n as u32).collect();
+    let (mut k, mut v) = (keys.clone(), values.clone());
+    let s = s.clone().with_algorithm(alg);
+    s.sort_pairs_by(&mut k, &mut v, order).unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
+    let pack =
+        |k: &[K], v: &[u32]| -> Vec<Pair<K>> { k.iter().zip(v).map(|(&key, &value)| Pair { key, value }).collect() };
+    let t = std::any::type_name::<K>();
+    check::validate(&pack(&keys, &values), &pack(&k, &v), order, alg.is_stable())
+        .unwrap_or_else(|e| panic!("{name} {alg:?} pairs<{t}> n={n} {p:?} {order:?}: {e}"));
+}
+
+/// Runs `f` for every backend x algorithm x order x length x pattern.
+fn sweep(lengths: &[usize], patterns: &[Pattern], f: impl Fn(&str, &Sorter, Algorithm, usize, Pattern, Order)) {
+    for (name, sorter, algs) in backends() {
+        for &alg in &algs {
+            for order in ORDERS {
+                for &n in lengths {
+                    for &p in patterns {
+                        f(name, &sorter, alg, n, p, order);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kvp_edge_cases() {
+    sweep(SMALL_LENGTHS, PATTERNS, check_kvp);
+}
+
+#[test]
+fn kvp_large() {
+    sweep(LARGE_LENGTHS, &[Pattern::Random, Pattern::FewDistinct, Pattern::Reverse], check_kvp);
+}
+
+#[test]
+fn u32_keys() {
+    sweep(SMALL_LENGTHS, PATTERNS, check_keys::<u32>);
+    sweep(&[65537, 1 << 20], &[Pattern::Random], check_keys::<u32>);
+}
+
+#[test]
+fn i32_f32_u64_keys() {
+    let lengths = &[0, 1, 2, 31, 257, 4097, 65537];
+    sweep(lengths, PATTERNS, check_keys::<i32>);
+    sweep(lengths, PATTERNS, check_keys::<f32>);
+    sweep(lengths, PATTERNS, check_keys::<u64>);
+}
+
+#[test]
+fn split_pairs() {
+    let lengths = &[0, 1, 2, 31, 257, 4097, 65537];
+    sweep(lengths, PATTERNS, check_pairs::<u32>);
+    sweep(lengths, PATTERNS, check_pairs::<i32>);
+    sweep(lengths, PATTERNS, check_pairs::<f32>);
+    sweep(lengths, PATTERNS, check_pairs::<u64>);
+}
+
+#[test]
+fn floats_follow_total_cmp() {
+    let special = [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 1.0, -1.0, f32::MIN, f32::MAX];
+    for (name, s, _) in backends() {
+        let mut v: Vec<f32> = special.iter().cycle().take(1000).copied().collect();
+        let mut expect = v.clone();
+        expect.sort_by(|a, b| a.total_cmp(b));
+        s.sort_keys(&mut v).unwrap();
+        assert!(v.iter().zip(&expect).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}: {:?}", &v[..12]);
+    }
+}
+
+#[test]
+fn mismatched_split_lengths_are_an_error_and_touch_nothing() {
+    for (name, s, _) in backends() {
+        let mut k = vec![3u32, 1, 2];
+        let mut v = vec![0u32, 1];
+        let e = s.sort_pairs(&mut k, &mut v).expect_err(name);
+        assert!(matches!(e, gpusort::SortError::InvalidArgument(_)), "{name}: {e}");
+        assert_eq!((k, v), (vec![3, 1, 2], vec![0, 1]));
+    }
+}
+
+#[test]
+fn auto_matches_the_cpu_backend_exactly() {
+    // Stable sorts have one correct answer: whichever backend auto picks must give it.
+    for n in [1000, 200_000] {
+        let input = kvps(n, Pattern::FewDistinct, 9);
+        let (mut a, mut c) = (input.clone(), input.clone());
+        Sorter::auto().with_crossover(0).sort_kvp(&mut a).unwrap();
+        Sorter::cpu().sort_kvp(&mut c).unwrap();
+        assert!(a == c, "auto ({}) differs from cpu at n={n}", Sorter::auto().describe());
+    }
+}
