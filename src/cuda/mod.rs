@@ -6,6 +6,8 @@ mod host_keys;
 mod modules;
 pub(crate) mod network;
 pub(crate) mod radix;
+#[cfg(test)]
+mod smoke;
 
 use std::sync::Arc;
 
