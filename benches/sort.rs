@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use gpusort::cudarc::driver::sys::CUevent_flags;
 use gpusort::cudarc::driver::{CudaSlice, CudaStream};
 use gpusort::{Algorithm, Kvp, Order, Sorter};
 
@@ -69,9 +70,13 @@ impl DeviceInputs {
         for i in 0..iters as usize {
             let src = &self.inputs[i % self.inputs.len()];
             self.stream.memcpy_dtod(src, &mut self.work).unwrap();
-            let start = self.stream.record_event(None).unwrap();
+            // Events made without flags time; `record_event(None)` ones may not.
+            let ctx = self.stream.context();
+            let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
+            let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
+            start.record(&self.stream).unwrap();
             s.sort_kvp_device(&mut self.work, &self.stream, Order::Ascending).unwrap();
-            let end = self.stream.record_event(None).unwrap();
+            end.record(&self.stream).unwrap();
             end.synchronize().unwrap();
             total += start.elapsed_ms(&end).unwrap() as f64;
         }

@@ -180,6 +180,18 @@ impl Sorter {
         self.device_backend()?.sort_keys_u32_device(stream, data, order, self.algorithm)
     }
 
+    /// Sorts split u32 key and value arrays already on the device, in place, on the caller's
+    /// stream; stable (radix only).
+    pub fn sort_pairs_device(
+        &self,
+        keys: &mut CudaSlice<u32>,
+        values: &mut CudaSlice<u32>,
+        stream: &Arc<CudaStream>,
+        order: Order,
+    ) -> Result<(), SortError> {
+        self.device_backend()?.sort_pairs_u32_device(stream, keys, values, order, self.algorithm)
+    }
+
     /// The CUDA context this sorter's GPU work runs in, for callers that allocate device buffers
     /// for the `*_device` methods.
     pub fn cuda_context(&self) -> Option<Arc<cudarc::driver::CudaContext>> {

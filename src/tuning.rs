@@ -8,3 +8,8 @@
 /// each way from pageable memory, while rdst sorts 1M pairs in 2.06 ms; the two meet near 128K
 /// pairs. Issue 6 replaces this with measured per-type crossovers.
 pub const CPU_CROSSOVER_ITEMS: usize = 1 << 17;
+
+/// Largest page-locked staging buffer kept per device for host-to-host sorts (64M pairs). Larger
+/// inputs take the driver's pageable path. Pinned copies run at 55 GB/s against 8.7 (up) and 15.4
+/// (down) GB/s pageable on the H200 machine (shared/anchors/README.md).
+pub const PINNED_STAGING_MAX_BYTES: usize = 512 << 20;

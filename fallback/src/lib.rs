@@ -6,8 +6,14 @@
 
 pub mod check;
 pub mod key;
+mod keys;
+mod pairs;
+mod presorted;
+mod radix;
+mod raw;
 
 pub use key::{Keyed, RadixBits, SortKey};
+pub use raw::release_scratch;
 
 /// Sort direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -35,14 +41,16 @@ pub fn threads() -> usize {
 
 /// Stable sort of items by their keys.
 pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) {
-    use rayon::slice::ParallelSliceMut;
-    v.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits()));
+    // One monomorphised sort per direction keeps the key function free of a branch.
+    match order {
+        Order::Ascending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits()),
+        Order::Descending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits().invert()),
+    }
 }
 
 /// Sort keys only.
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) {
-    use rayon::slice::ParallelSliceMut;
-    v.par_sort_unstable_by_key(|k| order.directed(k.to_ordered_bits()));
+    keys::sort(v, order);
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.
@@ -50,12 +58,5 @@ pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) {
 /// # Panics
 /// If the two slices differ in length (the public API checks this first and returns an error).
 pub fn sort_pairs<K: SortKey, V: Copy + Send + Sync + 'static>(keys: &mut [K], values: &mut [V], order: Order) {
-    assert_eq!(keys.len(), values.len(), "keys and values differ in length");
-    let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
-    use rayon::slice::ParallelSliceMut;
-    pairs.par_sort_by_key(|p| order.directed(p.0.to_ordered_bits()));
-    for (i, (k, v)) in pairs.into_iter().enumerate() {
-        keys[i] = k;
-        values[i] = v;
-    }
+    pairs::sort(keys, values, order);
 }

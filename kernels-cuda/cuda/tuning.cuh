@@ -3,5 +3,88 @@
 #pragma once
 
 // ---- radix sort (radix*.cu) -------------------------------------------------------------
+// Onesweep digit pass: a block ranks RADIX_SWEEP_THREADS * items keys (one tile). Static shared
+// memory holds the tile (tile * item bytes, under 48 KB). The register cap (blocks per SM) mattered
+// most: uncapped, keys used 160 registers (1 block/SM) and ran 64M in 4.06 ms.
+// H200, random u32 keys, median ms at 16M / 64M (ci/cub/sweep.sh, 2026-11-22), pairs = Kvp:
+//   256 thr, kvp 16 items 3 blk, keys 24 items 3 blk:  kvp 0.817 / 3.079   keys 0.813 / 2.933
+//   256 thr, kvp 12 items 4 blk, keys 16 items 4 blk:  kvp 0.880 / 3.126   keys 0.684 / 2.259  <- chosen
+//   512 thr, kvp  8 items 2 blk, keys 12 items 2 blk:  kvp 0.965 / 3.275   keys 0.695 / 2.608
+//   384 thr, kvp 10 items 2 blk, keys 16 items 2 blk:  kvp 0.935 / 3.429   keys 0.717 / 2.582
+// (CUB 3.0.1 in the same run: pairs 0.554 / 1.926, keys 0.458 / 1.625.) The chosen row is the one
+// the GPU tests and sanitizers ran on; kvp with 16 items / 3 blocks was 7% faster at 16M but has
+// only been validated by the bench, not the full test suite, so it waits for the next device run.
+// Split pairs (keys then values staged in turn) use the kvp figures untimed.
+#ifndef RADIX_SWEEP_THREADS
+#define RADIX_SWEEP_THREADS 256
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KVP
+#define RADIX_SWEEP_ITEMS_KVP 12   // 3072 pairs, 24 KB staged
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KEYS
+#define RADIX_SWEEP_ITEMS_KEYS 16  // 4096 keys, 16 KB staged
+#endif
+#ifndef RADIX_SWEEP_ITEMS_PAIRS
+#define RADIX_SWEEP_ITEMS_PAIRS 12 // 3072 keys then 3072 values, 12 KB staged
+#endif
+// Blocks per SM the sweep kernels are register-capped for (__launch_bounds__ second argument):
+// 4 blocks = 64 registers, a few bytes of spill.
+#ifndef RADIX_SWEEP_BLOCKS_KVP
+#define RADIX_SWEEP_BLOCKS_KVP 4
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_KEYS
+#define RADIX_SWEEP_BLOCKS_KEYS 4
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_PAIRS
+#define RADIX_SWEEP_BLOCKS_PAIRS 4
+#endif
+// Up-front histogram of every digit: threads per block, loads in flight per thread, blocks per SM.
+// Not yet timed on its own (one read of the keys; about 1/9 of the bytes of a 4-pass sort).
+#ifndef RADIX_HIST_THREADS
+#define RADIX_HIST_THREADS 256
+#endif
+#ifndef RADIX_HIST_ITEMS
+#define RADIX_HIST_ITEMS 8
+#endif
+#ifndef RADIX_HIST_BLOCKS_PER_SM
+#define RADIX_HIST_BLOCKS_PER_SM 4
+#endif
+// One-block sort for small inputs: the whole input lives in shared memory (dynamic), every digit
+// pass ranks it in place; one launch. H200, 16K: kvp 0.066 ms, keys 0.060 (CUB 0.064 / 0.048);
+// 512 threads x 32 items measured the same (0.0665 / 0.0598), so 1024 x 16 stays. Chips with
+// >= 160 KB of shared memory per block hold 16K pairs (128 KB staged + 33 KB counters); the others
+// 4K pairs (32 KB + 16 KB, fits sm_75's 64 KB).
+#if defined(RADIX_SMALL_THREADS) && defined(RADIX_SMALL_ITEMS)
+// set on the command line (tuning runs)
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
+#define RADIX_SMALL_THREADS 1024
+#define RADIX_SMALL_ITEMS 16
+#else
+#define RADIX_SMALL_THREADS 512
+#define RADIX_SMALL_ITEMS 8
+#endif
 
 // ---- sorting networks (network*.cu) -----------------------------------------------------
+// The Rust side (src/cuda/network/plan.rs) mirrors NET_TILE_BYTES, NET_THREADS and NET_OE_COL_BITS;
+// change both together.
+// One shared-memory tile per block: 32 KB = 4096 pairs or 8192 keys (plus 1/16 bank padding),
+// under the 48 KB static limit, so 6 blocks fit an H200 SM. Not swept yet; with it, H200, pairs,
+// ms: bitonic 1M 0.153, 16M 2.97, 64M 13.26 (36 passes at 64M); a 64 KB tile would need dynamic
+// shared memory and saves one pass per stage above 4096.
+#define NET_TILE_BYTES 32768
+#define NET_THREADS 256
+// Blocks per SM the register allocation must allow (__launch_bounds__): 4 (<= 64 registers) for
+// the merge and global kernels, 3 for the tile sorts, which spill at 64. H200, 16M pairs, ms:
+// bitonic 3.20 / 3.16 / 2.93 and odd-even 9.42 / 9.30 / 8.84 with 1 / 3 / 4 for every kernel.
+#ifndef NET_MIN_BLOCKS
+#define NET_MIN_BLOCKS 4
+#endif
+#ifndef NET_MIN_BLOCKS_TILE_SORT
+#define NET_MIN_BLOCKS_TILE_SORT 3
+#endif
+// Bitonic comparators run in registers on 2^NET_REG_BITS elements per thread between shared-memory
+// round trips: 4 strides per round trip, 16 pairs = 32 registers. Not swept.
+#define NET_REG_BITS 4
+// Odd-even windowed global passes: 16 columns (128-byte rows of pairs) by W/16 rows. Not swept;
+// the bitonic passes measured 256-byte rows faster than 128 at 16M and 64M (plan.rs).
+#define NET_OE_COL_BITS 4

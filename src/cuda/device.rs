@@ -7,6 +7,7 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 
 use super::modules::ModuleCache;
+use super::staging::Staging;
 use crate::SortError;
 
 /// The oldest GPUs we build for: CUDA 13 itself starts at compute capability 7.5 (Turing).
@@ -21,6 +22,7 @@ pub(crate) struct Gpu {
     pub(crate) multiprocessors: u32,
     pub(crate) total_memory: usize,
     modules: ModuleCache,
+    pub(crate) staging: Staging,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -115,5 +117,6 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         multiprocessors: sms.max(1) as u32,
         total_memory: total,
         modules: ModuleCache::default(),
+        staging: Staging::default(),
     }))
 }

@@ -8,6 +8,7 @@ pub(crate) mod network;
 pub(crate) mod radix;
 #[cfg(test)]
 mod smoke;
+mod staging;
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ pub(crate) use device::{gpu, Gpu};
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
 use host_keys::Bits32;
+use staging::Plain;
 
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
@@ -68,7 +70,7 @@ impl CudaBackend {
 /// Copies `host` to the device, runs `sort` there and copies the result back. The caller's slice
 /// is written only once everything succeeded, in one infallible copy: a failure at any step
 /// leaves it as it was.
-fn round_trip<T: DeviceRepr + Default + Copy>(
+fn round_trip<T: DeviceRepr + Default + Plain>(
     backend: &CudaBackend,
     host: &mut [T],
     sort: impl FnOnce(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
@@ -76,11 +78,28 @@ fn round_trip<T: DeviceRepr + Default + Copy>(
     let bytes = std::mem::size_of_val(host);
     backend.bind()?;
     let stream = backend.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+    let sync = |s: &Arc<CudaStream>| s.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0));
+    if let Some(mut lease) = backend.gpu.staging.lease(&backend.gpu.ctx, bytes)? {
+        let pinned = lease.slice::<T>(host.len());
+        staging::par_copy(pinned, host);
+        let mut dev = stream.clone_htod(&*pinned).map_err(SortError::driver("copy to device", bytes));
+        let result = dev.as_mut().map_err(|e| e.clone()).and_then(|d| {
+            sort(&stream, d)?;
+            stream.memcpy_dtoh(d, pinned).map_err(SortError::driver("copy to host", bytes))
+        });
+        // The pinned buffer must be idle before it is read or handed to the next sort, also when
+        // a step failed.
+        let synced = sync(&stream);
+        result?;
+        synced?;
+        staging::par_copy(host, pinned);
+        return Ok(());
+    }
     let mut dev = stream.clone_htod(host).map_err(SortError::driver("copy to device", bytes))?;
     sort(&stream, &mut dev)?;
     let mut out = vec![T::default(); host.len()];
     stream.memcpy_dtoh(&dev, &mut out).map_err(SortError::driver("copy to host", bytes))?;
-    stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
+    sync(&stream)?;
     host.copy_from_slice(&out);
     Ok(())
 }
@@ -105,6 +124,9 @@ impl SortBackend for CudaBackend {
             }
             SortJob::Keys(KeySlice::I32(k)) => self.sort_keys_as_bits(k, order, algorithm),
             SortJob::Keys(KeySlice::F32(k)) => self.sort_keys_as_bits(k, order, algorithm),
+            SortJob::Pairs(KeySlice::U32(k), v) if matches!(algorithm, Algorithm::Auto | Algorithm::Radix) => {
+                self.sort_pairs_split_u32(k, v, order)
+            }
             SortJob::Pairs(KeySlice::U32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
             SortJob::Pairs(KeySlice::I32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
             SortJob::Pairs(KeySlice::F32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
@@ -116,6 +138,43 @@ impl SortBackend for CudaBackend {
 }
 
 impl CudaBackend {
+    /// Split u32 pairs go to the radix kernels as two arrays (no interleaving on the host).
+    fn sort_pairs_split_u32(&self, keys: &mut [u32], values: &mut [u32], order: Order) -> Result<(), SortError> {
+        let bytes = std::mem::size_of_val(keys);
+        self.bind()?;
+        let stream = self.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+        let mut dk = stream.clone_htod(keys).map_err(SortError::driver("copy keys to device", bytes))?;
+        let mut dv = stream.clone_htod(values).map_err(SortError::driver("copy values to device", bytes))?;
+        radix::sort_pairs_u32(&self.gpu, &stream, &mut dk, &mut dv, order)?;
+        let mut out_k = vec![0u32; keys.len()];
+        let mut out_v = vec![0u32; values.len()];
+        stream.memcpy_dtoh(&dk, &mut out_k).map_err(SortError::driver("copy keys to host", bytes))?;
+        stream.memcpy_dtoh(&dv, &mut out_v).map_err(SortError::driver("copy values to host", bytes))?;
+        stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
+        // Both results are complete before either caller slice is written.
+        keys.copy_from_slice(&out_k);
+        values.copy_from_slice(&out_v);
+        Ok(())
+    }
+
+    pub(crate) fn sort_pairs_u32_device(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<u32>,
+        values: &mut CudaSlice<u32>,
+        order: Order,
+        algorithm: Algorithm,
+    ) -> Result<(), SortError> {
+        self.bind()?;
+        match algorithm {
+            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs_u32(&self.gpu, stream, keys, values, order),
+            other => Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!("{other:?} on split device arrays; sort Kvp structs with it instead"),
+            }),
+        }
+    }
+
     fn sort_keys_as_bits<K: Bits32>(
         &self,
         keys: &mut [K],

@@ -1,0 +1,137 @@
+// CUB DeviceRadixSort timings on the same inputs the Rust bench (tests/gpu_radix.rs,
+// bench_device_radix) uses: random u32 keys, values 0..n, device-resident. A pristine copy is
+// restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups, median of 15.
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench ci/cub/cub_bench.cu && ./cub_bench [n ...]
+//
+// Pairs are timed with the DoubleBuffer API (ping-pong in two buffers, like gpusort) and with the
+// plain API (separate in/out arrays); keys with DoubleBuffer.
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                       \
+    do {                                                                                            \
+        cudaError_t e_ = (x);                                                                       \
+        if (e_ != cudaSuccess) {                                                                    \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
+            exit(1);                                                                                \
+        }                                                                                           \
+    } while (0)
+
+// The same splitmix64 stream as the Rust side's Rng, so both sort the same keys when seeded alike.
+static unsigned next(unsigned long long &s) {
+    s += 0x9E3779B97F4A7C15ull;
+    unsigned long long z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (unsigned)(z ^ (z >> 31));
+}
+
+template <class F> static float time_median(F &&run_once, const unsigned *pk, unsigned *k, const unsigned *pv,
+                                            unsigned *v, size_t n) {
+    std::vector<float> t;
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int it = 0; it < 18; ++it) {
+        CK(cudaMemcpyAsync(k, pk, n * 4, cudaMemcpyDeviceToDevice));
+        if (v) CK(cudaMemcpyAsync(v, pv, n * 4, cudaMemcpyDeviceToDevice));
+        CK(cudaEventRecord(a));
+        run_once();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaGetLastError());
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (it >= 3) t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    return t[t.size() / 2];
+}
+
+int main(int argc, char **argv) {
+    std::vector<size_t> sizes;
+    for (int i = 1; i < argc; ++i) sizes.push_back(strtoull(argv[i], nullptr, 10));
+    if (sizes.empty()) sizes = {16384, 1 << 20, 1 << 24, 1 << 26, 1 << 28};
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("# %s, CUB %d.%d.%d\n", prop.name, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+    printf("%10s %-16s %10s %12s\n", "n", "what", "cub_ms", "temp_bytes");
+    for (size_t n : sizes) {
+        std::vector<unsigned> hk(n), hv(n);
+        unsigned long long s = n;  // the Rust bench seeds Rng(n)
+        for (size_t i = 0; i < n; ++i) hk[i] = next(s), hv[i] = (unsigned)i;
+        unsigned *pk, *pv, *k0, *k1, *v0, *v1;
+        CK(cudaMalloc(&pk, n * 4));
+        CK(cudaMalloc(&pv, n * 4));
+        CK(cudaMalloc(&k0, n * 4));
+        CK(cudaMalloc(&k1, n * 4));
+        CK(cudaMalloc(&v0, n * 4));
+        CK(cudaMalloc(&v1, n * 4));
+        CK(cudaMemcpy(pk, hk.data(), n * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(pv, hv.data(), n * 4, cudaMemcpyHostToDevice));
+        int ni = (int)n;
+
+        // Pairs, DoubleBuffer.
+        {
+            cub::DoubleBuffer<unsigned> dk(k0, k1), dv(v0, v1);
+            size_t temp = 0;
+            CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, dk, dv, ni));
+            void *d_temp;
+            CK(cudaMalloc(&d_temp, temp));
+            float ms = time_median(
+                [&] {
+                    cub::DoubleBuffer<unsigned> k(k0, k1), v(v0, v1);
+                    CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k, v, ni));
+                    dk = k, dv = v;
+                },
+                pk, k0, pv, v0, n);
+            // Check the result is sorted and values follow keys.
+            std::vector<unsigned> ok(n), ov(n);
+            CK(cudaMemcpy(ok.data(), dk.Current(), n * 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(ov.data(), dv.Current(), n * 4, cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; ++i)
+                if ((i && ok[i - 1] > ok[i]) || hk[ov[i]] != ok[i]) {
+                    printf("CUB pairs result wrong at %zu\n", i);
+                    return 1;
+                }
+            printf("%10zu %-16s %10.4f %12zu\n", n, "pairs_dbuf", ms, temp);
+            CK(cudaFree(d_temp));
+        }
+        // Pairs, plain API (input arrays kept, output arrays separate).
+        {
+            size_t temp = 0;
+            CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k0, k1, v0, v1, ni));
+            void *d_temp;
+            CK(cudaMalloc(&d_temp, temp));
+            float ms = time_median([&] { CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k0, k1, v0, v1, ni)); },
+                                   pk, k0, pv, v0, n);
+            printf("%10zu %-16s %10.4f %12zu\n", n, "pairs_plain", ms, temp);
+            CK(cudaFree(d_temp));
+        }
+        // Keys, DoubleBuffer.
+        {
+            cub::DoubleBuffer<unsigned> dk(k0, k1);
+            size_t temp = 0;
+            CK(cub::DeviceRadixSort::SortKeys(nullptr, temp, dk, ni));
+            void *d_temp;
+            CK(cudaMalloc(&d_temp, temp));
+            float ms = time_median(
+                [&] {
+                    cub::DoubleBuffer<unsigned> k(k0, k1);
+                    CK(cub::DeviceRadixSort::SortKeys(d_temp, temp, k, ni));
+                },
+                pk, k0, nullptr, nullptr, n);
+            printf("%10zu %-16s %10.4f %12zu\n", n, "keys_dbuf", ms, temp);
+            CK(cudaFree(d_temp));
+        }
+        for (unsigned *p : {pk, pv, k0, k1, v0, v1}) CK(cudaFree(p));
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Tuning sweep on the device: builds radix.cu (sm_90) once per candidate in $CONFIGS, times each
+# with the Rust bench (GPUSORT_KERNELS_DIR loads the candidate instead of the embedded image),
+# picks the fastest at 64M (pairs + keys), runs the GPU tests and sanitizers on it, then CUB.
+set -uo pipefail
+OUT="${OUT:-/tmp/radix-out}"; mkdir -p "$OUT"
+B=bundle-radix; export GPUSORT_REQUIRE_GPU=1
+SIZES="${SIZES:-16384,1048576,16777216,67108864}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu 2> "$OUT/cub_build.log" &
+best=""; best_t=1e9; i=0
+while IFS='|' read -r name flags; do
+  [[ -z "$name" ]] && continue
+  d=/tmp/k_$name; mkdir -p $d
+  nvcc -O3 -std=c++17 -arch=sm_90 $flags -Ikernels-cuda/cuda --fatbin -o $d/radix.fatbin kernels-cuda/cuda/radix.cu || continue
+  GPUSORT_KERNELS_DIR=$d GPUSORT_BENCH_SIZES=$SIZES timeout 120 "$B/gpu_radix" bench_device_radix --ignored --nocapture \
+    --test-threads=1 2>&1 | grep -E "^ +[0-9]+ +(kvp|keys)|panicked" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
+  t=$(awk -v n=$name '$1==n && $2==67108864 {s+=$4} END {print s+0}' "$OUT/sweep.txt")
+  if [[ "$t" != 0 ]] && awk -v a=$t -v b=$best_t 'BEGIN{exit !(a<b)}'; then best=$name; best_t=$t; fi
+done < "${CONFIGS:-ci/cub/sweep_configs.txt}"
+echo "best=$best ($best_t ms kvp+keys at 64M)" | tee -a "$OUT/summary.txt"
+export GPUSORT_KERNELS_DIR=/tmp/k_$best
+"$B/gpu_radix" --test-threads=1 > "$OUT/tests.log" 2>&1; echo "gpu_radix rc=$?" | tee -a "$OUT/summary.txt"
+"$B/lib" radix --test-threads=1 > "$OUT/lib.log" 2>&1; echo "lib radix rc=$?" | tee -a "$OUT/summary.txt"
+for tool in memcheck racecheck; do
+  timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$B/gpu_radix" sanitizer_sizes --test-threads=1 \
+    > "$OUT/san_$tool.log" 2>&1; echo "sanitizer $tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_$tool.log")" | tee -a "$OUT/summary.txt"
+done
+wait; /tmp/cub_bench ${CUB_SIZES:-16384 1048576 16777216 67108864 268435456} > "$OUT/cub.txt" 2>&1
+cat "$OUT/cub.txt"; cat "$OUT/summary.txt"

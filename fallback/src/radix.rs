@@ -1,0 +1,295 @@
+//! Stable parallel radix sort on rayon.
+//!
+//! Large regions take one MSD pass on their highest varying byte: a per-chunk histogram, then a
+//! stable scatter (chunk c writes after chunks 0..c in each bucket) into the other buffer. Each of
+//! the 256 buckets is then sorted on its own, in parallel. Once a bucket fits in L2 it is finished
+//! by LSD passes on its remaining bytes, which stay in cache; bytes that are constant in the bucket
+//! are skipped. Every pass is stable, so the whole sort is.
+//!
+//! Items travel between the caller's slice and one scratch buffer of the same length. Each region
+//! is told in which of the two its result must land, so nothing is copied back at the end except
+//! where a bucket's pass count leaves it on the wrong side (a copy that stays in cache).
+
+use rayon::prelude::*;
+
+use crate::raw::{copy, Ptr, Scratch};
+use crate::{presorted, RadixBits};
+
+/// How an item yields its directed ordered bits; an ascending sort on them gives the wanted order.
+pub(crate) trait KeyFn<T, B>: Fn(&T) -> B + Copy + Send + Sync {}
+impl<T, B, F: Fn(&T) -> B + Copy + Send + Sync> KeyFn<T, B> for F {}
+
+/// Regions up to this length are insertion-sorted: fewer moves than four counting passes.
+const INSERTION_MAX: usize = 24;
+/// Regions of at most this many bytes are finished by LSD passes: the region and its scratch
+/// twin (2 MiB together) stay in one core's L2.
+const LSD_MAX_BYTES: usize = 1 << 20;
+/// Inputs up to this length are sorted on the calling thread (LSD, no MSD pass).
+pub(crate) const SEQ_MAX: usize = 1 << 16;
+/// Regions at least this long split their histogram and scatter over the pool.
+const PAR_MIN: usize = 1 << 17;
+/// Items per histogram/scatter task in a parallel MSD pass.
+const PAR_CHUNK: usize = 1 << 18;
+
+/// Sorts `v` stably by `key`, ascending.
+pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut [T], key: F) {
+    let n = v.len();
+    if n <= INSERTION_MAX {
+        // SAFETY: `v` holds `n` items.
+        unsafe { insertion(Ptr(v.as_mut_ptr()), n, key) };
+        return;
+    }
+    if presorted::settle(v, key) {
+        return;
+    }
+    let mut scratch = Scratch::<T>::new(n);
+    let (a, b) = (Ptr(v.as_mut_ptr()), scratch.ptr());
+    // SAFETY: `a` holds `n` initialised items, `b` has room for `n`; the two do not overlap.
+    unsafe {
+        if n <= SEQ_MAX {
+            lsd(a, b, n, B::BYTES, true, key);
+        } else {
+            msd(a, b, n, B::BYTES, true, key);
+        }
+    }
+}
+
+/// Sorts the `len` items at `src` on their low `digits` bytes (higher ones are equal within the
+/// region), leaving the result at `src` when `land_in_src`, else at `other`.
+///
+/// # Safety
+/// `src` holds `len` initialised items, `other` has room for `len`, and no one else touches
+/// either range meanwhile.
+unsafe fn region<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    other: Ptr<T>,
+    len: usize,
+    digits: usize,
+    land_in_src: bool,
+    key: F,
+) {
+    if digits == 0 || len <= INSERTION_MAX {
+        // No digits left means all keys are equal: already in (stable) order.
+        if digits > 0 {
+            insertion(src, len, key);
+        }
+        if !land_in_src {
+            copy(src, other, len);
+        }
+    } else if len * std::mem::size_of::<T>() <= LSD_MAX_BYTES {
+        lsd(src, other, len, digits, land_in_src, key);
+    } else {
+        msd(src, other, len, digits, land_in_src, key);
+    }
+}
+
+/// One MSD pass on byte `digits - 1`, then every bucket sorted on the bytes below it.
+///
+/// # Safety
+/// As for [`region`].
+unsafe fn msd<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    other: Ptr<T>,
+    len: usize,
+    digits: usize,
+    land_in_src: bool,
+    key: F,
+) {
+    let d = digits - 1;
+    let parallel = len >= PAR_MIN;
+    let chunks = if parallel { len.div_ceil(PAR_CHUNK).max(2 * rayon::current_num_threads()) } else { 1 };
+    let chunk_len = len.div_ceil(chunks);
+    let range = |c: usize| (c * chunk_len).min(len)..((c + 1) * chunk_len).min(len);
+    let counts: Vec<[usize; 256]> = if parallel {
+        (0..chunks).into_par_iter().map(|c| histogram(src, range(c), d, key)).collect()
+    } else {
+        vec![histogram(src, 0..len, d, key)]
+    };
+    let mut starts = [0usize; 257];
+    for b in 0..256 {
+        starts[b + 1] = starts[b] + counts.iter().map(|h| h[b]).sum::<usize>();
+    }
+    if (0..256).any(|b| starts[b + 1] - starts[b] == len) {
+        // Byte d is the same everywhere: go straight to the highest byte that varies.
+        let varying = varying_digits(src, len, d, key);
+        return region(src, other, len, varying, land_in_src, key);
+    }
+    // Chunk c's share of bucket b follows the shares of chunks 0..c: the scatter is stable.
+    let mut offsets = counts;
+    for b in 0..256 {
+        let mut at = starts[b];
+        for h in offsets.iter_mut() {
+            let n = h[b];
+            h[b] = at;
+            at += n;
+        }
+    }
+    if parallel {
+        offsets.into_par_iter().enumerate().for_each(|(c, mut offs)| scatter(src, other, range(c), d, &mut offs, key));
+    } else {
+        scatter(src, other, 0..len, d, &mut offsets[0], key);
+    }
+    let bucket = |b: usize| {
+        let (s, e) = (starts[b], starts[b + 1]);
+        if e > s {
+            // SAFETY: buckets are disjoint sub-ranges of both buffers.
+            unsafe { region(other.at(s), src.at(s), e - s, d, !land_in_src, key) }
+        }
+    };
+    if parallel {
+        (0..256).into_par_iter().for_each(bucket);
+    } else {
+        (0..256).for_each(bucket);
+    }
+}
+
+/// How many low bytes vary across the region (0 when all keys are equal). The keys all lie
+/// between the least and the greatest, so bytes above the highest one where those two differ are
+/// common to every key.
+unsafe fn varying_digits<T: Sync, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    len: usize,
+    below: usize,
+    key: F,
+) -> usize {
+    let items = std::slice::from_raw_parts(src.0 as *const T, len);
+    let (lo, hi) = if len >= PAR_MIN {
+        items
+            .par_chunks(PAR_CHUNK)
+            .map(|c| min_max(c, key))
+            .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            .expect("region is not empty")
+    } else {
+        min_max(items, key)
+    };
+    (0..below).rev().find(|&i| lo.byte(i) != hi.byte(i)).map_or(0, |i| i + 1)
+}
+
+fn min_max<T, B: RadixBits, F: KeyFn<T, B>>(items: &[T], key: F) -> (B, B) {
+    let first = key(&items[0]);
+    items.iter().fold((first, first), |(lo, hi), x| {
+        let k = key(x);
+        (lo.min(k), hi.max(k))
+    })
+}
+
+/// Counts byte `d` over `range`. Four interleaved tables keep runs of equal digits from
+/// serialising on one counter.
+unsafe fn histogram<T, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    range: std::ops::Range<usize>,
+    d: usize,
+    key: F,
+) -> [usize; 256] {
+    let mut h = [[0u32; 256]; 4];
+    let items = std::slice::from_raw_parts(src.0.add(range.start) as *const T, range.len());
+    let mut quads = items.chunks_exact(4);
+    for q in &mut quads {
+        h[0][key(&q[0]).byte(d)] += 1;
+        h[1][key(&q[1]).byte(d)] += 1;
+        h[2][key(&q[2]).byte(d)] += 1;
+        h[3][key(&q[3]).byte(d)] += 1;
+    }
+    for x in quads.remainder() {
+        h[0][key(x).byte(d)] += 1;
+    }
+    // u32 tables are half the cache footprint; a chunk holds at most PAR_CHUNK items, and a
+    // sequential region at most PAR_MIN, so no table overflows.
+    let mut out = [0usize; 256];
+    for (b, o) in out.iter_mut().enumerate() {
+        *o = (h[0][b] + h[1][b] + h[2][b] + h[3][b]) as usize;
+    }
+    out
+}
+
+/// Moves the items of `range` from `src` to `dst` by byte `d`; `offs[b]` is where the next item
+/// with digit b goes.
+unsafe fn scatter<T: Copy, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    dst: Ptr<T>,
+    range: std::ops::Range<usize>,
+    d: usize,
+    offs: &mut [usize; 256],
+    key: F,
+) {
+    for i in range {
+        let x = *src.0.add(i);
+        let b = key(&x).byte(d);
+        *dst.0.add(offs[b]) = x;
+        offs[b] += 1;
+    }
+}
+
+/// Stable insertion sort of the `len` items at `p`.
+unsafe fn insertion<T: Copy, B: RadixBits, F: KeyFn<T, B>>(p: Ptr<T>, len: usize, key: F) {
+    let v = std::slice::from_raw_parts_mut(p.0, len);
+    for i in 1..len {
+        let x = v[i];
+        let k = key(&x);
+        let mut j = i;
+        while j > 0 && key(&v[j - 1]) > k {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// LSD passes over the low `digits` bytes, skipping bytes that are constant in the region.
+///
+/// # Safety
+/// As for [`region`]; `len` fits in a u32.
+unsafe fn lsd<T: Copy, B: RadixBits, F: KeyFn<T, B>>(
+    src: Ptr<T>,
+    other: Ptr<T>,
+    len: usize,
+    digits: usize,
+    land_in_src: bool,
+    key: F,
+) {
+    let mut counts = [[0u32; 256]; 8];
+    match digits {
+        1 => count_digits::<T, B, F, 1>(src, len, &mut counts, key),
+        2 => count_digits::<T, B, F, 2>(src, len, &mut counts, key),
+        3 => count_digits::<T, B, F, 3>(src, len, &mut counts, key),
+        4 => count_digits::<T, B, F, 4>(src, len, &mut counts, key),
+        5 => count_digits::<T, B, F, 5>(src, len, &mut counts, key),
+        6 => count_digits::<T, B, F, 6>(src, len, &mut counts, key),
+        7 => count_digits::<T, B, F, 7>(src, len, &mut counts, key),
+        _ => count_digits::<T, B, F, 8>(src, len, &mut counts, key),
+    }
+    let (mut from, mut to) = (src, other);
+    let mut in_src = true;
+    for (d, h) in counts.iter().enumerate().take(digits) {
+        if h.iter().any(|&c| c as usize == len) {
+            continue;
+        }
+        let mut offs = [0usize; 256];
+        let mut at = 0usize;
+        for (o, &c) in offs.iter_mut().zip(h.iter()) {
+            *o = at;
+            at += c as usize;
+        }
+        scatter(from, to, 0..len, d, &mut offs, key);
+        std::mem::swap(&mut from, &mut to);
+        in_src = !in_src;
+    }
+    if in_src != land_in_src {
+        copy(from, to, len);
+    }
+}
+
+unsafe fn count_digits<T, B: RadixBits, F: KeyFn<T, B>, const D: usize>(
+    src: Ptr<T>,
+    len: usize,
+    counts: &mut [[u32; 256]; 8],
+    key: F,
+) {
+    let items = std::slice::from_raw_parts(src.0 as *const T, len);
+    for x in items {
+        let k = key(x);
+        for (d, h) in counts.iter_mut().enumerate().take(D) {
+            h[k.byte(d)] += 1;
+        }
+    }
+}

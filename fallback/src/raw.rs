@@ -1,0 +1,94 @@
+//! Raw-pointer plumbing shared by the radix passes.
+//!
+//! The passes ping-pong items between the caller's slice and a scratch buffer that is never
+//! initialised as a whole (zeroing it would cost a full extra pass over memory), so they address
+//! both through pointers: every slot is written before it is read.
+
+/// A pointer that may cross rayon's thread boundary. Callers hand disjoint ranges to each task.
+pub(crate) struct Ptr<T>(pub *mut T);
+
+impl<T> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Ptr<T> {}
+
+// SAFETY: a `Ptr` is only dereferenced on ranges that one task owns at a time (see each caller).
+unsafe impl<T: Send> Send for Ptr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for Ptr<T> {}
+
+impl<T> Ptr<T> {
+    #[inline(always)]
+    pub(crate) fn at(self, i: usize) -> Ptr<T> {
+        // SAFETY: callers stay within the allocation they split.
+        Ptr(unsafe { self.0.add(i) })
+    }
+}
+
+/// Scratch buffers at least this large are kept for the next sort: a fresh one costs a page fault
+/// per 4 KiB on first touch (zeroing included), a noticeable share of a 16M-pair sort.
+const KEEP_MIN_BYTES: usize = 1 << 20;
+/// Larger buffers are returned to the allocator after the sort.
+const KEEP_MAX_BYTES: usize = 1 << 30;
+
+/// The last large scratch buffer, in 16-byte words so it suits any item aligned to 16 or less.
+static KEPT: std::sync::Mutex<Vec<u128>> = std::sync::Mutex::new(Vec::new());
+
+/// Frees the scratch buffer kept from earlier sorts (up to 1 GiB; it is reused by the next large
+/// sort otherwise).
+pub fn release_scratch() {
+    let old = std::mem::take(&mut *KEPT.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(old);
+}
+
+/// Scratch room for `n` items; its contents start uninitialised.
+pub(crate) struct Scratch<T> {
+    words: Vec<u128>,
+    own: Vec<T>,
+}
+
+impl<T: Copy> Scratch<T> {
+    pub(crate) fn new(n: usize) -> Self {
+        let bytes = n.saturating_mul(std::mem::size_of::<T>());
+        if std::mem::align_of::<T>() <= 16 && (KEEP_MIN_BYTES..=KEEP_MAX_BYTES).contains(&bytes) {
+            let mut words = std::mem::take(&mut *KEPT.lock().unwrap_or_else(|e| e.into_inner()));
+            let need = bytes.div_ceil(16);
+            if words.capacity() < need {
+                words = Vec::with_capacity(need);
+            }
+            return Scratch { words, own: Vec::new() };
+        }
+        Scratch { words: Vec::new(), own: Vec::with_capacity(n) }
+    }
+
+    pub(crate) fn ptr(&mut self) -> Ptr<T> {
+        if self.words.capacity() > 0 {
+            Ptr(self.words.as_mut_ptr() as *mut T)
+        } else {
+            Ptr(self.own.as_mut_ptr())
+        }
+    }
+}
+
+impl<T> Drop for Scratch<T> {
+    fn drop(&mut self) {
+        if self.words.capacity() > 0 {
+            let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+            // Two sorts at once: keep the larger buffer.
+            if kept.capacity() < self.words.capacity() {
+                std::mem::swap(&mut *kept, &mut self.words);
+            }
+        }
+    }
+}
+
+/// Copies `len` items between two non-overlapping ranges.
+///
+/// # Safety
+/// Both ranges valid for `len` items and disjoint; `src` initialised.
+#[inline]
+pub(crate) unsafe fn copy<T: Copy>(src: Ptr<T>, dst: Ptr<T>, len: usize) {
+    std::ptr::copy_nonoverlapping(src.0 as *const T, dst.0, len);
+}

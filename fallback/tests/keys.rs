@@ -1,0 +1,131 @@
+//! Keys-only sorts and stable sorts of items with u64, i32 and f32 keys.
+
+mod common;
+
+use common::{check_stable, items, keys_u32, small_lengths, F32Item, Rng, ORDERS, PATTERNS};
+use gpusort_cpu::{check, sort_keys, SortKey};
+
+fn check_keys<K: SortKey>(input: &[K], what: &str) {
+    for order in ORDERS {
+        let mut v = input.to_vec();
+        sort_keys(&mut v, order);
+        if let Err(e) = check::validate_keys(input, &v, order) {
+            panic!("{what}, n = {}, {order:?}: {e}", input.len());
+        }
+    }
+}
+
+#[test]
+fn u32_keys() {
+    for n in small_lengths().into_iter().chain([262143, 262145, 1 << 20]) {
+        for pattern in PATTERNS {
+            check_keys(&keys_u32(pattern, n, 11), pattern);
+        }
+    }
+}
+
+#[test]
+fn i32_keys() {
+    for n in small_lengths().into_iter().chain([300_007]) {
+        for pattern in PATTERNS {
+            let keys: Vec<i32> = keys_u32(pattern, n, 12).into_iter().map(|k| k as i32).collect();
+            check_keys(&keys, pattern);
+            check_stable(&items(&keys), pattern);
+        }
+    }
+    check_keys(&[i32::MIN, -1, 0, 1, i32::MAX, i32::MIN, 0], "extremes");
+}
+
+fn u64_keys(pattern: &str, n: usize, seed: u64) -> Vec<u64> {
+    let mut r = Rng::new(seed);
+    match pattern {
+        "random" => (0..n).map(|_| r.next()).collect(),
+        // Only the low half varies: the high bytes must be skipped, not sorted.
+        "low-32-bits" => (0..n).map(|_| r.next() & 0xffff_ffff).collect(),
+        "high-32-bits" => (0..n).map(|_| r.next() << 32).collect(),
+        "few-distinct" => (0..n).map(|_| [0, u64::MAX, 1 << 63, 5][(r.next() % 4) as usize]).collect(),
+        _ => keys_u32(pattern, n, seed).into_iter().map(|k| (k as u64) << 20 | 3).collect(),
+    }
+}
+
+#[test]
+fn u64_keys_and_items() {
+    let patterns = ["random", "low-32-bits", "high-32-bits", "few-distinct", "sorted", "reverse-runs", "all-equal"];
+    // Items with u64 keys are 16 bytes: their L2 switch is at 2^16 items.
+    for n in small_lengths().into_iter().chain([65535, 65536, 65537, 300_007]) {
+        for pattern in patterns {
+            let keys = u64_keys(pattern, n, 13);
+            check_keys(&keys, pattern);
+            check_stable(&items(&keys), pattern);
+        }
+    }
+    for pattern in ["random", "low-32-bits"] {
+        check_stable(&items(&u64_keys(pattern, 1 << 20, 14)), pattern);
+    }
+}
+
+const SPECIAL: [f32; 12] = [
+    f32::NAN,
+    -f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    f32::MIN_POSITIVE,
+    f32::MAX,
+    f32::MIN,
+    1e-45,
+];
+
+fn f32_keys(n: usize, seed: u64) -> Vec<f32> {
+    let mut r = Rng::new(seed);
+    (0..n)
+        .map(|_| match r.next() % 4 {
+            0 => SPECIAL[(r.next() % SPECIAL.len() as u64) as usize],
+            1 => f32::from_bits(r.next() as u32), // any bit pattern, NaN payloads included
+            _ => (r.next() % 2000) as f32 / 7.0 - 140.0,
+        })
+        .collect()
+}
+
+#[test]
+fn f32_keys_follow_total_cmp() {
+    for n in small_lengths().into_iter().chain([262145, 600_011]) {
+        let keys = f32_keys(n, 15);
+        check_keys(&keys, "f32");
+        let input: Vec<F32Item> = keys.iter().enumerate().map(|(i, &key)| F32Item { key, index: i as u32 }).collect();
+        check_stable(&input, "f32 items");
+        // Independent of the ordered-bits map: compare with the standard library's total order.
+        let mut ours = keys.clone();
+        sort_keys(&mut ours, gpusort_cpu::Order::Ascending);
+        let mut reference = keys.clone();
+        reference.sort_by(f32::total_cmp);
+        assert!(
+            ours.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "f32 n = {n}: differs from total_cmp"
+        );
+        let mut ours = keys.clone();
+        sort_keys(&mut ours, gpusort_cpu::Order::Descending);
+        reference.reverse();
+        assert!(
+            ours.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "f32 n = {n}: descending differs"
+        );
+    }
+}
+
+/// Above 4M items, integer keys go to voracious' multithreaded sort (descending: reversed after).
+#[test]
+fn integer_keys_on_the_voracious_path() {
+    let n = (1 << 22) + 3;
+    let mut r = Rng::new(16);
+    let u: Vec<u32> = (0..n).map(|_| r.next() as u32).collect();
+    check_keys(&u, "u32 4M");
+    let i: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+    check_keys(&i, "i32 4M");
+    let w: Vec<u64> = (0..n).map(|_| r.next() >> (r.next() % 40)).collect();
+    check_keys(&w, "u64 4M");
+    check_keys(&keys_u32("few-distinct", n, 17), "u32 few distinct 4M");
+}

@@ -1,0 +1,32 @@
+//! The C ABI of gpusort: `libgpusort.so` / `libgpusort.a` and the header `include/gpusort.h`,
+//! which `cbindgen` generates from these sources (`tests/header.rs` checks it is current).
+//!
+//! Every entry point returns a [`gpusort_status`], checks its pointers and lengths before it
+//! touches anything, and runs inside [`guard::guard`], so no panic unwinds into C and every failure
+//! leaves a message in the calling thread's last-error slot.
+//!
+//! Small modules, one job each: `status` (the status enum and its strings), `error` (the
+//! per-thread last error), `guard` (the panic boundary), `args` (order, algorithm and backend
+//! constants, raw pointers to slices), `text` (strings into caller buffers), `sorter` (the handle),
+//! `sort` (the sort entry points).
+
+// C names for C types: the header is what users read.
+#![allow(non_camel_case_types)]
+
+mod args;
+mod error;
+mod guard;
+mod sort;
+mod sorter;
+mod status;
+mod text;
+
+pub use args::{
+    gpusort_algorithm, gpusort_backend, gpusort_order, GPUSORT_ALGORITHM_AUTO, GPUSORT_ALGORITHM_BITONIC,
+    GPUSORT_ALGORITHM_ODD_EVEN_MERGE, GPUSORT_ALGORITHM_RADIX, GPUSORT_ASCENDING, GPUSORT_BACKEND_AUTO,
+    GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA, GPUSORT_DESCENDING,
+};
+pub use error::gpusort_last_error_message;
+pub use sort::*;
+pub use sorter::{gpusort_describe, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
+pub use status::{gpusort_status, gpusort_status_str, gpusort_version};

@@ -1,0 +1,113 @@
+//! The sorter handle, the process-wide default sorter, and `gpusort_describe`.
+
+use std::borrow::Cow;
+use std::ffi::c_char;
+use std::sync::OnceLock;
+
+use gpusort_core::{Algorithm, Sorter};
+
+use crate::args::{gpusort_backend, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
+use crate::error::Failure;
+use crate::guard::guard;
+use crate::status::gpusort_status;
+use crate::text::write_str;
+
+/// A sorter: a backend (CPU or a CUDA GPU) with its device context and loaded kernels, kept
+/// between calls. Opaque; create it with `gpusort_sorter_new`, free it with `gpusort_sorter_free`.
+/// Every function that takes one also accepts NULL, meaning the process-wide default sorter
+/// (`GPUSORT_BACKEND_AUTO`, created on first use and never freed).
+///
+/// Thread safety: a sorter may be used by several threads at once, including the default one;
+/// each call sorts only the arrays it is given. Only `gpusort_sorter_free` needs exclusive
+/// access: call it once, after every other call using that sorter has returned.
+pub struct gpusort_sorter {
+    inner: Sorter,
+}
+
+fn default_sorter() -> &'static Sorter {
+    static DEFAULT: OnceLock<Sorter> = OnceLock::new();
+    DEFAULT.get_or_init(Sorter::auto)
+}
+
+/// The sorter `handle` stands for (NULL: the default one), running `algorithm`.
+///
+/// # Safety
+/// `handle` must be NULL or a live pointer from `gpusort_sorter_new`.
+pub(crate) unsafe fn resolve<'a>(handle: *const gpusort_sorter, algorithm: Algorithm) -> Cow<'a, Sorter> {
+    let sorter = match handle.as_ref() {
+        Some(h) => &h.inner,
+        None => default_sorter(),
+    };
+    if sorter.algorithm() == algorithm {
+        Cow::Borrowed(sorter)
+    } else {
+        // A clone shares the backends (reference counted); only the algorithm differs.
+        Cow::Owned(sorter.clone().with_algorithm(algorithm))
+    }
+}
+
+/// Creates a sorter on `backend` (`GPUSORT_BACKEND_AUTO`, `_CPU` or `_CUDA`) and stores it in
+/// `*out`. `GPUSORT_BACKEND_AUTO` and `_CPU` always succeed; `_CUDA` fails with
+/// `GPUSORT_NO_DRIVER`, `GPUSORT_NO_DEVICE`, `GPUSORT_UNSUPPORTED` (GPU older than compute
+/// capability 7.5) or a driver error when there is no usable GPU. On failure `*out` is left as
+/// it was. Free the sorter with `gpusort_sorter_free`.
+///
+/// # Safety
+/// `out` must be NULL (an error) or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sorter_new(backend: gpusort_backend, out: *mut *mut gpusort_sorter) -> gpusort_status {
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::invalid("out (where the new sorter goes) is NULL".into()));
+        }
+        let inner = match backend {
+            GPUSORT_BACKEND_AUTO => Sorter::auto(),
+            GPUSORT_BACKEND_CPU => Sorter::cpu(),
+            GPUSORT_BACKEND_CUDA => Sorter::cuda()?,
+            other => {
+                return Err(Failure::invalid(format!(
+                    "backend {other} is not one of the GPUSORT_BACKEND_* values (0..=2)"
+                )))
+            }
+        };
+        out.write(Box::into_raw(Box::new(gpusort_sorter { inner })));
+        Ok(())
+    })
+}
+
+/// Frees a sorter from `gpusort_sorter_new`. NULL is a no-op. The sorter must not be used again,
+/// nor be in use by another thread.
+///
+/// # Safety
+/// `sorter` must be NULL or a pointer from `gpusort_sorter_new` not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sorter_free(sorter: *mut gpusort_sorter) {
+    if !sorter.is_null() {
+        // Dropping releases GPU resources; nothing of it may unwind into C.
+        guard(|| {
+            drop(Box::from_raw(sorter));
+            Ok(())
+        });
+    }
+}
+
+/// Writes one line about `sorter` (NULL: the default sorter) into `buf`: the backend, the GPU,
+/// and why the CPU is used where it is (for example "no CUDA driver found").
+///
+/// `buf` may be NULL only when `len` is 0. `written`, when not NULL, receives the line's full
+/// length in bytes, not counting the NUL, whether or not it fitted: call with `len` 0 to size a
+/// buffer of `*written + 1` bytes. When it does not fit, `buf` gets the longest prefix that does
+/// (cut at a UTF-8 character boundary, NUL-terminated when `len > 0`) and the call returns
+/// `GPUSORT_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `sorter` must be NULL or live; `buf` valid for writes of `len` bytes; `written` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_describe(
+    sorter: *const gpusort_sorter,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> gpusort_status {
+    guard(|| write_str(&resolve(sorter, Algorithm::Auto).describe(), buf, len, written))
+}

@@ -1,0 +1,103 @@
+//! The status every entry point returns, and its fixed strings.
+
+use std::ffi::{c_char, c_int};
+
+use gpusort_core::SortError;
+
+/// What a gpusort call did. `GPUSORT_OK` is 0; every other value is a failure, and the calling
+/// thread's last error (`gpusort_last_error_message`) says more. The values are part of the ABI:
+/// new ones are only ever appended.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum gpusort_status {
+    /// Success.
+    GPUSORT_OK = 0,
+    /// A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, a
+    /// length too large for the address space, misaligned or overlapping arrays.
+    GPUSORT_INVALID_ARGUMENT = 1,
+    /// No NVIDIA driver (libcuda could not be loaded). Only `GPUSORT_BACKEND_CUDA` reports it:
+    /// the auto backend sorts on the CPU instead.
+    GPUSORT_NO_DRIVER = 2,
+    /// The driver loaded but there is no usable CUDA device.
+    GPUSORT_NO_DEVICE = 3,
+    /// The GPU could not hold the data and the sort's scratch space.
+    GPUSORT_OUT_OF_MEMORY = 4,
+    /// The backend cannot do what was asked: a sorting network (GPU only) on the CPU, a GPU older
+    /// than compute capability 7.5, ...
+    GPUSORT_UNSUPPORTED = 5,
+    /// A CUDA driver call failed.
+    GPUSORT_DRIVER_ERROR = 6,
+    /// gpusort's compiled kernels could not be loaded on this device.
+    GPUSORT_KERNEL_IMAGE = 7,
+    /// A string did not fit the caller's buffer; the buffer holds a NUL-terminated prefix.
+    GPUSORT_BUFFER_TOO_SMALL = 8,
+    /// A bug in gpusort: a Rust panic was caught at the C boundary. The arrays of that call hold
+    /// unspecified contents.
+    GPUSORT_PANIC = 9,
+    /// An error this version of the C API has no code for.
+    GPUSORT_INTERNAL_ERROR = 10,
+}
+
+impl From<&SortError> for gpusort_status {
+    fn from(e: &SortError) -> Self {
+        match e {
+            SortError::NoDriver => gpusort_status::GPUSORT_NO_DRIVER,
+            SortError::NoDevice(_) => gpusort_status::GPUSORT_NO_DEVICE,
+            SortError::Driver { .. } => gpusort_status::GPUSORT_DRIVER_ERROR,
+            SortError::OutOfMemory { .. } => gpusort_status::GPUSORT_OUT_OF_MEMORY,
+            SortError::Unsupported { .. } => gpusort_status::GPUSORT_UNSUPPORTED,
+            SortError::InvalidArgument(_) => gpusort_status::GPUSORT_INVALID_ARGUMENT,
+            SortError::KernelImage { .. } => gpusort_status::GPUSORT_KERNEL_IMAGE,
+            // `SortError` is non_exhaustive: a variant added later must still map to something.
+            _ => gpusort_status::GPUSORT_INTERNAL_ERROR,
+        }
+    }
+}
+
+/// The fixed, NUL-terminated description of a status, such as "invalid argument". Takes an `int`
+/// (not the enum) so that any value is safe to pass: unknown values give "unknown status". The
+/// string is static: never free it.
+#[no_mangle]
+pub extern "C" fn gpusort_status_str(status: c_int) -> *const c_char {
+    let s: &'static str = match status {
+        0 => "ok\0",
+        1 => "invalid argument\0",
+        2 => "no CUDA driver\0",
+        3 => "no CUDA device\0",
+        4 => "out of GPU memory\0",
+        5 => "unsupported\0",
+        6 => "CUDA driver error\0",
+        7 => "kernel image could not be loaded\0",
+        8 => "buffer too small\0",
+        9 => "panic inside gpusort (a bug)\0",
+        10 => "internal error\0",
+        _ => "unknown status\0",
+    };
+    s.as_ptr().cast()
+}
+
+/// The version of the library, such as "0.1.0": static, NUL-terminated, never free it.
+#[no_mangle]
+pub extern "C" fn gpusort_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    #[test]
+    fn every_status_has_its_own_string() {
+        let all: Vec<&str> =
+            (0..=10).map(|s| unsafe { CStr::from_ptr(gpusort_status_str(s)) }.to_str().unwrap()).collect();
+        for (i, s) in all.iter().enumerate() {
+            assert!(!s.is_empty() && *s != "unknown status", "status {i}");
+            assert_eq!(all.iter().filter(|t| *t == s).count(), 1, "{s} is not unique");
+        }
+        assert_eq!(gpusort_status::GPUSORT_INTERNAL_ERROR as c_int, 10);
+        for bad in [-1, 11, c_int::MAX, c_int::MIN] {
+            assert_eq!(unsafe { CStr::from_ptr(gpusort_status_str(bad)) }.to_str().unwrap(), "unknown status");
+        }
+    }
+}

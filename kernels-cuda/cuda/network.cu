@@ -1,0 +1,35 @@
+// Sorting networks: thin extern "C" entry points over network_bitonic.cuh and network_oddeven.cuh.
+// Every kernel takes (src, dst, n, a, b, c) and runs NET_THREADS threads per block; src may equal
+// dst for the kernels that own their tile outright (all but the odd-even windowed passes). Pairs
+// travel as uint2 (8-byte loads and stores), keys as unsigned.
+#include "network_bitonic.cuh"
+#include "network_oddeven.cuh"
+
+// MINB: the __launch_bounds__ blocks per SM (tuning.cuh).
+#define NET_ENTRY_B(NAME, T, SUF, MINB, CALL)                                                          \
+  extern "C" __global__ void __launch_bounds__(NET_THREADS, MINB)                                     \
+      NAME##_##SUF(const T* src, T* dst, long long n, unsigned a, unsigned b, unsigned c) {          \
+    (void)a;                                                                                         \
+    (void)b;                                                                                         \
+    (void)c;                                                                                         \
+    CALL;                                                                                            \
+  }
+#define NET_ENTRY(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS, CALL)
+#define NET_ENTRY_TS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_TILE_SORT, CALL)
+
+#define NET_TYPE(T, TS)                                                                                       \
+  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_asc, false, net::bitonic_tile_sort<false>(src, dst, n))           \
+  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_desc, true, net::bitonic_tile_sort<true>(src, dst, n))            \
+  NET_ENTRY(net_bitonic_tile_merge, T, TS##_asc, false, net::bitonic_tile_merge<false>(src, dst, n))         \
+  NET_ENTRY(net_bitonic_tile_merge, T, TS##_desc, true, net::bitonic_tile_merge<true>(src, dst, n))          \
+  NET_ENTRY(net_bitonic_global, T, TS##_asc, false, net::bitonic_global<false>(src, dst, n, a, b, c))        \
+  NET_ENTRY(net_bitonic_global, T, TS##_desc, true, net::bitonic_global<true>(src, dst, n, a, b, c))         \
+  NET_ENTRY_TS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n))           \
+  NET_ENTRY_TS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n))            \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b))   \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b))    \
+  NET_ENTRY(net_oddeven_global, T, TS##_asc, false, net::oddeven_global<false>(src, dst, n, a, b, c))        \
+  NET_ENTRY(net_oddeven_global, T, TS##_desc, true, net::oddeven_global<true>(src, dst, n, a, b, c))
+
+NET_TYPE(uint2, kvp)
+NET_TYPE(unsigned, u32)

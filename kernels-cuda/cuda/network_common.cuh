@@ -1,0 +1,56 @@
+// Shared pieces of the sorting networks: element types, the comparator, the padded shared tile.
+//
+// Lengths need not be powers of two. The network runs on the next power of two with virtual
+// elements at positions >= n that rank after every real element. Every comparator puts the element
+// that comes first in the order at the lower position, so a virtual element would never move: the
+// kernels skip any comparator whose upper position is virtual, and never load or store one. A real
+// key equal to u32::MAX ties with nothing virtual, it simply stays where the network leaves it.
+#pragma once
+#include "tuning.cuh"
+
+namespace net {
+
+__device__ __forceinline__ unsigned key_of(uint2 x) { return x.x; }
+__device__ __forceinline__ unsigned key_of(unsigned x) { return x; }
+
+template <class T>
+struct Shape {
+  static constexpr unsigned W = NET_TILE_BYTES / sizeof(T);
+  static constexpr unsigned LOG = W == 8192 ? 13 : W == 4096 ? 12 : W == 2048 ? 11 : 0;
+  // One pad slot per 16 keeps a thread's 16 consecutive slots (the stride-1..8 steps) on
+  // distinct banks across a warp.
+  static constexpr unsigned SLOTS = W + W / 16;
+  static_assert(LOG != 0, "NET_TILE_BYTES must give 2048, 4096 or 8192 elements");
+};
+
+__device__ __forceinline__ unsigned slot(unsigned v) { return v + (v >> 4); }
+
+// Order a (lower position) before b.
+template <bool DESC, class T>
+__device__ __forceinline__ void cas(T& a, T& b) {
+  const unsigned ka = key_of(a), kb = key_of(b);
+  const bool swap = DESC ? ka < kb : kb < ka;
+  const T lo = swap ? b : a;
+  const T hi = swap ? a : b;
+  a = lo;
+  b = hi;
+}
+
+// Tile slot v <-> global position; signed so that odd-even windows may hang over the front.
+template <class T, class Map>
+__device__ __forceinline__ void load_tile(T* sm, const T* src, const Map& map, long long n) {
+  for (unsigned v = threadIdx.x; v < Shape<T>::W; v += NET_THREADS) {
+    const long long p = map.pos(v);
+    if (p >= 0 && p < n) sm[slot(v)] = src[p];
+  }
+}
+
+template <class T, class Map>
+__device__ __forceinline__ void store_tile(T* dst, const T* sm, const Map& map, long long n) {
+  for (unsigned v = threadIdx.x; v < Shape<T>::W; v += NET_THREADS) {
+    const long long p = map.pos(v);
+    if (p >= 0 && p < n && map.owns(v)) dst[p] = sm[slot(v)];
+  }
+}
+
+}  // namespace net

@@ -1,0 +1,50 @@
+// Entry points of the radix sort (radix.cuh), one set per sort description. src/cuda/radix.rs
+// wraps each in a typed Rust function and reads radix_config_<name> to size its launches.
+#include "radix.cuh"
+
+extern "C" __global__ void __launch_bounds__(radix::RADIX)
+    radix_prepare(const unsigned long long *hist, int passes, unsigned long long n, unsigned *plan,
+                  unsigned long long *bases) {
+    radix::prepare(hist, passes, n, plan, bases);
+}
+
+extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned *src, unsigned *dst,
+                                           unsigned long long words) {
+    radix::copy_back(plan, src, dst, words);
+}
+
+// config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
+// histogram threads, histogram blocks per SM, passes.
+#define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_ITEMS, SWEEP_BLOCKS)                                                           \
+    extern "C" __device__ unsigned radix_config_##NAME[8] = {                                                      \
+        RADIX_SWEEP_THREADS,                                                                                       \
+        SWEEP_ITEMS,                                                                                               \
+        RADIX_SMALL_THREADS,                                                                                       \
+        RADIX_SMALL_ITEMS,                                                                                         \
+        (unsigned)radix::small_shared_bytes<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(),                          \
+        RADIX_HIST_THREADS,                                                                                        \
+        RADIX_HIST_BLOCKS_PER_SM,                                                                                  \
+        S::PASSES};                                                                                                \
+    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                               \
+        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int descending,                          \
+                               unsigned long long *hist) {                                                         \
+        radix::histogram<S, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, descending, hist);                      \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_onesweep_##NAME(                    \
+        const unsigned *plan, int pass, int descending, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,     \
+        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,              \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                            \
+        const unsigned long long *base_in, unsigned long long *base_out) {                                         \
+        radix::onesweep<S, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(plan, pass, descending, keys_a, keys_b, values_a,    \
+                                                              values_b, portion_begin, portion_len, status,      \
+                                                              status_next, status_words, tile_counter, base_in,  \
+                                                              base_out);                                         \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                              \
+        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int descending) {                         \
+        radix::small_sort<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, descending);                \
+    }
+
+RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
+RADIX_SORT_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
+RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)

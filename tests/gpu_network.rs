@@ -1,0 +1,228 @@
+//! GPU sorting networks (bitonic, odd-even merge): edge cases and every kernel boundary, both
+//! orders, pairs and keys, validated against the CPU oracle. Neither network is stable, so pairs
+//! are checked for order and for every value staying with its key, not for stability.
+//!
+//! Without a GPU every test prints `skipped: ...` and passes, unless GPUSORT_REQUIRE_GPU=1.
+//! `cargo test --release --test gpu_network -- --ignored --nocapture time_networks` prints timings.
+
+use std::sync::Arc;
+
+use gpusort::cudarc::driver::{sys::CUevent_flags, CudaSlice, CudaStream};
+use gpusort::{check, Algorithm, Kvp, Order, Sorter};
+
+fn sorter(algorithm: Algorithm) -> Option<Sorter> {
+    match Sorter::cuda() {
+        Ok(s) => Some(s.with_algorithm(algorithm)),
+        Err(e) if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}")
+        }
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            None
+        }
+    }
+}
+
+const NETWORKS: [Algorithm; 2] = [Algorithm::Bitonic, Algorithm::OddEvenMerge];
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+/// Tiles are 4096 pairs or 8192 keys. Bitonic global passes cover one stage alone up to 2^19 pairs
+/// (2^21 keys), odd-even ones up to 2^15 pairs (2^17 keys); odd-even windows own 3072 pairs or
+/// 6144 keys. Lengths sit on each side of those, plus primes and the usual small cases.
+const LENGTHS: &[usize] = &[
+    0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 255, 256, 257, 1021, 3071, 3072, 3073, 4095, 4096, 4097, 6143,
+    6144, 6145, 8191, 8192, 8193, 9217, 12289, 16383, 16385, 24577, 32768, 32769, 65535, 65537, 100_003,
+];
+const LARGE_LENGTHS: &[usize] = &[(1 << 17) + 1, (1 << 19) - 1, (1 << 19) + 3, (1 << 20) + 1, 1_000_000, 2_097_153];
+
+#[derive(Clone, Copy, Debug)]
+enum Pattern {
+    Random,
+    AllEqual,
+    Extremes,
+    AllMax,
+    Sorted,
+    Reverse,
+    FewDistinct,
+}
+const PATTERNS: [Pattern; 7] = [
+    Pattern::Random,
+    Pattern::AllEqual,
+    Pattern::Extremes,
+    Pattern::AllMax,
+    Pattern::Sorted,
+    Pattern::Reverse,
+    Pattern::FewDistinct,
+];
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+}
+
+fn keys(n: usize, p: Pattern, seed: u64) -> Vec<u32> {
+    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    (0..n)
+        .map(|i| match p {
+            Pattern::Random => r.next(),
+            Pattern::AllEqual => 0x1234_5678,
+            Pattern::Extremes => {
+                if r.next() & 1 == 0 {
+                    0
+                } else {
+                    u32::MAX
+                }
+            }
+            Pattern::AllMax => u32::MAX,
+            Pattern::Sorted => i as u32,
+            Pattern::Reverse => u32::MAX - i as u32,
+            Pattern::FewDistinct => r.next() % 16,
+        })
+        .collect()
+}
+
+fn pairs(n: usize, p: Pattern, seed: u64) -> Vec<Kvp> {
+    keys(n, p, seed).into_iter().enumerate().map(|(i, k)| Kvp::new(k, i as u32)).collect()
+}
+
+fn check_one(s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order, seed: u64) {
+    let input = pairs(n, p, seed);
+    let mut out = input.clone();
+    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}"));
+    if let Err(e) = check::validate(&input, &out, order, false) {
+        panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}");
+    }
+    let input = keys(n, p, seed + 1);
+    let mut out = input.clone();
+    s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}"));
+    if let Err(e) = check::validate_keys(&input, &out, order) {
+        panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}");
+    }
+}
+
+#[test]
+fn every_length_and_pattern() {
+    for alg in NETWORKS {
+        let Some(s) = sorter(alg) else { return };
+        for &n in LENGTHS {
+            for p in PATTERNS {
+                for order in ORDERS {
+                    check_one(&s, alg, n, p, order, n as u64);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn large_lengths() {
+    for alg in NETWORKS {
+        let Some(s) = sorter(alg) else { return };
+        for &n in LARGE_LENGTHS {
+            for p in [Pattern::Random, Pattern::Extremes, Pattern::FewDistinct] {
+                for order in ORDERS {
+                    check_one(&s, alg, n, p, order, 7 + n as u64);
+                }
+            }
+        }
+    }
+}
+
+/// Several global passes per stage, a non-power-of-two length far from the next power of two.
+#[test]
+fn ten_million_and_one() {
+    for alg in NETWORKS {
+        let Some(s) = sorter(alg) else { return };
+        for order in ORDERS {
+            check_one(&s, alg, 10_000_001, Pattern::Random, order, 99);
+        }
+    }
+}
+
+/// Through the device-resident entry points, on a caller's stream.
+#[test]
+fn device_resident() {
+    for alg in NETWORKS {
+        let Some(s) = sorter(alg) else { return };
+        let ctx = s.cuda_context().expect("a CUDA sorter has a context");
+        let stream = ctx.new_stream().unwrap();
+        for n in [0usize, 1, 4097, 333_333] {
+            let input = pairs(n, Pattern::Random, 5);
+            let mut dev = stream.clone_htod(&input).unwrap();
+            s.sort_kvp_device(&mut dev, &stream, Order::Descending).unwrap();
+            let out = stream.clone_dtoh(&dev).unwrap();
+            stream.synchronize().unwrap();
+            check::validate(&input, &out, Order::Descending, false).unwrap();
+            let input = keys(n, Pattern::Random, 6);
+            let mut dev = stream.clone_htod(&input).unwrap();
+            s.sort_keys_device(&mut dev, &stream, Order::Ascending).unwrap();
+            let out = stream.clone_dtoh(&dev).unwrap();
+            stream.synchronize().unwrap();
+            check::validate_keys(&input, &out, Order::Ascending).unwrap();
+        }
+    }
+}
+
+/// Median device time of `runs` sorts, CUDA events around the sort only, two inputs rotated.
+fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f32 {
+    let inputs: Vec<CudaSlice<Kvp>> =
+        (0..2).map(|i| stream.clone_htod(&pairs(n, Pattern::Random, 1000 + i)).unwrap()).collect();
+    let mut work = stream.alloc_zeros::<Kvp>(n).unwrap();
+    let mut times = Vec::new();
+    for r in 0..runs + 2 {
+        stream.memcpy_dtod(&inputs[r % 2], &mut work).unwrap();
+        let start = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
+        s.sort_kvp_device(&mut work, stream, Order::Ascending).unwrap();
+        let end = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
+        end.synchronize().unwrap();
+        if r >= 2 {
+            times.push(start.elapsed_ms(&end).unwrap());
+        }
+    }
+    // The last run's result must be right, or the time means nothing.
+    let out = stream.clone_dtoh(&work).unwrap();
+    let input = stream.clone_dtoh(&inputs[(runs + 1) % 2]).unwrap();
+    stream.synchronize().unwrap();
+    check::validate(&input, &out, Order::Ascending, false).unwrap();
+    times.sort_by(f32::total_cmp);
+    times[times.len() / 2]
+}
+
+#[test]
+#[ignore]
+fn time_networks() {
+    let Some(base) = sorter(Algorithm::Bitonic) else { return };
+    let ctx = base.cuda_context().unwrap();
+    let stream = ctx.new_stream().unwrap();
+    let sizes: Vec<usize> = match std::env::var("GPUSORT_NET_SIZES") {
+        Ok(v) => v.split(',').map(|x| x.trim().parse().unwrap()).collect(),
+        Err(_) => vec![1 << 20, 1_000_000, 1 << 24, 10_000_001, 1 << 26],
+    };
+    println!("| n | algorithm | ms (median of 11) |");
+    for &n in &sizes {
+        for alg in NETWORKS {
+            let s = base.clone().with_algorithm(alg);
+            let ms = time_pairs(&s, &stream, n, 11);
+            println!("| {n} | {alg:?} | {ms:.3} |");
+        }
+    }
+}
+
+/// Small and medium sizes for compute-sanitizer (memcheck, racecheck): every kernel, partial
+/// blocks, both buffers of odd-even.
+#[test]
+#[ignore]
+fn sanitizer_sizes() {
+    for alg in NETWORKS {
+        let Some(s) = sorter(alg) else { return };
+        for n in [5usize, 4097, 9217, 40_000, 70_001] {
+            check_one(&s, alg, n, Pattern::Random, Order::Ascending, 3);
+            check_one(&s, alg, n, Pattern::Extremes, Order::Descending, 4);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! The GPU radix sort at its kernel boundaries: lengths around the one-block limit and the sweep
+//! tiles, every input pattern that changes which digit passes run (and so which buffer holds the
+//! result), both orders, Kvp and u32 keys, device-resident through the public API. Each result is
+//! checked by the oracle: sorted, a permutation with every value on its key, stable.
+//!
+//! `bench_device_radix` (ignored) times the device-resident sorts with CUDA events for the CUB
+//! comparison in ci/cub/.
+
+use std::sync::Arc;
+
+use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
+use gpusort::cudarc::driver::{CudaContext, CudaStream};
+use gpusort::{check, Kvp, Order, Sorter};
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+fn sorter() -> Option<(Sorter, Arc<CudaContext>)> {
+    match Sorter::cuda() {
+        Ok(s) => {
+            let ctx = s.cuda_context().expect("a CUDA sorter has a context");
+            Some((s, ctx))
+        }
+        Err(e) if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() != Ok("1") => {
+            eprintln!("skipped: no CUDA device ({e})");
+            None
+        }
+        Err(e) => panic!("GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}"),
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) as u32
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Pattern {
+    Random,
+    AllEqual,
+    Extremes,
+    Sorted,
+    Reverse,
+    /// 16 distinct keys spread over all four bytes: every pass runs, many ties.
+    FewDistinct,
+    /// Only the low byte varies: one pass runs (odd count, result copied back).
+    LowByte,
+    /// Bytes 0 and 2 vary: two passes run, two skipped.
+    TwoBytes,
+    /// Bytes 0, 1 and 3 vary: three passes run.
+    ThreeBytes,
+}
+
+const PATTERNS: [Pattern; 9] = [
+    Pattern::Random,
+    Pattern::AllEqual,
+    Pattern::Extremes,
+    Pattern::Sorted,
+    Pattern::Reverse,
+    Pattern::FewDistinct,
+    Pattern::LowByte,
+    Pattern::TwoBytes,
+    Pattern::ThreeBytes,
+];
+
+fn keys(n: usize, p: Pattern, seed: u64) -> Vec<u32> {
+    let mut r = Rng(seed ^ (n as u64).rotate_left(21));
+    let mut v: Vec<u32> = (0..n).map(|_| r.next()).collect();
+    match p {
+        Pattern::Random => {}
+        Pattern::AllEqual => v.iter_mut().for_each(|x| *x = 0xDEAD_BEEF),
+        Pattern::Extremes => v.iter_mut().for_each(|x| *x = if *x & 1 == 0 { 0 } else { u32::MAX }),
+        Pattern::Sorted => v.sort_unstable(),
+        Pattern::Reverse => v.sort_unstable_by(|a, b| b.cmp(a)),
+        Pattern::FewDistinct => v.iter_mut().for_each(|x| *x = (*x % 16).wrapping_mul(0x1111_1111)),
+        Pattern::LowByte => v.iter_mut().for_each(|x| *x = 0x7000_0000 | (*x & 0xff)),
+        Pattern::TwoBytes => v.iter_mut().for_each(|x| *x = 0x1200_3400 | (*x & 0x00ff_00ff)),
+        Pattern::ThreeBytes => v.iter_mut().for_each(|x| *x = 0x0055_0000 | (*x & 0xff00_ffff)),
+    }
+    v
+}
+
+fn sort_kvp_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[Kvp], order: Order) -> Vec<Kvp> {
+    let mut d = stream.clone_htod(input).unwrap();
+    s.sort_kvp_device(&mut d, stream, order).unwrap_or_else(|e| panic!("kvp n={} {order:?}: {e}", input.len()));
+    let out = stream.clone_dtoh(&d).unwrap();
+    stream.synchronize().unwrap();
+    out
+}
+
+fn sort_keys_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[u32], order: Order) -> Vec<u32> {
+    let mut d = stream.clone_htod(input).unwrap();
+    s.sort_keys_device(&mut d, stream, order).unwrap_or_else(|e| panic!("keys n={} {order:?}: {e}", input.len()));
+    let out = stream.clone_dtoh(&d).unwrap();
+    stream.synchronize().unwrap();
+    out
+}
+
+fn check_one(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, seed: u64) {
+    let k = keys(n, p, seed);
+    // Values are input positions: unique witnesses for the permutation and stability checks.
+    let input: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+    for order in ORDERS {
+        let out = sort_kvp_on_device(s, stream, &input, order);
+        check::validate(&input, &out, order, true).unwrap_or_else(|e| panic!("Kvp n={n} {p:?} {order:?}: {e}"));
+        let out = sort_keys_on_device(s, stream, &k, order);
+        check::validate_keys(&k, &out, order).unwrap_or_else(|e| panic!("u32 n={n} {p:?} {order:?}: {e}"));
+    }
+}
+
+/// Every edge length with every pattern: below, at and above the one-block limit (4K or 16K keys
+/// depending on the GPU) and the sweep tiles (kernels-cuda/cuda/tuning.cuh: 3072 pairs and 4096
+/// keys now; 6144 in earlier tunings), 2 tiles + 1, primes.
+#[test]
+fn edge_lengths_every_pattern() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let mut lengths = vec![0usize, 1, 2, 3, 5, 7, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 10007];
+    for limit in [4096usize, 16384] {
+        lengths.extend([limit - 1, limit, limit + 1]);
+        for tile in [3072usize, 4096, 6144] {
+            for tiles in [1, 2, 3] {
+                let m = limit + tiles * tile;
+                lengths.extend([m - 1, m, m + 1]);
+            }
+        }
+    }
+    lengths.extend([65535, 65536, 65537, 100_003, 131_071]);
+    lengths.sort_unstable();
+    lengths.dedup();
+    for &n in &lengths {
+        for p in PATTERNS {
+            check_one(&s, &stream, n, p, 11);
+        }
+    }
+}
+
+/// Larger seeded inputs: many tiles, long look-back chains.
+#[test]
+fn large_inputs() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    for (i, &n) in [1usize << 20, (1 << 20) + 1, 1_000_003, (1 << 22) - 1, 5_000_011].iter().enumerate() {
+        for p in [Pattern::Random, Pattern::FewDistinct, Pattern::LowByte, Pattern::TwoBytes] {
+            check_one(&s, &stream, n, p, 100 + i as u64);
+        }
+    }
+    // One big run per type: 2^24 + 3 random pairs.
+    let n = (1 << 24) + 3;
+    check_one(&s, &stream, n, Pattern::Random, 5);
+}
+
+/// The same random input sorted twice gives the same bits (no race between tiles).
+#[test]
+fn repeatable() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let k = keys(3_000_017, Pattern::FewDistinct, 9);
+    let input: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+    let a = sort_kvp_on_device(&s, &stream, &input, Order::Descending);
+    let b = sort_kvp_on_device(&s, &stream, &input, Order::Descending);
+    assert!(a == b, "two runs differ");
+    check::validate(&input, &a, Order::Descending, true).unwrap();
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Times device-resident sorts of random u32 keys (values 0..n): a pristine copy is restored before
+/// each run (not timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
+/// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M.
+#[test]
+#[ignore]
+fn bench_device_radix() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let sizes: Vec<usize> = std::env::var("GPUSORT_BENCH_SIZES")
+        .unwrap_or_else(|_| "16384,1048576,16777216,67108864,268435456".into())
+        .split(',')
+        .map(|x| x.trim().parse().unwrap())
+        .collect();
+    println!("{:>10} {:>6} {:>10} {:>10}", "n", "type", "ours_ms", "min_ms");
+    for n in sizes {
+        let mut r = Rng(n as u64);
+        let k: Vec<u32> = (0..n).map(|_| r.next()).collect();
+        let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+        for ty in ["kvp", "keys"] {
+            let mut times = Vec::new();
+            let pristine_p = stream.clone_htod(&pairs).unwrap();
+            let pristine_k = stream.clone_htod(&k).unwrap();
+            let mut work_p = stream.clone_htod(&pairs).unwrap();
+            let mut work_k = stream.clone_htod(&k).unwrap();
+            for it in 0..18 {
+                if ty == "kvp" {
+                    stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap();
+                } else {
+                    stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
+                }
+                let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+                let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+                a.record(&stream).unwrap();
+                if ty == "kvp" {
+                    s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap();
+                } else {
+                    s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap();
+                }
+                b.record(&stream).unwrap();
+                b.synchronize().unwrap();
+                if it >= 3 {
+                    times.push(a.elapsed_ms(&b).unwrap());
+                }
+            }
+            // The timed result must be right too.
+            if ty == "kvp" {
+                let out = stream.clone_dtoh(&work_p).unwrap();
+                stream.synchronize().unwrap();
+                check::validate(&pairs, &out, Order::Ascending, true).unwrap();
+            } else {
+                let out = stream.clone_dtoh(&work_k).unwrap();
+                stream.synchronize().unwrap();
+                check::validate_keys(&k, &out, Order::Ascending).unwrap();
+            }
+            let min = times.iter().cloned().fold(f32::MAX, f32::min);
+            println!("{n:>10} {ty:>6} {:>10.4} {min:>10.4}", median(times));
+        }
+    }
+}
+
+/// Small and medium sizes for the compute-sanitizer runs (memcheck, racecheck): the one-block path,
+/// one sweep tile short of and past a boundary, a few tiles, every pass-skip parity.
+#[test]
+fn sanitizer_sizes() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    for n in [2usize, 1000, 16385, 20481, 50_001] {
+        for p in [Pattern::Random, Pattern::LowByte, Pattern::TwoBytes, Pattern::AllEqual] {
+            check_one(&s, &stream, n, p, 3);
+        }
+    }
+}
