@@ -27,7 +27,7 @@ pub use algorithm::Algorithm;
 pub use backend::BackendKind;
 pub use error::SortError;
 pub use gpusort_cpu::check;
-pub use gpusort_cpu::{Keyed, Order, SortKey};
+pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;
 pub use kvp::Kvp;
 pub use sorter::Sorter;

@@ -5,6 +5,8 @@
 //! Without a GPU every test prints `skipped: ...` and passes, unless GPUSORT_REQUIRE_GPU=1.
 //! `cargo test --release --test gpu_network -- --ignored --nocapture time_networks` prints timings.
 
+mod common;
+use common::skip_loudly;
 use std::sync::Arc;
 
 use gpusort::cudarc::driver::{sys::CUevent_flags, CudaSlice, CudaStream};
@@ -17,7 +19,7 @@ fn sorter(algorithm: Algorithm) -> Option<Sorter> {
             panic!("GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}")
         }
         Err(e) => {
-            println!("skipped: no CUDA device ({e})");
+            skip_loudly(&format!("skipped: no CUDA device ({e})"));
             None
         }
     }

@@ -6,6 +6,8 @@
 //! `bench_device_radix` (ignored) times the device-resident sorts with CUDA events for the CUB
 //! comparison in ci/cub/.
 
+mod common;
+use common::skip_loudly;
 use std::sync::Arc;
 
 use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
@@ -21,7 +23,7 @@ fn sorter() -> Option<(Sorter, Arc<CudaContext>)> {
             Some((s, ctx))
         }
         Err(e) if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() != Ok("1") => {
-            eprintln!("skipped: no CUDA device ({e})");
+            skip_loudly(&format!("skipped: no CUDA device ({e})"));
             None
         }
         Err(e) => panic!("GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}"),
