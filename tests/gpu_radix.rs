@@ -7,7 +7,7 @@
 //! comparison in ci/cub/.
 
 mod common;
-use common::skip_loudly;
+use common::{skip_loudly, Rng};
 use std::sync::Arc;
 
 use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
@@ -27,17 +27,6 @@ fn sorter() -> Option<(Sorter, Arc<CudaContext>)> {
             None
         }
         Err(e) => panic!("GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}"),
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) as u32
     }
 }
 
@@ -72,7 +61,7 @@ const PATTERNS: [Pattern; 9] = [
 
 fn keys(n: usize, p: Pattern, seed: u64) -> Vec<u32> {
     let mut r = Rng(seed ^ (n as u64).rotate_left(21));
-    let mut v: Vec<u32> = (0..n).map(|_| r.next()).collect();
+    let mut v: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
     match p {
         Pattern::Random => {}
         Pattern::AllEqual => v.iter_mut().for_each(|x| *x = 0xDEAD_BEEF),
@@ -191,7 +180,7 @@ fn bench_device_radix() {
     println!("{:>10} {:>6} {:>10} {:>10}", "n", "type", "ours_ms", "min_ms");
     for n in sizes {
         let mut r = Rng(n as u64);
-        let k: Vec<u32> = (0..n).map(|_| r.next()).collect();
+        let k: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
         let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
         for ty in ["kvp", "keys"] {
             let mut times = Vec::new();

@@ -42,11 +42,7 @@ fn check_keys<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: P
     let mut out = input.clone();
     let s = s.clone().with_algorithm(alg);
     let what = format!("{alg:?} {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
-    let same = |a: &[K], b: &[K]| a.iter().zip(b).all(|(x, y)| x.id() == y.id());
     let r = s.sort_keys_by(&mut out, order);
-    if matches!(r, Err(SortError::Unsupported { .. })) && !same(&input, &out) {
-        panic!("{name} {what}: unsupported, yet the data changed");
-    }
     let ids = |v: &[K]| v.iter().map(|k| k.id()).collect::<Vec<_>>();
     if unsupported(r, name, &what, &ids(&input), &ids(&out)) {
         return;

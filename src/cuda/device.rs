@@ -47,7 +47,6 @@ impl Gpu {
     }
 
     /// The module of an image, loaded on first use.
-    #[allow(dead_code)]
     pub(crate) fn module(&self, image: &'static gpusort_kernels::Image) -> Result<Arc<CudaModule>, SortError> {
         self.modules.module(&self.ctx, image)
     }

@@ -82,11 +82,11 @@ fn round_trip<T: DeviceRepr + Default + Plain>(
     if let Some(mut lease) = backend.gpu.staging.lease(&backend.gpu.ctx, bytes)? {
         let pinned = lease.slice::<T>(host.len());
         staging::par_copy(pinned, host);
-        let mut dev = stream.clone_htod(&*pinned).map_err(SortError::driver("copy to device", bytes));
-        let result = dev.as_mut().map_err(|e| e.clone()).and_then(|d| {
-            sort(&stream, d)?;
-            stream.memcpy_dtoh(d, pinned).map_err(SortError::driver("copy to host", bytes))
-        });
+        let result = (|| {
+            let mut dev = stream.clone_htod(&*pinned).map_err(SortError::driver("copy to device", bytes))?;
+            sort(&stream, &mut dev)?;
+            stream.memcpy_dtoh(&dev, &mut *pinned).map_err(SortError::driver("copy to host", bytes))
+        })();
         // The pinned buffer must be idle before it is read or handed to the next sort, also when
         // a step failed.
         let synced = sync(&stream);

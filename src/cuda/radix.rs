@@ -43,7 +43,6 @@ pub(crate) fn sort_keys_u32(
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.
-#[allow(dead_code)] // reached from the host path once src/cuda/mod.rs routes split pairs here
 pub(crate) fn sort_pairs_u32(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,

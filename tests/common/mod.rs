@@ -70,6 +70,11 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+
+    /// The low 32 bits, as ci/cub/cub_bench.cu draws its keys: both sort the same inputs.
+    pub fn next_u32(&mut self) -> u32 {
+        self.next() as u32
+    }
 }
 
 /// 64 random-ish bits per element following `pattern` (never all zero for Random).
