@@ -7,6 +7,9 @@
 #                        demo binaries into bundle/ for a GPU machine without a Rust toolchain
 #   ci/gpu.sh run        on that GPU machine, from the repo root with bundle/ beside it: run the
 #                        bundle (tests, demo, optional sanitizer and bench passes)
+#   ci/gpu.sh report     on that GPU machine: the benchmark report (ci/report.sh) with the bundle's
+#                        bench binary; BENCHMARKS.md, bench.svg, bench-headline.md, raw.jsonl and
+#                        report.log land in $OUT (copy the first three to ./, docs/, docs/)
 #
 # Environment for `run`: OUT (logs folder, default ./gpu-logs), GPUSORT_SANITIZE=1 (add
 # compute-sanitizer memcheck + racecheck passes over the GPU test binaries), GPUSORT_BENCH=<filter>
@@ -97,12 +100,16 @@ run)
     # Device-resident timings (ignored tests named bench_*/time_*: CUDA events, warm-up, median),
     # and CUB on the same inputs, built here with the machine's nvcc, in the same run.
     for t in "$bin"/test-*; do
-      "$t" --list --ignored 2>/dev/null | grep -qE '^(bench_|time_)' || continue
-      "$t" --ignored --nocapture --test-threads=1 bench_ time_ > "$out/timings-$(basename "$t").log" 2>&1 ||
+      # GPUSORT_TIMINGS_ONLY narrows the timed tests (names are prefixes, space separated).
+      only="${GPUSORT_TIMINGS_ONLY:-bench_ time_}"
+      "$t" --list --ignored 2>/dev/null | grep -qE "^(${only// /|})" || continue
+      "$t" --ignored --nocapture --test-threads=1 $only > "$out/timings-$(basename "$t").log" 2>&1 ||
         note "timings $(basename "$t"): FAIL"
       grep -vE '^(running|test |$)|test result' "$out/timings-$(basename "$t").log" | tee -a "$summary"
     done
-    if command -v nvcc >/dev/null && [[ -f ci/cub/cub_bench.cu ]]; then
+    if [[ -n "${GPUSORT_TIMINGS_ONLY:-}" ]]; then
+      :  # a narrowed timing run leaves CUB out
+    elif command -v nvcc >/dev/null && [[ -f ci/cub/cub_bench.cu ]]; then
       if nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu > "$out/cub-build.log" 2>&1; then
         /tmp/cub_bench ${GPUSORT_BENCH_SIZES//,/ } > "$out/cub.log" 2>&1; note "CUB, same machine, same run:"; tee -a "$summary" < "$out/cub.log"
       else note "CUB harness: build failed (see cub-build.log)"; fi
@@ -121,7 +128,22 @@ run)
   exit $((fails > 0))
   ;;
 
+report)
+  out="${OUT:-gpu-logs}"; mkdir -p "$out"
+  if [[ -f bundle/bin.tar.xz ]]; then
+    rm -rf /tmp/gpusort-bundle && mkdir -p /tmp/gpusort-bundle
+    # The bench binary alone: the tests and the demo are not needed here.
+    python3 -c 'import tarfile; tarfile.open("bundle/bin.tar.xz").extract("bin/bench-sort", "/tmp/gpusort-bundle")'
+    bin=/tmp/gpusort-bundle/bin
+  else
+    bin=bundle/bin
+  fi
+  # The time limit keeps the whole call (benches, CUB, torch, report) under 10 minutes.
+  GPUSORT_BENCH_BIN="$bin/bench-sort" GPUSORT_REPORT_OUT="$out" GPUSORT_REPORT_LOGS="$out" GPUSORT_REPORT_FLAT=1 \
+    GPUSORT_REPORT_BENCH_TIMEOUT="${GPUSORT_REPORT_BENCH_TIMEOUT:-400}" ci/report.sh
+  ;;
+
 *)
-  echo "usage: ci/gpu.sh [all|bundle|run]" >&2; exit 2
+  echo "usage: ci/gpu.sh [all|bundle|run|report]" >&2; exit 2
   ;;
 esac

@@ -18,8 +18,11 @@ mod backend;
 mod cpu;
 mod cuda;
 mod error;
+#[doc(hidden)]
+pub mod hooks;
 mod key;
 mod kvp;
+mod merge;
 mod sorter;
 pub mod tuning;
 

@@ -99,6 +99,41 @@ impl Sorter {
         self
     }
 
+    /// The same sorter with at most `bytes` of device memory per host sort. A sort that needs
+    /// more is cut into runs that fit, each sorted on the GPU (a host round trip per run), and
+    /// the runs are merged on all CPU cores, stably (equal keys keep their input order), so the
+    /// result is the same as in one run.
+    ///
+    /// What a run of n items needs: radix 2n items + n bytes (pairs: 17n bytes, u32 keys: 9n),
+    /// odd-even merge 2n items, bitonic n items, each plus 64 KiB. A limit below what one item
+    /// needs makes sorts fail with `InvalidArgument`. The limit applies to host-memory sorts,
+    /// not to the `*_device` methods (their data is on the device already).
+    ///
+    /// Without a limit, a sort that would not fit in the device's free memory runs out of core
+    /// within 80% of it; `auto()` hands a sort to the CPU only when that fails for memory too.
+    /// No effect on a sorter without a GPU.
+    pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {
+        if let Some(g) = &self.gpu {
+            self.gpu = Some(Arc::new(CudaBackend { device_limit: Some(bytes), ..CudaBackend::clone(g) }));
+        }
+        self
+    }
+
+    /// The device memory limit set with [`Sorter::with_device_memory_limit`].
+    pub fn device_memory_limit(&self) -> Option<usize> {
+        self.gpu.as_ref().and_then(|g| g.device_limit)
+    }
+
+    /// Frees the memory kept between sorts for speed: the GPU's pinned staging buffers and the
+    /// device memory its allocator holds (shared by every `Sorter` of the process), and the CPU
+    /// backend's scratch buffer. The next sort allocates them again.
+    pub fn release_memory(&self) {
+        if let Some(g) = &self.gpu {
+            g.release_memory();
+        }
+        gpusort_cpu::release_scratch();
+    }
+
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
     }

@@ -10,6 +10,6 @@
 pub const CPU_CROSSOVER_ITEMS: usize = 1 << 17;
 
 /// Largest page-locked staging buffer kept per device for host-to-host sorts (64M pairs). Larger
-/// inputs take the driver's pageable path. Pinned copies run at 55 GB/s against 8.7 (up) and 15.4
+/// inputs pass through it as a ring of chunks (see cuda/pipeline.rs). Pinned copies run at 55 GB/s against 8.7 (up) and 15.4
 /// (down) GB/s pageable on the H200 machine (shared/anchors/README.md).
 pub const PINNED_STAGING_MAX_BYTES: usize = 512 << 20;

@@ -182,25 +182,30 @@ fn bench_device_radix() {
         let mut r = Rng(n as u64);
         let k: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
         let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
-        for ty in ["kvp", "keys"] {
+        let values: Vec<u32> = (0..n as u32).collect();
+        for ty in ["kvp", "keys", "pairs"] {
             let mut times = Vec::new();
             let pristine_p = stream.clone_htod(&pairs).unwrap();
             let pristine_k = stream.clone_htod(&k).unwrap();
+            let pristine_v = stream.clone_htod(&values).unwrap();
             let mut work_p = stream.clone_htod(&pairs).unwrap();
             let mut work_k = stream.clone_htod(&k).unwrap();
+            let mut work_v = stream.clone_htod(&values).unwrap();
             for it in 0..18 {
-                if ty == "kvp" {
-                    stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap();
-                } else {
-                    stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
+                match ty {
+                    "kvp" => stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap(),
+                    _ => stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap(),
+                }
+                if ty == "pairs" {
+                    stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
                 }
                 let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
                 let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
                 a.record(&stream).unwrap();
-                if ty == "kvp" {
-                    s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap();
-                } else {
-                    s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap();
+                match ty {
+                    "kvp" => s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap(),
+                    "keys" => s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap(),
+                    _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream, Order::Ascending).unwrap(),
                 }
                 b.record(&stream).unwrap();
                 b.synchronize().unwrap();
@@ -209,14 +214,23 @@ fn bench_device_radix() {
                 }
             }
             // The timed result must be right too.
-            if ty == "kvp" {
-                let out = stream.clone_dtoh(&work_p).unwrap();
-                stream.synchronize().unwrap();
-                check::validate(&pairs, &out, Order::Ascending, true).unwrap();
-            } else {
-                let out = stream.clone_dtoh(&work_k).unwrap();
-                stream.synchronize().unwrap();
-                check::validate_keys(&k, &out, Order::Ascending).unwrap();
+            match ty {
+                "kvp" => {
+                    let out = stream.clone_dtoh(&work_p).unwrap();
+                    stream.synchronize().unwrap();
+                    check::validate(&pairs, &out, Order::Ascending, true).unwrap();
+                }
+                "keys" => {
+                    let out = stream.clone_dtoh(&work_k).unwrap();
+                    stream.synchronize().unwrap();
+                    check::validate_keys(&k, &out, Order::Ascending).unwrap();
+                }
+                _ => {
+                    let (ok, ov) = (stream.clone_dtoh(&work_k).unwrap(), stream.clone_dtoh(&work_v).unwrap());
+                    stream.synchronize().unwrap();
+                    let out: Vec<Kvp> = ok.iter().zip(&ov).map(|(&k, &v)| Kvp::new(k, v)).collect();
+                    check::validate(&pairs, &out, Order::Ascending, true).unwrap();
+                }
             }
             let min = times.iter().cloned().fold(f32::MAX, f32::min);
             println!("{n:>10} {ty:>6} {:>10.4} {min:>10.4}", median(times));

@@ -23,8 +23,8 @@ fn check_kvp(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order
         .unwrap_or_else(|e| panic!("{name} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
 }
 
-/// A backend may lack a type (u64 keys on the GPU, today): that must be `Unsupported` with the
-/// data untouched, and it is reported, not hidden.
+/// A backend may lack a type (u64 keys in the GPU sorting networks, today): that must be
+/// `Unsupported` with the data untouched, and it is reported, not hidden.
 fn unsupported<T: PartialEq>(r: Result<(), SortError>, name: &str, what: &str, before: &[T], after: &[T]) -> bool {
     match r {
         Err(SortError::Unsupported { .. }) if name == "cuda" && what.contains("u64") => {
@@ -107,6 +107,12 @@ fn i32_f32_u64_keys() {
     sweep(lengths, PATTERNS, check_keys::<i32>);
     sweep(lengths, PATTERNS, check_keys::<f32>);
     sweep(lengths, PATTERNS, check_keys::<u64>);
+    // Many tiles of 8-byte keys with 8 digit passes (some skipped), and signed/float keys on the
+    // multi-block path.
+    let large = &[(1 << 20) + 7];
+    sweep(large, &[Pattern::Random, Pattern::LowByte], check_keys::<u64>);
+    sweep(large, &[Pattern::Random], check_keys::<i32>);
+    sweep(large, &[Pattern::Random], check_keys::<f32>);
 }
 
 #[test]
@@ -116,6 +122,9 @@ fn split_pairs() {
     sweep(lengths, PATTERNS, check_pairs::<i32>);
     sweep(lengths, PATTERNS, check_pairs::<f32>);
     sweep(lengths, PATTERNS, check_pairs::<u64>);
+    let large = &[(1 << 20) + 7];
+    sweep(large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<u64>);
+    sweep(large, &[Pattern::Random], check_pairs::<f32>);
 }
 
 #[test]

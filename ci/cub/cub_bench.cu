@@ -1,8 +1,14 @@
-// CUB DeviceRadixSort timings on the same inputs the Rust bench (tests/gpu_radix.rs,
-// bench_device_radix) uses: random u32 keys, values 0..n, device-resident. A pristine copy is
-// restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups, median of 15.
+// CUB DeviceRadixSort timings on the same inputs the Rust benches (tests/gpu_radix.rs,
+// bench_device_radix; benches/sort.rs) use: u32 keys, values 0..n, device-resident. A pristine
+// copy is restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups,
+// median of 15.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench ci/cub/cub_bench.cu && ./cub_bench [n ...]
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench ci/cub/cub_bench.cu
+//   ./cub_bench [n ...]                                  a table, random keys
+//   ./cub_bench --json [--pattern p[,p...]] [n ...]      one JSON line per timing (ci/report.py)
+//
+// Patterns (the formulas of benches/sort.rs `Pattern::key`): random, sorted, reverse, distinct16,
+// equal, zipf.
 //
 // Pairs are timed with the DoubleBuffer API (ping-pong in two buffers, like gpusort) and with the
 // plain API (separate in/out arrays); keys with DoubleBuffer.
@@ -11,6 +17,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                                       \
@@ -22,13 +30,35 @@
         }                                                                                           \
     } while (0)
 
-// The same splitmix64 stream as the Rust side's Rng, so both sort the same keys when seeded alike.
-static unsigned next(unsigned long long &s) {
-    s += 0x9E3779B97F4A7C15ull;
-    unsigned long long z = s;
+// Output i of the splitmix64 stream seeded with `seed` (the Rust side's Rng: seeded alike, both
+// sort the same keys).
+static unsigned long long splitmix(unsigned long long seed, unsigned long long i) {
+    unsigned long long z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (unsigned)(z ^ (z >> 31));
+    return z ^ (z >> 31);
+}
+
+// Key i of n in `pattern`, seeded with n (copy 0 of benches/sort.rs). False for an unknown name.
+static bool pattern_keys(const std::string &pattern, std::vector<unsigned> &k) {
+    size_t n = k.size();
+    unsigned long long seed = n;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned long long z = splitmix(seed, i);
+        unsigned key;
+        if (pattern == "random") key = (unsigned)z;
+        else if (pattern == "sorted") key = (unsigned)i;
+        else if (pattern == "reverse") key = (unsigned)(n - 1 - i);
+        else if (pattern == "distinct16") key = (unsigned)splitmix(16, z & 15);
+        else if (pattern == "equal") key = 0x9E3779B9u;
+        else if (pattern == "zipf") {
+            unsigned e = (unsigned)(z >> 59);
+            unsigned rank = (1u << e) | ((unsigned)z & ((1u << e) - 1));
+            key = rank * 0x9E3779B1u;
+        } else return false;
+        k[i] = key;
+    }
+    return true;
 }
 
 template <class F> static float time_median(F &&run_once, const unsigned *pk, unsigned *k, const unsigned *pv,
@@ -57,16 +87,46 @@ template <class F> static float time_median(F &&run_once, const unsigned *pk, un
 
 int main(int argc, char **argv) {
     std::vector<size_t> sizes;
-    for (int i = 1; i < argc; ++i) sizes.push_back(strtoull(argv[i], nullptr, 10));
+    std::vector<std::string> patterns;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--pattern") && i + 1 < argc) {
+            std::string list = argv[++i];
+            for (size_t at = 0, comma; at <= list.size(); at = comma + 1) {
+                comma = list.find(',', at);
+                if (comma == std::string::npos) comma = list.size();
+                if (comma > at) patterns.push_back(list.substr(at, comma - at));
+            }
+        } else sizes.push_back(strtoull(argv[i], nullptr, 10));
+    }
     if (sizes.empty()) sizes = {16384, 1 << 20, 1 << 24, 1 << 26, 1 << 28};
+    if (patterns.empty()) patterns = {"random"};
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
-    printf("# %s, CUB %d.%d.%d\n", prop.name, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
-    printf("%10s %-16s %10s %12s\n", "n", "what", "cub_ms", "temp_bytes");
+    if (json) {
+        printf("{\"src\":\"cub\",\"kind\":\"version\",\"text\":\"%s, CUB %d.%d.%d\"}\n", prop.name, CUB_MAJOR_VERSION,
+               CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+    } else {
+        printf("# %s, CUB %d.%d.%d\n", prop.name, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+        printf("%10s %-16s %10s %12s\n", "n", "what", "cub_ms", "temp_bytes");
+    }
+    auto report = [&](const std::string &pattern, size_t n, const char *what, float ms, size_t temp) {
+        if (json)
+            printf("{\"src\":\"cub\",\"pattern\":\"%s\",\"n\":%zu,\"what\":\"%s\",\"median_ms\":%.6f,\"temp_bytes\":%zu}\n",
+                   pattern.c_str(), n, what, ms, temp);
+        else
+            printf("%10zu %-16s %10.4f %12zu\n", n, what, ms, temp);
+        fflush(stdout);
+    };
+    for (const std::string &pattern : patterns)
     for (size_t n : sizes) {
         std::vector<unsigned> hk(n), hv(n);
-        unsigned long long s = n;  // the Rust bench seeds Rng(n)
-        for (size_t i = 0; i < n; ++i) hk[i] = next(s), hv[i] = (unsigned)i;
+        if (!pattern_keys(pattern, hk)) {
+            fprintf(stderr, "unknown pattern %s\n", pattern.c_str());
+            return 2;
+        }
+        for (size_t i = 0; i < n; ++i) hv[i] = (unsigned)i;
         unsigned *pk, *pv, *k0, *k1, *v0, *v1;
         CK(cudaMalloc(&pk, n * 4));
         CK(cudaMalloc(&pv, n * 4));
@@ -101,7 +161,7 @@ int main(int argc, char **argv) {
                     printf("CUB pairs result wrong at %zu\n", i);
                     return 1;
                 }
-            printf("%10zu %-16s %10.4f %12zu\n", n, "pairs_dbuf", ms, temp);
+            report(pattern, n, "pairs_dbuf", ms, temp);
             CK(cudaFree(d_temp));
         }
         // Pairs, plain API (input arrays kept, output arrays separate).
@@ -112,7 +172,7 @@ int main(int argc, char **argv) {
             CK(cudaMalloc(&d_temp, temp));
             float ms = time_median([&] { CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k0, k1, v0, v1, ni)); },
                                    pk, k0, pv, v0, n);
-            printf("%10zu %-16s %10.4f %12zu\n", n, "pairs_plain", ms, temp);
+            report(pattern, n, "pairs_plain", ms, temp);
             CK(cudaFree(d_temp));
         }
         // Keys, DoubleBuffer.
@@ -126,9 +186,17 @@ int main(int argc, char **argv) {
                 [&] {
                     cub::DoubleBuffer<unsigned> k(k0, k1);
                     CK(cub::DeviceRadixSort::SortKeys(d_temp, temp, k, ni));
+                    dk = k;
                 },
                 pk, k0, nullptr, nullptr, n);
-            printf("%10zu %-16s %10.4f %12zu\n", n, "keys_dbuf", ms, temp);
+            std::vector<unsigned> ok(n);
+            CK(cudaMemcpy(ok.data(), dk.Current(), n * 4, cudaMemcpyDeviceToHost));
+            for (size_t i = 1; i < n; ++i)
+                if (ok[i - 1] > ok[i]) {
+                    printf("CUB keys result wrong at %zu\n", i);
+                    return 1;
+                }
+            report(pattern, n, "keys_dbuf", ms, temp);
             CK(cudaFree(d_temp));
         }
         for (unsigned *p : {pk, pv, k0, k1, v0, v1}) CK(cudaFree(p));

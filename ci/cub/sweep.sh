@@ -8,13 +8,20 @@ B=bundle-radix; export GPUSORT_REQUIRE_GPU=1
 SIZES="${SIZES:-16384,1048576,16777216,67108864}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu 2> "$OUT/cub_build.log" &
-best=""; best_t=1e9; i=0
+best=""; best_t=1e9
+# Compile every candidate at once (16 cores), then time them one after another.
 while IFS='|' read -r name flags; do
   [[ -z "$name" ]] && continue
-  d=/tmp/k_$name; mkdir -p $d
-  nvcc -O3 -std=c++17 -arch=sm_90 $flags -Ikernels-cuda/cuda --fatbin -o $d/radix.fatbin kernels-cuda/cuda/radix.cu || continue
+  mkdir -p /tmp/k_$name
+  nvcc -O3 -std=c++17 -arch=sm_90 $flags -Ikernels-cuda/cuda --fatbin -o /tmp/k_$name/radix.fatbin \
+    kernels-cuda/cuda/radix.cu > /tmp/build_$name.log 2>&1 &
+done < "${CONFIGS:-ci/cub/sweep_configs.txt}"
+wait
+while IFS='|' read -r name flags; do
+  [[ -z "$name" || ! -f /tmp/k_$name/radix.fatbin ]] && continue
+  d=/tmp/k_$name
   GPUSORT_KERNELS_DIR=$d GPUSORT_BENCH_SIZES=$SIZES timeout 120 "$B/gpu_radix" bench_device_radix --ignored --nocapture \
-    --test-threads=1 2>&1 | grep -E "^ +[0-9]+ +(kvp|keys)|panicked" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
+    --test-threads=1 2>&1 | grep -E "^ +[0-9]+ +(kvp|keys|pairs)|panicked" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
   t=$(awk -v n=$name '$1==n && $2==67108864 {s+=$4} END {print s+0}' "$OUT/sweep.txt")
   if [[ "$t" != 0 ]] && awk -v a=$t -v b=$best_t 'BEGIN{exit !(a<b)}'; then best=$name; best_t=$t; fi
 done < "${CONFIGS:-ci/cub/sweep_configs.txt}"
@@ -26,5 +33,16 @@ for tool in memcheck racecheck; do
   timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$B/gpu_radix" sanitizer_sizes --test-threads=1 \
     > "$OUT/san_$tool.log" 2>&1; echo "sanitizer $tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_$tool.log")" | tee -a "$OUT/summary.txt"
 done
+if [[ -n "${PROFILE:-}" ]] && command -v ncu >/dev/null; then
+  # One onesweep launch of a 16M Kvp sort, for the baseline and the best candidate.
+  for name in ${PROFILE_NAMES:-R0 $best}; do
+    GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=16777216 timeout 150 ncu --kernel-name regex:onesweep_kvp \
+      --launch-skip 8 --launch-count 1 --section SpeedOfLight --section WarpStateStats --section Occupancy \
+      --section LaunchStats --section MemoryWorkloadAnalysis "$B/gpu_radix" bench_device_radix --ignored --nocapture \
+      --test-threads=1 > "$OUT/ncu_$name.txt" 2>&1
+    grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Block Limit|Shared Memory Configuration|L1/TEX Hit|L2 Hit" "$OUT/ncu_$name.txt" | sed "s/^/ncu $name /" | head -40
+  done
+fi
 wait; /tmp/cub_bench ${CUB_SIZES:-16384 1048576 16777216 67108864 268435456} > "$OUT/cub.txt" 2>&1
-cat "$OUT/cub.txt"; cat "$OUT/summary.txt"
+cat /tmp/build_*.log > "$OUT/builds.log"
+echo "==== sweep (median ms, min ms)"; cat "$OUT/sweep.txt"; cat "$OUT/cub.txt"; cat "$OUT/summary.txt"

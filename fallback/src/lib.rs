@@ -11,6 +11,7 @@ mod pairs;
 mod presorted;
 mod radix;
 mod raw;
+mod wc;
 
 pub use key::{Keyed, RadixBits, SortKey};
 pub use raw::release_scratch;

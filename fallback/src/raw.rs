@@ -92,3 +92,28 @@ impl<T> Drop for Scratch<T> {
 pub(crate) unsafe fn copy<T: Copy>(src: Ptr<T>, dst: Ptr<T>, len: usize) {
     std::ptr::copy_nonoverlapping(src.0 as *const T, dst.0, len);
 }
+
+thread_local! {
+    /// Each thread's buffer for the LSD passes of one bucket. Reused bucket after bucket, it stays
+    /// in the thread's L2, where a fresh stretch of the big scratch buffer would not be.
+    static HOT: std::cell::RefCell<Vec<u128>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether [`with_hot`] can hold items of type `T`.
+pub(crate) fn hot_fits<T>() -> bool {
+    std::mem::align_of::<T>() <= 16
+}
+
+/// Runs `f` with this thread's hot buffer, grown to room for `len` items (contents undefined).
+/// `f` must not sort on this thread meanwhile (the buffer is borrowed).
+pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> R {
+    debug_assert!(hot_fits::<T>());
+    HOT.with(|h| {
+        let mut words = h.borrow_mut();
+        let need = len.saturating_mul(std::mem::size_of::<T>()).div_ceil(16);
+        if words.capacity() < need {
+            *words = Vec::with_capacity(need);
+        }
+        f(Ptr(words.as_mut_ptr() as *mut T))
+    })
+}

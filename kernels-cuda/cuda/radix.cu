@@ -1,4 +1,5 @@
-// Entry points of the radix sort (radix.cuh), one set per sort description. src/cuda/radix.rs
+// Entry points of the radix sort (radix.cuh), one set per sort description; `order` carries the
+// ORDER_* flags (descending, signed, float keys). src/cuda/radix.rs
 // wraps each in a typed Rust function and reads radix_config_<name> to size its launches.
 #include "radix.cuh"
 
@@ -26,25 +27,31 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
         RADIX_HIST_BLOCKS_PER_SM,                                                                                  \
         S::PASSES};                                                                                                \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                               \
-        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int descending,                          \
-                               unsigned long long *hist) {                                                         \
-        radix::histogram<S, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, descending, hist);                      \
+        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {     \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
+            radix::histogram<S, decltype(fl)::value, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, order, hist);              \
+        });                                                                                                        \
     }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_onesweep_##NAME(                    \
-        const unsigned *plan, int pass, int descending, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,     \
+    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_onesweep_##NAME(         \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,          \
         S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,              \
         unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                            \
         const unsigned long long *base_in, unsigned long long *base_out) {                                         \
-        radix::onesweep<S, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(plan, pass, descending, keys_a, keys_b, values_a,    \
-                                                              values_b, portion_begin, portion_len, status,      \
-                                                              status_next, status_words, tile_counter, base_in,  \
-                                                              base_out);                                         \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
+            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                                        \
+                plan, pass, order, keys_a, keys_b, values_a, values_b, portion_begin, portion_len, status,         \
+                status_next, status_words, tile_counter, base_in, base_out);                                       \
+        });                                                                                                        \
     }                                                                                                              \
     extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                              \
-        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int descending) {                         \
-        radix::small_sort<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, descending);                \
+        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                               \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
+            radix::small_sort<S, decltype(fl)::value, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, order);         \
+        });                                                                                                        \
     }
 
 RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
 RADIX_SORT_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
 RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(u64, radix::SortU64, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
+RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::SortPairsU64, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)

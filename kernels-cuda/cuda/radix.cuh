@@ -13,6 +13,8 @@
 // more struct and one more macro line in radix.cu.
 #pragma once
 
+#include <type_traits>
+
 #include "tuning.cuh"
 
 namespace radix {
@@ -47,41 +49,99 @@ struct __align__(8) KvpItem {
 
 // ---- sort descriptions ----------------------------------------------------------------------
 // Item: what the key array holds; Value: the separate value array's element (NoValue: none);
-// Bits: unsigned bits whose ascending order is the key's order.
+// Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT);
+// KEY_WORD: whether the key can be loaded without the rest of the item (load_bits).
 struct SortKvp {
     using Item = KvpItem;
     using Value = NoValue;
     using Bits = unsigned;
     static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
+    static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
 
-struct SortU32 {
+struct SortU32 {  // u32, i32 and f32 keys
     using Item = unsigned;
     using Value = NoValue;
     using Bits = unsigned;
     static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = true;
+    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
-struct SortPairsU32 {
+struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     using Item = unsigned;
     using Value = unsigned;
     using Bits = unsigned;
     static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = true;
+    static constexpr bool KEY_WORD = false;
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+struct SortU64 {
+    using Item = unsigned long long;
+    using Value = NoValue;
+    using Bits = unsigned long long;
+    static constexpr int PASSES = 8;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = false;
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+struct SortPairsU64 {  // u64 keys with u32 values
+    using Item = unsigned long long;
+    using Value = unsigned;
+    using Bits = unsigned long long;
+    static constexpr int PASSES = 8;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
 
-// Descending order sorts the inverted bits ascending: still stable, equal keys keep input order.
-template <class S> __device__ __forceinline__ typename S::Bits order_mask(int descending) {
-    return descending ? ~typename S::Bits(0) : typename S::Bits(0);
-}
 
-template <class S>
-__device__ __forceinline__ unsigned digit_of(const typename S::Item &x, typename S::Bits mask, int shift) {
-    return (unsigned)((S::bits(x) ^ mask) >> shift) & (RADIX - 1);
+// The kernels' `order` argument: how a key's bits map to its place in the order.
+constexpr int ORDER_DESCENDING = 1;  // sort the inverted bits ascending: still stable
+constexpr int ORDER_SIGNED = 2;      // two's complement: flip the sign bit
+constexpr int ORDER_FLOAT = 4;       // IEEE: flip the sign bit of positives, every bit of negatives,
+                                     // which orders as f32::total_cmp (-NaN < -inf < -0 < +0 < NaN)
+
+// Maps an item to unsigned bits whose ascending order is the wanted order. FLOAT is a template
+// parameter so that the other key types pay nothing for it.
+template <class S, bool FLOAT> struct KeyOrder {
+    using Bits = typename S::Bits;
+    static constexpr Bits SIGN = Bits(1) << (sizeof(Bits) * 8 - 1);
+    Bits xor_mask;
+    __device__ __forceinline__ explicit KeyOrder(int order)
+        : xor_mask((order & ORDER_DESCENDING ? ~Bits(0) : Bits(0)) ^ (order & ORDER_SIGNED ? SIGN : Bits(0))) {}
+    __device__ __forceinline__ Bits ordered(Bits b) const {
+        if constexpr (FLOAT) b ^= (b & SIGN) ? ~Bits(0) : SIGN;
+        return b ^ xor_mask;
+    }
+    __device__ __forceinline__ Bits operator()(const typename S::Item &x) const { return ordered(S::bits(x)); }
+    __device__ __forceinline__ unsigned digit(const typename S::Item &x, int shift) const {
+        return (unsigned)((*this)(x) >> shift) & (RADIX - 1);
+    }
+    __device__ __forceinline__ unsigned digit_of_bits(Bits b, int shift) const {
+        return (unsigned)(ordered(b) >> shift) & (RADIX - 1);
+    }
+};
+
+// Runs body(std::true_type) for float keys, body(std::false_type) otherwise; only sort
+// descriptions that take floats instantiate the float path.
+template <class S, class Body> __device__ __forceinline__ void with_key_order(int order, Body body) {
+    if constexpr (S::FLOATS) {
+        if (order & ORDER_FLOAT) {
+            body(std::true_type{});
+            return;
+        }
+    }
+    body(std::false_type{});
 }
 
 __device__ __forceinline__ unsigned lanemask_lt() {
@@ -101,17 +161,32 @@ __device__ __forceinline__ void store_relaxed(unsigned *p, unsigned v) {
 }
 
 // ---- warp-level ranking -----------------------------------------------------------------------
+// Each warp owns BIN_WORDS words of counters: for every digit (RADIX + 1 bins, the last for slots
+// past the end of the input) a running count and, for RADIX_RANK 3 and 4, a peer mask.
+constexpr int BIN_WORDS = 2 * (RADIX + 1);
+
+// This warp's running count of digit d (its histogram once warp_rank returns).
+__device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { return bins[d]; }
+
 // Ranks ITEMS digits per lane (lane l's item i is the warp's (i * 32 + l)-th key, so input order
-// is (i, lane)). counts[d] is this warp's running count of digit d (RADIX + 1 bins). Peers with the
-// same digit are found with one ballot per digit bit instead of one shared atomic per key; the
-// lowest peer bumps the counter, so no two lanes write the same word.
+// is (i, lane)): rank = earlier keys of the warp with the same digit. The lanes sharing a digit
+// (its peers) are found one of three ways (RADIX_RANK), and the lowest peer bumps the count:
+//   0: one ballot per digit bit: about 130 instructions per item with the selects (SASS, sm_90);
+//   1: __match_any_sync: few instructions, but MATCH iterates over the distinct values in the warp
+//      (about 30 for random 8-bit digits): H200, 16M keys 0.90 ms against 0.65 with ballots;
+//   3: each lane ORs its bit into a mask word of its digit, reads it back, and the lowest peer
+//      clears it for the next item: about 60 instructions per item, H200 16M keys 0.566 ms.
+//      (Mask and count in one 64-bit word, one load and one store fewer per item, measured
+//      slower: 16M keys 0.615 ms.)
+// `bins` must be zero on entry; the masks are zero again on return.
 template <int ITEMS, class DigitOf>
-__device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *counts) {
+__device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins) {
     const unsigned below_me = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         // Recomputed from the item rather than kept: ITEMS fewer registers live through the pass.
         const unsigned d = digit_of_item(i);
+#if RADIX_RANK == 0
         unsigned peers = 0xffffffffu;
 #pragma unroll
         for (int b = 0; b <= DIGIT_BITS; ++b) {  // DIGIT_BITS + 1 bits: PAST_END is bin 256
@@ -119,11 +194,25 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
             const unsigned ballot = __ballot_sync(0xffffffffu, set);
             peers &= set ? ballot : ~ballot;
         }
-        const unsigned before = counts[d];
+        const unsigned before = bins[d];
+#elif RADIX_RANK == 1
+        const unsigned peers = __match_any_sync(0xffffffffu, d);
+        const unsigned before = bins[d];
+#else
+        atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
+        __syncwarp();
+        const unsigned peers = bins[RADIX + 1 + d];
+        const unsigned before = bins[d];
+#endif
         const unsigned ahead = __popc(peers & below_me);
         rank[i] = before + ahead;
         __syncwarp();
-        if (ahead == 0) counts[d] = before + __popc(peers);
+        if (ahead == 0) {
+            bins[d] = before + __popc(peers);
+#if RADIX_RANK == 3
+            bins[RADIX + 1 + d] = 0;
+#endif
+        }
         __syncwarp();
     }
 }
@@ -150,15 +239,15 @@ template <class T> __device__ __forceinline__ T scan_digits(T x, T *warp_sums) {
 }
 
 // ---- 1. histogram of every digit --------------------------------------------------------------
-template <class S, int THREADS, int ITEMS>
-__device__ void histogram(const typename S::Item *keys, unsigned long long n, int descending,
+template <class S, bool FLOAT, int THREADS, int ITEMS>
+__device__ void histogram(const typename S::Item *keys, unsigned long long n, int order,
                           unsigned long long *hist) {
     __shared__ unsigned counts[S::PASSES * RADIX];
     for (int i = threadIdx.x; i < S::PASSES * RADIX; i += THREADS) counts[i] = 0;
     __syncthreads();
-    const auto mask = order_mask<S>(descending);
+    const KeyOrder<S, FLOAT> key(order);
     auto count = [&](const typename S::Item &x) {
-        const auto b = S::bits(x) ^ mask;
+        const auto b = key(x);
 #pragma unroll
         for (int p = 0; p < S::PASSES; ++p) atomicAdd(&counts[p * RADIX + ((unsigned)(b >> (p * DIGIT_BITS)) & 255)], 1u);
     };
@@ -210,7 +299,7 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     static constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS;
     using V = typename S::Value;
     union {
-        unsigned warp_counts[WARPS][RADIX + 1];
+        unsigned warp_bins[WARPS][BIN_WORDS];
         typename S::Item keys[TILE];
         V values[has_values<S>() ? TILE : 1];
     };
@@ -220,8 +309,8 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     unsigned tile;
 };
 
-template <class S, int THREADS, int ITEMS>
-__device__ void onesweep(const unsigned *plan, int pass, int descending, typename S::Item *keys_a,
+template <class S, bool FLOAT, int THREADS, int ITEMS>
+__device__ void onesweep(const unsigned *plan, int pass, int order, typename S::Item *keys_a,
                          typename S::Item *keys_b, typename S::Value *values_a, typename S::Value *values_b,
                          unsigned long long portion_begin, unsigned portion_len, unsigned *status,
                          unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,
@@ -246,37 +335,46 @@ __device__ void onesweep(const unsigned *plan, int pass, int descending, typenam
     Item *dst = from_b ? keys_a : keys_b;
     const Value *vsrc = VALUES ? (from_b ? values_b : values_a) + portion_begin : nullptr;
     Value *vdst = from_b ? values_a : values_b;
-    const auto mask = order_mask<S>(descending);
+    const KeyOrder<S, FLOAT> key(order);
     const int shift = pass * DIGIT_BITS;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
 
     // Tiles are numbered in the order blocks start, so every tile this one waits for in the
     // look-back is already running or done: no deadlock whatever order the hardware schedules.
     if (t == 0) sh.tile = atomicAdd(tile_counter, 1u);
-    for (int i = t; i < WARPS * (RADIX + 1); i += THREADS) (&sh.warp_counts[0][0])[i] = 0;
+    for (int i = t; i < WARPS * BIN_WORDS; i += THREADS) (&sh.warp_bins[0][0])[i] = 0;
     __syncthreads();
     const unsigned tile = sh.tile;
     const unsigned tile_begin = tile * TILE;
     const unsigned tile_len = min((unsigned)TILE, portion_len - tile_begin);
     const unsigned last_tile = (portion_len - 1) / TILE;
 
-    Item item[ITEMS];
-    Value value[ITEMS];
+    // What stays in registers through the ranking: the items, or only their keys when the item
+    // is reloaded for staging (RADIX_KEYS_FIRST; the reload mostly hits L1). Split values are
+    // loaded after the ranking when RADIX_VALUES_LATE.
+    constexpr bool KEYS_FIRST = RADIX_KEYS_FIRST && S::KEY_WORD;
+    constexpr bool VALUES_LATE = RADIX_VALUES_LATE;
+    using Held = std::conditional_t<KEYS_FIRST, typename S::Bits, Item>;
+    Held held[ITEMS];
+    Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
     const unsigned warp_begin = tile_begin + warp * WARP_TILE + lane;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const unsigned idx = warp_begin + i * 32;
         if (idx < portion_len) {
-            item[i] = src[idx];
-            if constexpr (VALUES) value[i] = vsrc[idx];
+            if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
+            else held[i] = src[idx];
+            if constexpr (VALUES && !VALUES_LATE) value[i] = vsrc[idx];
         }
     }
     auto digit = [&](int i) {
-        return warp_begin + i * 32 < portion_len ? digit_of<S>(item[i], mask, shift) : PAST_END;
+        if (warp_begin + i * 32 >= portion_len) return PAST_END;
+        if constexpr (KEYS_FIRST) return key.digit_of_bits(held[i], shift);
+        else return key.digit(held[i], shift);
     };
 
     unsigned rank[ITEMS];  // rank among the warp's equal digits, then the tile-local slot
-    warp_rank<ITEMS>(digit, rank, sh.warp_counts[warp]);
+    warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
     __syncthreads();
 
     // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the
@@ -286,8 +384,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int descending, typenam
         unsigned sum = 0;
 #pragma unroll
         for (int w = 0; w < WARPS; ++w) {
-            const unsigned c = sh.warp_counts[w][t];
-            sh.warp_counts[w][t] = sum;
+            const unsigned c = bin_count(sh.warp_bins[w], t);
+            bin_count(sh.warp_bins[w], t) = sum;
             sum += c;
         }
         count = sum;
@@ -295,6 +393,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int descending, typenam
     }
     const unsigned start = scan_digits(count, sh.warp_sums);
     if (t < RADIX) {
+        // (Adding `start` into every warp's counts here, to save a load per key below, made the
+        // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
         sh.tile_start[t] = start;
         unsigned before = 0;
         if (tile > 0) {
@@ -317,12 +417,21 @@ __device__ void onesweep(const unsigned *plan, int pass, int descending, typenam
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const unsigned d = digit(i);
-        if (d != PAST_END) rank[i] += sh.tile_start[d] + sh.warp_counts[warp][d];
+        if (d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
     }
     __syncthreads();  // the counters' memory becomes the staging buffer
+    // An opaque copy of `src`, so the compiler recomputes the reload addresses instead of keeping
+    // ITEMS 64-bit addresses live through the ranking.
+    const Item *reload = src;
+    asm("" : "+l"(reload));
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        if (warp_begin + i * 32 < portion_len) sh.keys[rank[i]] = item[i];
+    for (int i = 0; i < ITEMS; ++i) {
+        const unsigned idx = warp_begin + i * 32;
+        if (idx < portion_len) {
+            if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+            else sh.keys[rank[i]] = held[i];
+        }
+    }
     __syncthreads();
 
     unsigned long long where[VALUES ? ITEMS : 1];
@@ -331,16 +440,23 @@ __device__ void onesweep(const unsigned *plan, int pass, int descending, typenam
         const unsigned j = k * THREADS + t;
         if (j < tile_len) {
             const Item x = sh.keys[j];
-            const unsigned long long o = sh.out_offset[digit_of<S>(x, mask, shift)] + j;
+            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
             dst[o] = x;
             if constexpr (VALUES) where[k] = o;
         }
     }
     if constexpr (VALUES) {
+        const Value *vload = vsrc;  // opaque, as `reload` above
+        asm("" : "+l"(vload));
         __syncthreads();
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i)
-            if (warp_begin + i * 32 < portion_len) sh.values[rank[i]] = value[i];
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (idx < portion_len) {
+                if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
+                else sh.values[rank[i]] = value[i];
+            }
+        }
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < ITEMS; ++k) {
@@ -367,12 +483,12 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
 
 // ---- small inputs: one block, everything in shared memory ------------------------------------
 template <class S, int THREADS, int ITEMS> __host__ __device__ constexpr size_t small_shared_bytes() {
-    return sizeof(unsigned) * (THREADS / 32) * (RADIX + 1) + sizeof(unsigned) * (RADIX + RADIX / 32) +
+    return sizeof(unsigned) * (THREADS / 32) * BIN_WORDS + sizeof(unsigned) * (RADIX + RADIX / 32) +
            sizeof(typename S::Item) * THREADS * ITEMS + (has_values<S>() ? sizeof(typename S::Value) * THREADS * ITEMS : 0);
 }
 
-template <class S, int THREADS, int ITEMS>
-__device__ void small_sort(typename S::Item *keys, typename S::Value *values, unsigned n, int descending) {
+template <class S, bool FLOAT, int THREADS, int ITEMS>
+__device__ void small_sort(typename S::Item *keys, typename S::Value *values, unsigned n, int order) {
     using Item = typename S::Item;
     using Value = typename S::Value;
     constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS, WARP_TILE = 32 * ITEMS;
@@ -381,12 +497,12 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
     // Items first: the 8-byte ones need the alignment.
     Item *stage = reinterpret_cast<Item *>(smem);
     Value *vstage = reinterpret_cast<Value *>(stage + TILE);
-    unsigned *counts = reinterpret_cast<unsigned *>(smem + sizeof(Item) * TILE + (VALUES ? sizeof(Value) * TILE : 0));
-    unsigned *tile_start = counts + WARPS * (RADIX + 1);
+    unsigned *bins = reinterpret_cast<unsigned *>(smem + sizeof(Item) * TILE + (VALUES ? sizeof(Value) * TILE : 0));
+    unsigned *tile_start = bins + WARPS * BIN_WORDS;
     unsigned *warp_sums = tile_start + RADIX;
 
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    const auto mask = order_mask<S>(descending);
+    const KeyOrder<S, FLOAT> key(order);
     for (unsigned j = t; j < n; j += THREADS) {
         stage[j] = keys[j];
         if constexpr (VALUES) vstage[j] = values[j];
@@ -394,7 +510,7 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
     const unsigned warp_begin = warp * WARP_TILE + lane;
     for (int pass = 0; pass < S::PASSES; ++pass) {
         const int shift = pass * DIGIT_BITS;
-        for (int i = t; i < WARPS * (RADIX + 1); i += THREADS) counts[i] = 0;
+        for (int i = t; i < WARPS * BIN_WORDS; i += THREADS) bins[i] = 0;
         __syncthreads();
         Item item[ITEMS];
         Value value[ITEMS];
@@ -407,16 +523,16 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
                 if constexpr (VALUES) value[i] = vstage[idx];
             }
         }
-        auto digit = [&](int i) { return warp_begin + i * 32 < n ? digit_of<S>(item[i], mask, shift) : PAST_END; };
-        unsigned *my_counts = counts + warp * (RADIX + 1);
-        warp_rank<ITEMS>(digit, rank, my_counts);
+        auto digit = [&](int i) { return warp_begin + i * 32 < n ? key.digit(item[i], shift) : PAST_END; };
+        unsigned *my_bins = bins + warp * BIN_WORDS;
+        warp_rank<ITEMS>(digit, rank, my_bins);
         __syncthreads();
         unsigned count = 0;
         if (t < RADIX) {
             unsigned sum = 0;
             for (int w = 0; w < WARPS; ++w) {
-                const unsigned c = counts[w * (RADIX + 1) + t];
-                counts[w * (RADIX + 1) + t] = sum;
+                const unsigned c = bin_count(bins + w * BIN_WORDS, t);
+                bin_count(bins + w * BIN_WORDS, t) = sum;
                 sum += c;
             }
             count = sum;
@@ -428,7 +544,7 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
         for (int i = 0; i < ITEMS; ++i) {
             const unsigned d = digit(i);
             if (d != PAST_END) {
-                const unsigned slot = tile_start[d] + my_counts[d] + rank[i];
+                const unsigned slot = tile_start[d] + bin_count(my_bins, d) + rank[i];
                 stage[slot] = item[i];
                 if constexpr (VALUES) vstage[slot] = value[i];
             }

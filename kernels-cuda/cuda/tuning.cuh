@@ -11,9 +11,14 @@
 //   256 thr, kvp 12 items 4 blk, keys 16 items 4 blk:  kvp 0.880 / 3.126   keys 0.684 / 2.259  <- chosen
 //   512 thr, kvp  8 items 2 blk, keys 12 items 2 blk:  kvp 0.965 / 3.275   keys 0.695 / 2.608
 //   384 thr, kvp 10 items 2 blk, keys 16 items 2 blk:  kvp 0.935 / 3.429   keys 0.717 / 2.582
-// (CUB 3.0.1 in the same run: pairs 0.554 / 1.926, keys 0.458 / 1.625.) The chosen row is the one
-// the GPU tests and sanitizers ran on; kvp with 16 items / 3 blocks was 7% faster at 16M but has
-// only been validated by the bench, not the full test suite, so it waits for the next device run.
+// (CUB 3.0.1 in the same run: pairs 0.554 / 1.926, keys 0.458 / 1.625.) Those rows ranked with
+// ballots. With the atomic-OR ranking (RADIX_RANK 3 below), same chosen row, 2026-11-22 run 2:
+//   256 thr, kvp 12 items 4 blk, keys 16 items 4 blk:  kvp 0.755 / 2.767   keys 0.566 / 2.051  <- chosen
+//   256 thr, kvp 16 items 3 blk, keys 24 items 3 blk:  kvp 0.771 / 2.732   keys 0.697 / 2.478
+//   256 thr, kvp  8 items 5 blk, keys 12 items 5 blk:  kvp 0.905 / 3.147   keys 0.606 / 2.233
+// (CUB in that run: pairs 0.558 / 1.927, keys 0.458 / 1.627.) ncu on the chosen kvp kernel at 16M:
+// L1/shared-memory pipe 72% busy, DRAM 30%, 50% occupancy (registers and shared memory both
+// allow 4 blocks): shared-memory traffic of the ranking and staging is the limit now.
 // Split pairs (keys then values staged in turn) use the kvp figures untimed.
 #ifndef RADIX_SWEEP_THREADS
 #define RADIX_SWEEP_THREADS 256
@@ -38,6 +43,23 @@
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS
 #define RADIX_SWEEP_BLOCKS_PAIRS 4
 #endif
+// How a warp finds the lanes sharing a digit (radix.cuh warp_rank, figures there): 0 ballots,
+// 1 match, 3 shared atomic OR (chosen: H200, 64M Kvp 2.77 ms and keys 2.05 ms, against 3.01 and
+// 2.30 with ballots in the same run).
+#ifndef RADIX_RANK
+#define RADIX_RANK 3
+#endif
+// Kvp: keep only the keys in registers while ranking and reload the pairs to stage them
+// (radix.cuh onesweep). H200, Kvp 16M / 64M, same run: off 0.737 / 2.752 ms, on 0.758 / 2.870,
+// on with 16 items 0.848 / 2.749, 16 items 3 blocks 0.801 / 2.944: off.
+// Split pairs: load the values after the ranking instead of holding them in registers (no spills
+// in the pairs kernel instead of 28 bytes); not timed yet, so off.
+#ifndef RADIX_KEYS_FIRST
+#define RADIX_KEYS_FIRST 0
+#endif
+#ifndef RADIX_VALUES_LATE
+#define RADIX_VALUES_LATE 0
+#endif
 // Up-front histogram of every digit: threads per block, loads in flight per thread, blocks per SM.
 // Not yet timed on its own (one read of the keys; about 1/9 of the bytes of a 4-pass sort).
 #ifndef RADIX_HIST_THREADS
@@ -50,18 +72,19 @@
 #define RADIX_HIST_BLOCKS_PER_SM 4
 #endif
 // One-block sort for small inputs: the whole input lives in shared memory (dynamic), every digit
-// pass ranks it in place; one launch. H200, 16K: kvp 0.066 ms, keys 0.060 (CUB 0.064 / 0.048);
-// 512 threads x 32 items measured the same (0.0665 / 0.0598), so 1024 x 16 stays. Chips with
-// >= 160 KB of shared memory per block hold 16K pairs (128 KB staged + 33 KB counters); the others
-// 4K pairs (32 KB + 16 KB, fits sm_75's 64 KB).
+// pass ranks it in place; one launch. H200, 16K, atomic-OR ranking: kvp 0.051 ms, keys 0.041
+// (CUB 0.069 / 0.058 in the same run); 512 threads x 32 items measured the same (0.050 / 0.041),
+// so 1024 x 16 stays. Chips with >= 200 KB of shared memory per block hold 16K pairs (128 KB
+// staged + 66 KB counters); the others 4K pairs with 8 warps (32 KB + 17 KB, fits sm_75's 64 KB).
+// Where the device cannot give that much, one-tile inputs take the multi-block path.
 #if defined(RADIX_SMALL_THREADS) && defined(RADIX_SMALL_ITEMS)
 // set on the command line (tuning runs)
 #elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_ITEMS 16
 #else
-#define RADIX_SMALL_THREADS 512
-#define RADIX_SMALL_ITEMS 8
+#define RADIX_SMALL_THREADS 256
+#define RADIX_SMALL_ITEMS 16
 #endif
 
 // ---- sorting networks (network*.cu) -----------------------------------------------------

@@ -5,6 +5,8 @@ mod device;
 mod host_keys;
 mod modules;
 pub(crate) mod network;
+mod outofcore;
+mod pipeline;
 pub(crate) mod radix;
 #[cfg(test)]
 mod smoke;
@@ -15,20 +17,76 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
 pub(crate) use device::{gpu, Gpu};
+pub(crate) use staging::par_copy;
 
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
 use host_keys::Bits32;
-use staging::Plain;
+use radix::RadixKey;
+use staging::{MergeKey, Plain};
 
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
     pub(crate) gpu: Arc<Gpu>,
+    /// Device bytes a host sort may use; larger sorts run out of core (see `host_sort`).
+    pub(crate) device_limit: Option<usize>,
 }
+
+/// Without a set limit, a sort that needs more than this share of the device's total memory
+/// first checks the free memory, and runs out of core within `AUTO_LIMIT_SHARE` of it when it
+/// would not fit (other users and fragmentation take the rest).
+const CHECK_FREE_ABOVE_SHARE: usize = 2;
+const AUTO_LIMIT_SHARE: (usize, usize) = (8, 10);
 
 impl CudaBackend {
     pub(crate) fn open(ordinal: usize) -> Result<Self, SortError> {
-        Ok(CudaBackend { gpu: gpu(ordinal)? })
+        Ok(CudaBackend { gpu: gpu(ordinal)?, device_limit: None })
+    }
+
+    /// Frees what the backend keeps between calls: the pinned staging and the device memory the
+    /// stream-ordered pool holds.
+    pub(crate) fn release_memory(&self) {
+        pipeline::release_memory(&self.gpu);
+    }
+
+    /// The device budget for a host sort needing `need` bytes: the set limit, else 80% of the
+    /// free memory when the sort would not fit in it, else none.
+    fn budget(&self, need: usize) -> Result<Option<usize>, SortError> {
+        if let Some(limit) = self.device_limit {
+            return Ok(Some(limit));
+        }
+        if need <= self.gpu.total_memory / CHECK_FREE_ABOVE_SHARE {
+            return Ok(None);
+        }
+        self.bind()?;
+        let (free, _) = self.gpu.ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
+        let usable = free / AUTO_LIMIT_SHARE.1 * AUTO_LIMIT_SHARE.0;
+        Ok((need > usable).then_some(usable))
+    }
+
+    /// Sorts host items on the device: one pipelined round trip when the sort fits the budget,
+    /// else out of core (runs sorted on the GPU, merged on the CPU). Either way the slice is
+    /// left untouched when an error is returned.
+    fn host_sort<T: DeviceRepr + MergeKey>(
+        &self,
+        host: &mut [T],
+        order: Order,
+        algorithm: Algorithm,
+        sort: impl Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
+    ) -> Result<(), SortError> {
+        let need = outofcore::need_bytes::<T>(host.len(), algorithm);
+        match self.budget(need)? {
+            Some(limit) if need > limit => {
+                // A budget derived from the free memory that holds not even one run is the device
+                // being full: out of memory (so that `auto()` sorts on the CPU), not a bad limit.
+                let run = outofcore::run_len::<T>(limit, algorithm).map_err(|e| match self.device_limit {
+                    Some(_) => e,
+                    None => SortError::OutOfMemory { op: "out-of-core run", bytes: need },
+                })?;
+                outofcore::sort(&self.gpu, host, run, order, sort)
+            }
+            _ => pipeline::round_trip(&self.gpu, host, sort),
+        }
     }
 
     pub(crate) fn sort_kvp_device(
@@ -55,7 +113,7 @@ impl CudaBackend {
     ) -> Result<(), SortError> {
         self.bind()?;
         match algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_keys_u32(&self.gpu, stream, data, order),
+            Algorithm::Auto | Algorithm::Radix => radix::sort_keys(&self.gpu, stream, data, order),
             Algorithm::Bitonic => network::bitonic_keys_u32(&self.gpu, stream, data, order),
             Algorithm::OddEvenMerge => network::odd_even_keys_u32(&self.gpu, stream, data, order),
         }
@@ -65,43 +123,6 @@ impl CudaBackend {
     fn bind(&self) -> Result<(), SortError> {
         self.gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))
     }
-}
-
-/// Copies `host` to the device, runs `sort` there and copies the result back. The caller's slice
-/// is written only once everything succeeded, in one infallible copy: a failure at any step
-/// leaves it as it was.
-fn round_trip<T: DeviceRepr + Default + Plain>(
-    backend: &CudaBackend,
-    host: &mut [T],
-    sort: impl FnOnce(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
-) -> Result<(), SortError> {
-    let bytes = std::mem::size_of_val(host);
-    backend.bind()?;
-    let stream = backend.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
-    let sync = |s: &Arc<CudaStream>| s.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0));
-    if let Some(mut lease) = backend.gpu.staging.lease(&backend.gpu.ctx, bytes)? {
-        let pinned = lease.slice::<T>(host.len());
-        staging::par_copy(pinned, host);
-        let result = (|| {
-            let mut dev = stream.clone_htod(&*pinned).map_err(SortError::driver("copy to device", bytes))?;
-            sort(&stream, &mut dev)?;
-            stream.memcpy_dtoh(&dev, &mut *pinned).map_err(SortError::driver("copy to host", bytes))
-        })();
-        // The pinned buffer must be idle before it is read or handed to the next sort, also when
-        // a step failed.
-        let synced = sync(&stream);
-        result?;
-        synced?;
-        staging::par_copy(host, pinned);
-        return Ok(());
-    }
-    let mut dev = stream.clone_htod(host).map_err(SortError::driver("copy to device", bytes))?;
-    sort(&stream, &mut dev)?;
-    let mut out = vec![T::default(); host.len()];
-    stream.memcpy_dtoh(&dev, &mut out).map_err(SortError::driver("copy to host", bytes))?;
-    sync(&stream)?;
-    host.copy_from_slice(&out);
-    Ok(())
 }
 
 impl SortBackend for CudaBackend {
@@ -117,36 +138,99 @@ impl SortBackend for CudaBackend {
         if job.len() < 2 {
             return Ok(());
         }
+        let radix = matches!(algorithm, Algorithm::Auto | Algorithm::Radix);
         match job {
-            SortJob::Kvp(v) => round_trip(self, v, |s, d| self.sort_kvp_device(s, d, order, algorithm)),
+            SortJob::Kvp(v) => self.host_sort(v, order, algorithm, |s, d| self.sort_kvp_device(s, d, order, algorithm)),
             SortJob::Keys(KeySlice::U32(k)) => {
-                round_trip(self, k, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))
+                self.host_sort(k, order, algorithm, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))
             }
+            // Signed and float keys go to the radix kernels as they are (the kernels flip their
+            // bits on the fly); the sorting networks take them as ordered u32 bits.
+            SortJob::Keys(KeySlice::I32(k)) if radix => self.host_sort(k, order, algorithm, self.radix_keys(order)),
+            SortJob::Keys(KeySlice::F32(k)) if radix => self.host_sort(k, order, algorithm, self.radix_keys(order)),
             SortJob::Keys(KeySlice::I32(k)) => self.sort_keys_as_bits(k, order, algorithm),
             SortJob::Keys(KeySlice::F32(k)) => self.sort_keys_as_bits(k, order, algorithm),
-            SortJob::Pairs(KeySlice::U32(k), v) if matches!(algorithm, Algorithm::Auto | Algorithm::Radix) => {
-                self.sort_pairs_split_u32(k, v, order)
+            SortJob::Keys(KeySlice::U64(k)) if radix => self.sort_in_core(k, self.radix_keys(order)),
+            SortJob::Pairs(KeySlice::U32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+                self.sort_pairs_split(k, v, order)
+            }
+            SortJob::Pairs(KeySlice::I32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+                self.sort_pairs_split(k, v, order)
+            }
+            SortJob::Pairs(KeySlice::F32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+                self.sort_pairs_split(k, v, order)
+            }
+            SortJob::Pairs(KeySlice::U64(k), v) if radix => {
+                let need = outofcore::need_bytes::<(u64, u32)>(k.len(), Algorithm::Radix);
+                if self.budget(need)?.is_some_and(|limit| need > limit) {
+                    return Err(too_big_for_64_bit_keys(need));
+                }
+                self.sort_pairs_split(k, v, order)
             }
             SortJob::Pairs(KeySlice::U32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
             SortJob::Pairs(KeySlice::I32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
             SortJob::Pairs(KeySlice::F32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
-            SortJob::Keys(KeySlice::U64(_)) | SortJob::Pairs(KeySlice::U64(_), _) => {
-                Err(SortError::Unsupported { backend: "cuda", what: "u64 keys are not sorted on the GPU yet".into() })
-            }
+            SortJob::Keys(KeySlice::U64(_)) | SortJob::Pairs(KeySlice::U64(_), _) => Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!("u64 keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
+            }),
         }
     }
 }
 
+/// 64-bit keys have no out-of-core merge yet: beyond the device budget they are refused, and
+/// `Sorter::auto()` sorts them on the CPU.
+fn too_big_for_64_bit_keys(need: usize) -> SortError {
+    SortError::OutOfMemory { op: "u64 key sort (no out-of-core merge for 64-bit keys)", bytes: need }
+}
+
 impl CudaBackend {
-    /// Split u32 pairs go to the radix kernels as two arrays (no interleaving on the host).
-    fn sort_pairs_split_u32(&self, keys: &mut [u32], values: &mut [u32], order: Order) -> Result<(), SortError> {
+    /// Split pairs take the device as two arrays in one run; when that does not fit the budget
+    /// they go out of core as `Kvp`s instead.
+    fn split_needs_out_of_core(&self, n: usize) -> Result<bool, SortError> {
+        let need = outofcore::need_bytes::<Kvp>(n, Algorithm::Radix);
+        Ok(self.budget(need)?.is_some_and(|limit| need > limit))
+    }
+
+    /// The radix sort of device keys of any type the kernels take, for the host paths.
+    fn radix_keys<K: RadixKey>(
+        &self,
+        order: Order,
+    ) -> impl Fn(&Arc<CudaStream>, &mut CudaSlice<K>) -> Result<(), SortError> + '_ {
+        move |s, d| {
+            self.bind()?;
+            radix::sort_keys(&self.gpu, s, d, order)
+        }
+    }
+
+    /// One pipelined round trip when the sort fits the device budget, else `OutOfMemory`: for
+    /// items the out-of-core merge cannot order.
+    fn sort_in_core<T: DeviceRepr + Plain>(
+        &self,
+        host: &mut [T],
+        sort: impl Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
+    ) -> Result<(), SortError> {
+        let need = outofcore::need_bytes::<T>(host.len(), Algorithm::Radix);
+        if self.budget(need)?.is_some_and(|limit| need > limit) {
+            return Err(too_big_for_64_bit_keys(need));
+        }
+        pipeline::round_trip(&self.gpu, host, sort)
+    }
+
+    /// Split pairs go to the radix kernels as two arrays (no interleaving on the host).
+    fn sort_pairs_split<K: RadixKey + Default + Copy>(
+        &self,
+        keys: &mut [K],
+        values: &mut [u32],
+        order: Order,
+    ) -> Result<(), SortError> {
         let bytes = std::mem::size_of_val(keys);
         self.bind()?;
         let stream = self.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
         let mut dk = stream.clone_htod(keys).map_err(SortError::driver("copy keys to device", bytes))?;
         let mut dv = stream.clone_htod(values).map_err(SortError::driver("copy values to device", bytes))?;
-        radix::sort_pairs_u32(&self.gpu, &stream, &mut dk, &mut dv, order)?;
-        let mut out_k = vec![0u32; keys.len()];
+        radix::sort_pairs(&self.gpu, &stream, &mut dk, &mut dv, order)?;
+        let mut out_k = vec![K::default(); keys.len()];
         let mut out_v = vec![0u32; values.len()];
         stream.memcpy_dtoh(&dk, &mut out_k).map_err(SortError::driver("copy keys to host", bytes))?;
         stream.memcpy_dtoh(&dv, &mut out_v).map_err(SortError::driver("copy values to host", bytes))?;
@@ -167,7 +251,7 @@ impl CudaBackend {
     ) -> Result<(), SortError> {
         self.bind()?;
         match algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs_u32(&self.gpu, stream, keys, values, order),
+            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs(&self.gpu, stream, keys, values, order),
             other => Err(SortError::Unsupported {
                 backend: "cuda",
                 what: format!("{other:?} on split device arrays; sort Kvp structs with it instead"),
@@ -182,7 +266,7 @@ impl CudaBackend {
         algorithm: Algorithm,
     ) -> Result<(), SortError> {
         let mut bits = host_keys::to_bits(keys);
-        round_trip(self, &mut bits, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))?;
+        self.host_sort(&mut bits, order, algorithm, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))?;
         host_keys::from_bits(&bits, keys);
         Ok(())
     }
@@ -195,7 +279,7 @@ impl CudaBackend {
         algorithm: Algorithm,
     ) -> Result<(), SortError> {
         let mut pairs = host_keys::to_pairs(keys, values);
-        round_trip(self, &mut pairs, |s, d| self.sort_kvp_device(s, d, order, algorithm))?;
+        self.host_sort(&mut pairs, order, algorithm, |s, d| self.sort_kvp_device(s, d, order, algorithm))?;
         host_keys::from_pairs(&pairs, keys, values);
         Ok(())
     }

@@ -22,6 +22,42 @@ use launch::{Dev, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
 const PLAN_SLOT: usize = 32;
 const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 
+/// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
+/// radix.cuh): i32 and f32 keys share the u32 kernels, which flip their bits on the fly.
+pub(crate) trait RadixKey: DeviceRepr {
+    /// The keys-only entry points.
+    const KEYS: Variant;
+    /// The entry points for these keys with a separate u32 value array.
+    const PAIRS: Variant;
+    /// `ORDER_SIGNED` or `ORDER_FLOAT`, or 0.
+    const ORDER_FLAGS: i32;
+}
+
+impl RadixKey for u32 {
+    const KEYS: Variant = Variant::U32;
+    const PAIRS: Variant = Variant::PairsU32;
+    const ORDER_FLAGS: i32 = 0;
+}
+impl RadixKey for i32 {
+    const KEYS: Variant = Variant::U32;
+    const PAIRS: Variant = Variant::PairsU32;
+    const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
+}
+impl RadixKey for f32 {
+    const KEYS: Variant = Variant::U32;
+    const PAIRS: Variant = Variant::PairsU32;
+    const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
+}
+impl RadixKey for u64 {
+    const KEYS: Variant = Variant::U64;
+    const PAIRS: Variant = Variant::PairsU64;
+    const ORDER_FLAGS: i32 = 0;
+}
+
+fn order_flags(key_flags: i32, order: Order) -> i32 {
+    key_flags | if order == Order::Descending { launch::ORDER_DESCENDING } else { 0 }
+}
+
 /// Sorts `Kvp`s by key in place, stably, asynchronously on `stream`.
 pub(crate) fn sort_kvp(
     gpu: &Gpu,
@@ -29,24 +65,24 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    sort::<Kvp, u32>(gpu, stream, Variant::Kvp, data, None, order)
+    sort::<Kvp, u32>(gpu, stream, Variant::Kvp, data, None, order_flags(0, order))
 }
 
-/// Sorts `u32` keys in place, asynchronously on `stream`.
-pub(crate) fn sort_keys_u32(
+/// Sorts keys in place, asynchronously on `stream`.
+pub(crate) fn sort_keys<K: RadixKey>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
-    data: &mut CudaSlice<u32>,
+    data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    sort::<u32, u32>(gpu, stream, Variant::U32, data, None, order)
+    sort::<K, u32>(gpu, stream, K::KEYS, data, None, order_flags(K::ORDER_FLAGS, order))
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.
-pub(crate) fn sort_pairs_u32(
+pub(crate) fn sort_pairs<K: RadixKey>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
-    keys: &mut CudaSlice<u32>,
+    keys: &mut CudaSlice<K>,
     values: &mut CudaSlice<u32>,
     order: Order,
 ) -> Result<(), SortError> {
@@ -57,7 +93,7 @@ pub(crate) fn sort_pairs_u32(
             values.len()
         )));
     }
-    sort(gpu, stream, Variant::PairsU32, keys, Some(values), order)
+    sort(gpu, stream, K::PAIRS, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
 }
 
 /// Byte offsets of the parts of the one scratch allocation, each 256-byte aligned.
@@ -76,14 +112,13 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     variant: Variant,
     keys: &mut CudaSlice<K>,
     values: Option<&mut CudaSlice<V>>,
-    order: Order,
+    order: i32,
 ) -> Result<(), SortError> {
     let n = keys.len();
     if n < 2 {
         return Ok(());
     }
     let cfg = launch::config(gpu, variant)?;
-    let desc = order == Order::Descending;
     // One device pointer per caller buffer for all launches; the guards record the caller's
     // buffers as written by this stream when they drop, at the end.
     let (keys_ptr, _keys_guard) = keys.device_ptr_mut(stream);
@@ -98,7 +133,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
         None => (None, None),
     };
     if n <= cfg.small_tile {
-        return launch::small(gpu, stream, variant, &cfg, keys_a, values_a, desc);
+        return launch::small(gpu, stream, variant, &cfg, keys_a, values_a, order);
     }
 
     let passes = cfg.passes;
@@ -140,7 +175,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     let hist = meta64.range(0, passes * RADIX);
     let plan = meta32.range(0, PLAN_SLOT);
 
-    launch::histogram(gpu, stream, variant, &cfg, keys_a, desc, hist)?;
+    launch::histogram(gpu, stream, variant, &cfg, keys_a, order, hist)?;
     launch::prepare(gpu, stream, hist, passes, n, plan, meta64.range(passes * RADIX, passes * 2 * RADIX))?;
     let buffers = PingPong { keys_a, keys_b, values: values_a.zip(values_b) };
     for pass in 0..passes {
@@ -158,7 +193,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
                 base_in: bases(q % 2),
                 base_out: bases((q + 1) % 2),
             };
-            launch::onesweep(gpu, stream, variant, &cfg, plan, desc, &buffers, &portion)?;
+            launch::onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, &portion)?;
         }
     }
     launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
@@ -212,7 +247,7 @@ mod tests {
                     let values: Vec<u32> = (0..n as u32).collect();
                     let mut dk = stream.clone_htod(&keys).unwrap();
                     let mut dv = stream.clone_htod(&values).unwrap();
-                    sort_pairs_u32(&gpu, &stream, &mut dk, &mut dv, order).unwrap();
+                    sort_pairs(&gpu, &stream, &mut dk, &mut dv, order).unwrap();
                     let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
                     stream.synchronize().unwrap();
                     let input: Vec<Kvp> = keys.iter().zip(&values).map(|(&k, &v)| Kvp::new(k, v)).collect();
@@ -225,7 +260,7 @@ mod tests {
         let mut k = stream.clone_htod(&[1u32, 2, 3]).unwrap();
         let mut v = stream.clone_htod(&[1u32, 2]).unwrap();
         assert!(matches!(
-            sort_pairs_u32(&gpu, &stream, &mut k, &mut v, Order::Ascending),
+            sort_pairs(&gpu, &stream, &mut k, &mut v, Order::Ascending),
             Err(SortError::InvalidArgument(_))
         ));
     }

@@ -157,3 +157,34 @@ impl<K: TestKey> Keyed for Pair<K> {
         self.key
     }
 }
+
+/// The first CUDA device as a sorter, or `None` after a loud skip line; with
+/// `GPUSORT_REQUIRE_GPU=1` a missing GPU fails the test.
+pub fn cuda_or_skip(what: &str) -> Option<Sorter> {
+    match Sorter::cuda() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("GPUSORT_REQUIRE_GPU=1 but no usable GPU for {what}: {e}")
+        }
+        Err(e) => {
+            skip_loudly(&format!("skipped: {what}: no CUDA device ({e})"));
+            None
+        }
+    }
+}
+
+/// Pairs whose values are their input positions (witnesses for the permutation and stability
+/// checks), keys following `pattern`.
+pub fn kvp_input(n: usize, pattern: Pattern, seed: u64) -> Vec<gpusort::Kvp> {
+    bits(n, pattern, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| gpusort::Kvp::new(u32::from_bits(b), i as u32))
+        .collect()
+}
+
+/// A device memory limit under which a radix sort of `T` runs in pieces of at most `run` items
+/// (see `Sorter::with_device_memory_limit`: 2 items + 1 byte per item, plus 64 KiB).
+pub fn radix_limit_for_runs<T>(run: usize) -> usize {
+    (64 << 10) + run * (2 * std::mem::size_of::<T>() + 1)
+}

@@ -21,6 +21,10 @@ pub(crate) enum Variant {
     U32,
     /// `u32` keys with a separate `u32` value array.
     PairsU32,
+    /// `u64` keys alone.
+    U64,
+    /// `u64` keys with a separate `u32` value array.
+    PairsU64,
 }
 
 struct Names {
@@ -50,6 +54,18 @@ impl Variant {
                 histogram: "radix_histogram_pairs_u32",
                 onesweep: "radix_onesweep_pairs_u32",
                 small: "radix_small_pairs_u32",
+            },
+            Variant::U64 => Names {
+                config: "radix_config_u64",
+                histogram: "radix_histogram_u64",
+                onesweep: "radix_onesweep_u64",
+                small: "radix_small_u64",
+            },
+            Variant::PairsU64 => Names {
+                config: "radix_config_pairs_u64",
+                histogram: "radix_histogram_pairs_u64",
+                onesweep: "radix_onesweep_pairs_u64",
+                small: "radix_small_pairs_u64",
             },
         }
     }
@@ -119,6 +135,10 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     Ok(c)
 }
 
+/// The kernels' `order` flags (`ORDER_*` in radix.cuh).
+pub(crate) const ORDER_DESCENDING: i32 = 1;
+pub(crate) const ORDER_SIGNED: i32 = 2;
+pub(crate) const ORDER_FLOAT: i32 = 4;
 /// Most digit passes of any key type (`MAX_PASSES` in radix.cuh).
 pub(crate) const MAX_PASSES: usize = 8;
 pub(crate) const RADIX: usize = 256;
@@ -184,7 +204,7 @@ pub(crate) fn histogram<K>(
     variant: Variant,
     cfg: &Config,
     keys: Dev<K>,
-    descending: bool,
+    order: i32,
     hist: Dev<u64>,
 ) -> Result<(), SortError> {
     assert!(hist.len() >= cfg.passes * RADIX);
@@ -192,11 +212,10 @@ pub(crate) fn histogram<K>(
     let n = keys.len() as u64;
     let blocks =
         grid_for(keys.len(), cfg.hist_threads as usize, (gpu.multiprocessors * cfg.hist_blocks_per_sm) as usize);
-    let desc = descending as i32;
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.hist_threads, 1, 1), shared_mem_bytes: 0 };
     // SAFETY: matches radix_histogram_<name>(const Item*, u64 n, int, u64*); the kernel reads the
     // n items of `keys` and adds into passes * 256 words of `hist`, both checked above.
-    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&n).arg(&desc).arg(&hist.ptr).launch(lc) }
+    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&n).arg(&order).arg(&hist.ptr).launch(lc) }
         .map(drop)
         .map_err(launch_err("radix_histogram"))
 }
@@ -253,7 +272,7 @@ pub(crate) fn onesweep<K, V>(
     variant: Variant,
     cfg: &Config,
     plan: Dev<u32>,
-    descending: bool,
+    order: i32,
     buffers: &PingPong<K, V>,
     portion: &Portion,
 ) -> Result<(), SortError> {
@@ -265,15 +284,15 @@ pub(crate) fn onesweep<K, V>(
     assert!(portion.status.len() >= tiles * RADIX && portion.status_next.len() == portion.status.len());
     assert!(portion.tile_counter.len() >= 1 && portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
     let f = gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?;
-    let (pass, desc) = (portion.pass as i32, descending as i32);
+    let pass = portion.pass as i32;
     let (begin, len, words) = (portion.begin as u64, portion.len as u32, portion.status_next.len() as u64);
     let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
     let lc = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (cfg.sweep_threads, 1, 1), shared_mem_bytes: 0 };
     let mut b = stream.launch_builder(&f);
-    b.arg(&plan.ptr).arg(&pass).arg(&desc).arg(&buffers.keys_a.ptr).arg(&buffers.keys_b.ptr).arg(&va).arg(&vb);
+    b.arg(&plan.ptr).arg(&pass).arg(&order).arg(&buffers.keys_a.ptr).arg(&buffers.keys_b.ptr).arg(&va).arg(&vb);
     b.arg(&begin).arg(&len).arg(&portion.status.ptr).arg(&portion.status_next.ptr).arg(&words);
     b.arg(&portion.tile_counter.ptr).arg(&portion.base_in.ptr).arg(&portion.base_out.ptr);
-    // SAFETY: matches radix_onesweep_<name>(plan, int pass, int desc, Item* a, Item* b, Value* va,
+    // SAFETY: matches radix_onesweep_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
     // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
     // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
     // buffer and write inside the other, of the same length; every size is checked above.
@@ -310,19 +329,19 @@ pub(crate) fn small<K, V>(
     cfg: &Config,
     keys: Dev<K>,
     values: Option<Dev<V>>,
-    descending: bool,
+    order: i32,
 ) -> Result<(), SortError> {
     assert!(keys.len() <= cfg.small_tile && values.is_none_or(|v| v.len() == keys.len()));
     let f = gpu.function(&gpusort_kernels::RADIX, variant.names().small)?;
-    let (n, desc, vptr) = (keys.len() as u32, descending as i32, values.map_or(0, |v| v.ptr));
+    let (n, vptr) = (keys.len() as u32, values.map_or(0, |v| v.ptr));
     let lc = LaunchConfig {
         grid_dim: (1, 1, 1),
         block_dim: (cfg.small_threads, 1, 1),
         shared_mem_bytes: cfg.small_shared_bytes,
     };
-    // SAFETY: matches radix_small_<name>(Item* keys, Value* values, u32 n, int desc); one block
+    // SAFETY: matches radix_small_<name>(Item* keys, Value* values, u32 n, int order); one block
     // sorts the n items of both ranges (checked above).
-    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&vptr).arg(&n).arg(&desc).launch(lc) }
+    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&vptr).arg(&n).arg(&order).launch(lc) }
         .map(drop)
         .map_err(launch_err("radix_small"))
 }

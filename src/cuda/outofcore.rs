@@ -1,0 +1,159 @@
+//! Out-of-core hybrid sort: an input whose sort does not fit in the device memory budget is cut
+//! into runs that do; each run is uploaded, sorted on the GPU and downloaded, then the runs are
+//! merged on all cores (`crate::merge`) into the caller's slice. The caller's slice is written by
+//! the merge alone, which starts only after every run is back: a failure before it leaves the
+//! slice untouched.
+//!
+//! Runs are as equal as the length allows (they differ by at most one item) and need not be
+//! powers of two. Up to the pinned staging cap, the runs live in the pinned upload buffer and
+//! pipeline on one stream (see `staged`); beyond it each run makes a host round trip of its own
+//! into a host scratch buffer.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+
+use super::pipeline;
+use super::staging::{MergeKey, ZeroedBuf};
+use super::Gpu;
+use crate::hooks::{self, Step};
+use crate::{merge, Algorithm, Order, SortError};
+
+/// Device bytes not proportional to the length that a sort may need (counters, plan, alignment).
+pub(crate) const FIXED_BYTES: usize = 64 << 10;
+
+/// Device bytes per item a sort of `T` with `algorithm` needs: the data, plus for radix the
+/// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for
+/// odd-even merge its second buffer; bitonic sorts in place.
+pub(crate) fn bytes_per_item<T>(algorithm: Algorithm) -> usize {
+    let size = std::mem::size_of::<T>();
+    match algorithm {
+        Algorithm::Bitonic => size,
+        Algorithm::OddEvenMerge => 2 * size,
+        _ => 2 * size + 1,
+    }
+}
+
+/// Device bytes a one-run sort of `n` items needs.
+pub(crate) fn need_bytes<T>(n: usize, algorithm: Algorithm) -> usize {
+    n.saturating_mul(bytes_per_item::<T>(algorithm)).saturating_add(FIXED_BYTES)
+}
+
+/// The longest run whose sort fits in `limit` bytes; `InvalidArgument` when not even one item does.
+pub(crate) fn run_len<T>(limit: usize, algorithm: Algorithm) -> Result<usize, SortError> {
+    let run = limit.saturating_sub(FIXED_BYTES) / bytes_per_item::<T>(algorithm);
+    if run == 0 {
+        return Err(SortError::InvalidArgument(format!(
+            "a device memory limit of {limit} bytes is too small: one item sorted with {algorithm:?} needs {}",
+            need_bytes::<T>(1, algorithm)
+        )));
+    }
+    Ok(run)
+}
+
+/// Sorts `host` in runs of at most `run` items, then merges them in `order`.
+pub(crate) fn sort<T, S>(gpu: &Gpu, host: &mut [T], run: usize, order: Order, sort: S) -> Result<(), SortError>
+where
+    T: DeviceRepr + MergeKey,
+    S: Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
+{
+    let n = host.len();
+    let runs = n.div_ceil(run.max(1));
+    let bounds: Vec<usize> = (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect();
+    if let Some(r) = staged(gpu, host, &bounds, order, &sort) {
+        return r;
+    }
+    // Too large for the pinned buffer (or it is busy): each run makes its own round trip into a
+    // host scratch buffer.
+    let mut aux = ZeroedBuf::<T>::new(n)?;
+    let scratch = aux.as_mut_slice();
+    for w in bounds.windows(2) {
+        pipeline::sort_into(gpu, &host[w[0]..w[1]], &mut scratch[w[0]..w[1]], &sort)?;
+    }
+    merge_into(aux.as_slice(), &bounds, host, order)
+}
+
+/// The whole input in the pinned upload buffer: each run goes up from there and its sorted
+/// result comes back to the same place, all queued on one stream without host waits, so the host
+/// copies the next run in while the device sorts and returns the previous one; the merge then
+/// reads the pinned buffer. The device holds one run at a time: a run's buffer is freed in stream
+/// order before the next is allocated, so the allocator hands the same memory back. `None` when
+/// the input is larger than the pinned cap or the staging is in use.
+fn staged<T, S>(gpu: &Gpu, host: &mut [T], bounds: &[usize], order: Order, sort: &S) -> Option<Result<(), SortError>>
+where
+    T: DeviceRepr + MergeKey,
+    S: Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
+{
+    let n = host.len();
+    let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+    let (chunk, _, _) = pipeline::layout::<T>(longest);
+    let (_, up_len, _) = pipeline::layout::<T>(n);
+    if up_len < n {
+        return None;
+    }
+    let size = std::mem::size_of::<T>();
+    let stream = match pipeline::begin(gpu) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut lease = match gpu.staging.lease(&gpu.ctx, std::mem::size_of_val(host), 0) {
+        Ok(Some(l)) => l,
+        Ok(None) => return None,
+        Err(e) => return Some(Err(e)),
+    };
+    let (up, _) = lease.regions::<T>(n, 0);
+    let result = (|| {
+        for w in bounds.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let mut dev = pipeline::device_buffer::<T>(&stream, b - a)?;
+            pipeline::upload(&stream, &host[a..b], &mut up[a..b], &mut dev, chunk)?;
+            hooks::hit(Step::Sort)?;
+            sort(&stream, &mut dev)?;
+            for start in (a..b).step_by(chunk) {
+                let end = (start + chunk).min(b);
+                hooks::hit(Step::Download)?;
+                // The same pinned range the run went up from: the upload of these chunks is
+                // ahead of this copy on the stream.
+                stream
+                    .memcpy_dtoh(&dev.slice(start - a..end - a), &mut up[start..end])
+                    .map_err(SortError::driver("copy to host", (end - start) * size))?;
+            }
+        }
+        Ok(())
+    })();
+    // Every run is back (or failed) before the merge reads the pinned buffer.
+    if let Err(e) = pipeline::finish(&stream, result) {
+        return Some(Err(e));
+    }
+    Some(merge_into(up, bounds, host, order))
+}
+
+/// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `host`: the only write to it.
+fn merge_into<T: MergeKey>(sorted: &[T], bounds: &[usize], host: &mut [T], order: Order) -> Result<(), SortError> {
+    hooks::hit(Step::Merge)?;
+    let parts: Vec<&[T]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
+    match order {
+        Order::Ascending => merge::merge_runs(&parts, host, |x| x.merge_key()),
+        Order::Descending => merge::merge_runs(&parts, host, |x| !x.merge_key()),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Kvp;
+
+    #[test]
+    fn runs_fit_the_limit() {
+        for alg in [Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge] {
+            for limit in [FIXED_BYTES + 17, FIXED_BYTES + 1000, 1 << 20, 1 << 30] {
+                let run = run_len::<Kvp>(limit, alg).unwrap();
+                assert!(need_bytes::<Kvp>(run, alg) <= limit, "{alg:?} {limit}");
+                assert!(need_bytes::<Kvp>(run + 1, alg) > limit, "{alg:?} {limit}: run could be longer");
+            }
+        }
+        assert!(matches!(run_len::<u32>(FIXED_BYTES, Algorithm::Radix), Err(SortError::InvalidArgument(_))));
+        assert!(matches!(run_len::<u32>(0, Algorithm::Radix), Err(SortError::InvalidArgument(_))));
+    }
+}

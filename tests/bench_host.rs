@@ -1,0 +1,222 @@
+//! Host-to-host timings on the GPU machine (ignored here; `ci/gpu.sh run` with
+//! GPUSORT_TIMINGS=1 runs every test named `bench_*`, one at a time, in name order):
+//! - `bench_host_0_first_call`: context creation and the first sort of a process;
+//! - `bench_host_crossover`: where the GPU, transfers included, beats the CPU backend on all
+//!   cores, per algorithm and key type (the table for `tuning.rs`);
+//! - `bench_host_round_trip`: random Kvp at 1M, 16M, 64M, 256M: ours (pipelined), ours out of
+//!   core with a device limit of a quarter of the data's sort, the CPU backend, and the PCIe
+//!   floor (one pinned upload plus one pinned download of the same bytes); then what keeping
+//!   device memory in the allocator's pool saves.
+//!
+//! Times are wall clock around the whole call, medians after warm-up; each repetition sorts a
+//! fresh copy of the same random input (the copy is not timed).
+
+mod common;
+
+use std::time::Instant;
+
+use common::*;
+use gpusort::cudarc::driver::{result, sys};
+use gpusort::{check, Algorithm, Kvp, Order, Sorter};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median milliseconds of `f` over `reps` runs (after `warm`) on fresh copies of `input`.
+fn time_sort<T: Copy>(input: &[T], work: &mut [T], warm: usize, reps: usize, mut f: impl FnMut(&mut [T])) -> f64 {
+    let mut times = Vec::with_capacity(reps);
+    for r in 0..warm + reps {
+        work.copy_from_slice(input);
+        let t = Instant::now();
+        f(work);
+        if r >= warm {
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    median(times)
+}
+
+/// The oracle's permutation check hashes every item: seconds at 256M. Past 16M the bench checks
+/// the order only (the test suites check the rest).
+fn check_kvp(input: &[Kvp], out: &[Kvp], stable: bool) {
+    if input.len() <= 16 << 20 {
+        check::validate(input, out, Order::Ascending, stable).unwrap();
+    } else {
+        assert!(check::is_sorted(out, Order::Ascending), "result not sorted");
+    }
+}
+
+fn gpu() -> Option<Sorter> {
+    cuda_or_skip("host timings")
+}
+
+#[test]
+#[ignore]
+fn bench_host_0_first_call() {
+    let t = Instant::now();
+    let Some(s) = gpu() else { return };
+    let open = t.elapsed().as_secs_f64() * 1e3;
+    let input = kvp_input(1 << 20, Pattern::Random, 41);
+    let mut v = input.clone();
+    let t = Instant::now();
+    s.sort_kvp(&mut v).unwrap();
+    let first = t.elapsed().as_secs_f64() * 1e3;
+    check::validate(&input, &v, Order::Ascending, true).unwrap();
+    let mut work = input.clone();
+    let warm = time_sort(&input, &mut work, 3, 21, |v| s.sort_kvp(v).unwrap());
+    println!("first call: open {open:.1} ms (driver, context), first 1M Kvp sort {first:.1} ms (modules, pinned and device allocations); warm 1M sort {warm:.3} ms; target: open + first < 300 ms");
+}
+
+/// Host-to-host medians (ms) of the GPU and of the CPU backend at `n`, for one configuration.
+fn race(name: &str, n: usize, gpu: &Sorter) -> (f64, f64) {
+    let reps = ((1usize << 23) / n.max(1)).clamp(5, 101);
+    let cpu = Sorter::cpu();
+    let keys = name.contains("keys");
+    if keys {
+        let input: Vec<u32> = kvp_input(n, Pattern::Random, 42).into_iter().map(|p| p.key).collect();
+        let mut work = input.clone();
+        let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
+        check::validate_keys(&input, &work, Order::Ascending).unwrap();
+        let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
+        (g, c)
+    } else {
+        let input = kvp_input(n, Pattern::Random, 42);
+        let mut work = input.clone();
+        let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_kvp(v).unwrap());
+        check_kvp(&input, &work, gpu.algorithm().is_stable());
+        let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_kvp(v).unwrap());
+        (g, c)
+    }
+}
+
+#[test]
+#[ignore]
+fn bench_host_crossover() {
+    let Some(s) = gpu() else { return };
+    println!("crossover, host to host, random input, median ms; CPU = the CPU backend on {} threads", rayon_threads());
+    let configs = [
+        ("Kvp radix", Algorithm::Radix),
+        ("u32 keys radix", Algorithm::Radix),
+        ("Kvp bitonic", Algorithm::Bitonic),
+        ("Kvp odd-even", Algorithm::OddEvenMerge),
+    ];
+    let sizes: Vec<usize> = (10..=24).map(|e| 1usize << e).collect();
+    let mut table = Vec::new();
+    for (name, alg) in configs {
+        let g = s.clone().with_algorithm(alg);
+        let rows: Vec<(usize, f64, f64)> = sizes
+            .iter()
+            .map(|&n| {
+                let (gt, ct) = race(name, n, &g);
+                (n, gt, ct)
+            })
+            .collect();
+        println!("{name}:");
+        for &(n, gt, ct) in &rows {
+            println!("  n={n:>9}  gpu {gt:>9.3}  cpu {ct:>9.3}  {}", if gt < ct { "gpu" } else { "cpu" });
+        }
+        // The smallest size from which the GPU wins at every larger size measured.
+        let from = (0..rows.len()).rev().take_while(|&i| rows[i].1 < rows[i].2).last();
+        table.push((name, from.map(|i| rows[i])));
+    }
+    println!("crossover table (for src/tuning.rs): smallest power of two from which the GPU wins at every larger one up to 2^24");
+    for (name, row) in table {
+        match row {
+            Some((n, gt, ct)) => println!("  {name:<15} {n:>9} items  (gpu {gt:.3} ms vs cpu {ct:.3} ms there)"),
+            None => println!("  {name:<15}      none (the CPU wins at 2^24)"),
+        }
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// One pinned upload plus one pinned download of `n` pairs: what no host-to-host sort can beat.
+fn pcie_floor(s: &Sorter, n: usize, reps: usize) -> f64 {
+    let ctx = s.cuda_context().expect("a cuda sorter");
+    let stream = ctx.new_stream().unwrap();
+    // SAFETY: both buffers are written (host: below; device: by the upload) before being read.
+    let mut host = unsafe { ctx.alloc_pinned_with_flags::<Kvp>(n, 0) }.unwrap();
+    host.as_mut_slice().unwrap().fill(Kvp::new(1, 2));
+    let mut dev = unsafe { stream.alloc::<Kvp>(n) }.unwrap();
+    let mut times = Vec::new();
+    for r in 0..reps + 2 {
+        let t = Instant::now();
+        stream.memcpy_htod(&host, &mut dev).unwrap();
+        stream.memcpy_dtoh(&dev, &mut host).unwrap();
+        stream.synchronize().unwrap();
+        if r >= 2 {
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    median(times)
+}
+
+/// Milliseconds to allocate and free `bytes` on a stream with the default pool's release
+/// threshold at `keep` (0: the driver default, memory goes back at every synchronisation).
+fn pool_round(s: &Sorter, bytes: usize, keep: u64) -> f64 {
+    let ctx = s.cuda_context().expect("a cuda sorter");
+    let stream = ctx.new_stream().unwrap();
+    let mut keep = keep;
+    // SAFETY: the device is the context's; the attribute takes a u64.
+    unsafe {
+        let pool = result::device::get_default_mem_pool(ctx.cu_device()).unwrap();
+        result::mem_pool::set_attribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &mut keep as *mut u64 as *mut std::ffi::c_void,
+        )
+        .unwrap();
+    }
+    let mut times = Vec::new();
+    for r in 0..7 {
+        let t = Instant::now();
+        // SAFETY: never read.
+        let buf = unsafe { stream.alloc::<u8>(bytes) }.unwrap();
+        stream.memset_zeros(&mut { buf }).unwrap();
+        stream.synchronize().unwrap();
+        if r >= 2 {
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    median(times)
+}
+
+#[test]
+#[ignore]
+fn bench_host_round_trip() {
+    let Some(s) = gpu() else { return };
+    let cpu = Sorter::cpu();
+    println!("host to host, random Kvp, median ms ({} CPU threads)", rayon_threads());
+    println!(
+        "{:>6} {:>9} {:>12} {:>7} {:>9} {:>10} {:>10} {:>10}",
+        "n", "ours", "out-of-core", "ratio", "cpu", "pcie floor", "ours/floor", "cpu/ours"
+    );
+    for (label, n, reps) in
+        [("1M", 1usize << 20, 31), ("16M", 16 << 20, 11), ("64M", 64 << 20, 7), ("256M", 256 << 20, 3)]
+    {
+        let input = kvp_input(n, Pattern::Random, 43);
+        let mut work = input.clone();
+        let ours = time_sort(&input, &mut work, 2, reps, |v| s.sort_kvp(v).unwrap());
+        check_kvp(&input, &work, true);
+        let ooc_sorter = s.clone().with_device_memory_limit(radix_limit_for_runs::<Kvp>(n / 4));
+        let ooc = time_sort(&input, &mut work, 1, reps.min(5), |v| ooc_sorter.sort_kvp(v).unwrap());
+        check_kvp(&input, &work, true);
+        let c = time_sort(&input, &mut work, 1, reps.min(5), |v| cpu.sort_kvp(v).unwrap());
+        let floor = pcie_floor(&s, n, reps);
+        println!(
+            "{label:>6} {ours:>9.2} {ooc:>12.2} {:>7.2} {c:>9.2} {floor:>10.2} {:>10.2} {:>10.2}",
+            ooc / ours,
+            ours / floor,
+            c / ours
+        );
+    }
+    println!("targets: 64M <= 40 ms (aim 25), 1M <= 1.5 ms, out-of-core (4 runs) <= 1.5x ours");
+    let gib = 1usize << 30;
+    let cold = pool_round(&s, gib, 0);
+    let kept = pool_round(&s, gib, 4 << 30);
+    println!("device alloc + memset + free of 1 GiB on a stream: {cold:.3} ms with the pool's default release threshold (0), {kept:.3} ms with 4 GiB kept");
+}

@@ -1,0 +1,154 @@
+//! Failure injection: every step of a host-to-host GPU sort (pinned copy, each upload chunk, the
+//! sort launch, each download chunk, the out-of-core merge) is made to fail in turn. The sort
+//! must return a `SortError` (no panic) and leave the caller's slice exactly as it was; a sort
+//! whose injected step never came must succeed and be right. The next sort after a failure must
+//! work again (nothing left locked or half-done).
+
+mod common;
+
+use common::*;
+use gpusort::hooks::{self, Step, STEPS};
+use gpusort::{check, Algorithm, Kvp, Order, Sorter};
+
+/// How a case transfers: chunk bytes, pinned cap (0: tuned), out-of-core runs (0: one run).
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    name: &'static str,
+    chunk: usize,
+    cap: usize,
+    runs: usize,
+}
+
+const SHAPES: [Shape; 5] = [
+    // The whole input staged: download chunks land in the caller's slice as they come, and a
+    // failure after some of them must put the input back.
+    Shape { name: "staged, 13 chunks", chunk: 64 << 10, cap: 0, runs: 0 },
+    // Upload ring and download through host scratch.
+    Shape { name: "ring", chunk: 64 << 10, cap: 3 * (64 << 10), runs: 0 },
+    // Runs pipelined through the pinned buffer, merged from there.
+    Shape { name: "out-of-core, 5 runs", chunk: 64 << 10, cap: 0, runs: 5 },
+    // Input larger than the pinned cap: runs round-trip one by one into host scratch.
+    Shape { name: "out-of-core ring, 5 runs", chunk: 64 << 10, cap: 3 * (64 << 10), runs: 5 },
+    Shape { name: "tuned sizes", chunk: 0, cap: 0, runs: 0 },
+];
+
+/// Runs `sort` with the `nth` occurrence of `step` failing; returns false once `nth` is past the
+/// last occurrence (the sort then ran clean and must be right).
+fn one_case<T: Clone + PartialEq + std::fmt::Debug>(
+    what: &str,
+    step: Step,
+    nth: usize,
+    input: &[T],
+    sort: impl Fn(&mut Vec<T>) -> Result<(), gpusort::SortError>,
+    valid: impl Fn(&[T]) -> Result<(), String>,
+) -> bool {
+    let mut data = input.to_vec();
+    hooks::inject(step, nth);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sort(&mut data)));
+    let fired = hooks::clear();
+    let r = r.unwrap_or_else(|_| panic!("{what}: {step:?} #{nth} panicked instead of returning a SortError"));
+    match (fired, r) {
+        (true, Err(e)) => {
+            assert!(data == input, "{what}: {step:?} #{nth} failed ({e}) but changed the caller's data");
+            true
+        }
+        (true, Ok(())) => panic!("{what}: {step:?} #{nth} was injected but the sort reported success"),
+        (false, Ok(())) => {
+            valid(&data).unwrap_or_else(|e| panic!("{what}: clean run after {step:?} #{nth}: {e}"));
+            false
+        }
+        (false, Err(e)) => panic!("{what}: {step:?} #{nth} did not fire, yet the sort failed: {e}"),
+    }
+}
+
+fn every_step<T: Clone + PartialEq + std::fmt::Debug>(
+    what: &str,
+    input: &[T],
+    sort: impl Fn(&mut Vec<T>) -> Result<(), gpusort::SortError> + Copy,
+    valid: impl Fn(&[T]) -> Result<(), String> + Copy,
+) {
+    for step in STEPS {
+        let mut nth = 0;
+        while one_case(what, step, nth, input, sort, valid) {
+            nth += 1;
+            // Chunk-level steps occur a few dozen times at most here; more means a loop.
+            assert!(nth < 10_000, "{what}: {step:?} keeps firing");
+        }
+        let expect_some = !matches!(step, Step::Merge) || what.contains("out-of-core");
+        assert!(!expect_some || nth > 0, "{what}: step {step:?} never happened");
+        // And the machinery works again right after.
+        let mut again = input.to_vec();
+        sort(&mut again).unwrap_or_else(|e| panic!("{what}: sort after {step:?} failures: {e}"));
+        valid(&again).unwrap();
+    }
+}
+
+/// The GPU tests share one device's pinned staging: run alone, every sort takes the staged path
+/// (a sort that finds the staging busy takes the pageable one, which has no pinned-copy step).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn sorter(base: &Sorter, shape: Shape, n: usize, item_bytes: usize, alg: Algorithm) -> Sorter {
+    hooks::set_chunk_bytes(shape.chunk);
+    hooks::set_pinned_cap(shape.cap);
+    let s = base.clone().with_algorithm(alg);
+    if shape.runs == 0 {
+        return s;
+    }
+    s.with_device_memory_limit((64 << 10) + n.div_ceil(shape.runs) * (2 * item_bytes + 1))
+}
+
+#[test]
+fn every_step_of_a_kvp_sort_fails_cleanly() {
+    let Some(base) = cuda_or_skip("failure injection, Kvp") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 100_003;
+    let input = kvp_input(n, Pattern::Random, 31);
+    for shape in SHAPES {
+        for (alg, order) in [(Algorithm::Radix, Order::Ascending), (Algorithm::Bitonic, Order::Descending)] {
+            let s = sorter(&base, shape, n, 8, alg);
+            let what = format!("Kvp {} {alg:?} {order:?}", shape.name);
+            let stable = alg.is_stable();
+            every_step(
+                &what,
+                &input,
+                |v: &mut Vec<Kvp>| s.sort_kvp_by(v, order),
+                |out: &[Kvp]| check::validate(&input, out, order, stable),
+            );
+        }
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
+#[test]
+fn every_step_of_a_keys_sort_fails_cleanly() {
+    let Some(base) = cuda_or_skip("failure injection, keys") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 200_003;
+    let input: Vec<u32> = bits(n, Pattern::FewDistinct, 32).into_iter().map(u32::from_bits).collect();
+    for shape in SHAPES {
+        let s = sorter(&base, shape, n, 4, Algorithm::Auto);
+        let what = format!("u32 keys {}", shape.name);
+        every_step(
+            &what,
+            &input,
+            |v: &mut Vec<u32>| s.sort_keys(v),
+            |out: &[u32]| check::validate_keys(&input, out, Order::Ascending),
+        );
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
+#[test]
+fn injection_hooks_are_inert_without_a_gpu_sort() {
+    // Runs everywhere: the CPU backend passes no hook, so nothing fires and nothing fails.
+    let input = kvp_input(10_000, Pattern::Random, 33);
+    for step in STEPS {
+        hooks::inject(step, 0);
+        let mut v = input.clone();
+        Sorter::cpu().sort_kvp(&mut v).unwrap();
+        assert!(!hooks::clear(), "{step:?} fired on the CPU backend");
+        check::validate(&input, &v, Order::Ascending, true).unwrap();
+    }
+}

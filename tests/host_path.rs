@@ -1,0 +1,113 @@
+//! The pipelined host round trip through the shared suite's inputs, with the test hooks forcing
+//! the paths large inputs take onto small ones: many chunks, and a pinned upload buffer smaller
+//! than the data (upload ring, download through host scratch).
+
+mod common;
+
+use common::*;
+use gpusort::hooks;
+use gpusort::{check, Algorithm, Order, Sorter};
+
+/// One GPU test at a time: the tests sharing the device's pinned staging would send each other
+/// down the pageable path, and the transfer shapes under test would not run.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+const ALGORITHMS: [Algorithm; 4] = [Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge];
+
+/// (label, chunk bytes, pinned cap bytes); 0 keeps the tuned value.
+const SHAPES: [(&str, usize, usize); 3] = [("tuned", 0, 0), ("many chunks", 4096, 0), ("ring", 4096, 3 * 4096)];
+
+fn sweep_kvp(s: &Sorter, lengths: &[usize], patterns: &[Pattern]) {
+    for (label, chunk, cap) in SHAPES {
+        hooks::set_chunk_bytes(chunk);
+        hooks::set_pinned_cap(cap);
+        for alg in ALGORITHMS {
+            let s = s.clone().with_algorithm(alg);
+            for order in ORDERS {
+                for &n in lengths {
+                    for &p in patterns {
+                        let input = kvp_input(n, p, 11);
+                        let mut out = input.clone();
+                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        check::validate(&input, &out, order, alg.is_stable())
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
+#[test]
+fn kvp_edge_cases_every_transfer_shape() {
+    let Some(s) = cuda_or_skip("host path Kvp") else { return };
+    let _alone = alone();
+    sweep_kvp(&s, SMALL_LENGTHS, PATTERNS);
+}
+
+#[test]
+fn kvp_large_every_transfer_shape() {
+    let Some(s) = cuda_or_skip("host path Kvp large") else { return };
+    let _alone = alone();
+    sweep_kvp(&s, &[65537, 1_000_003], &[Pattern::Random, Pattern::FewDistinct]);
+}
+
+#[test]
+fn keys_every_transfer_shape() {
+    let Some(s) = cuda_or_skip("host path keys") else { return };
+    let _alone = alone();
+    for (label, chunk, cap) in SHAPES {
+        hooks::set_chunk_bytes(chunk);
+        hooks::set_pinned_cap(cap);
+        for alg in ALGORITHMS {
+            let s = s.clone().with_algorithm(alg);
+            for order in ORDERS {
+                for &n in SMALL_LENGTHS.iter().chain(&[65537, 262147]) {
+                    for &p in PATTERNS {
+                        let input: Vec<u32> = bits(n, p, 12).into_iter().map(u32::from_bits).collect();
+                        let mut out = input.clone();
+                        s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        check::validate_keys(&input, &out, order)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} u32 n={n} {p:?} {order:?}: {e}"));
+                        let fl: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
+                        let mut fo = fl.clone();
+                        s.sort_keys_by(&mut fo, order).unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n}: {e}"));
+                        check::validate_keys(&fl, &fo, order)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n} {p:?} {order:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
+#[test]
+fn threads_sharing_the_staging_all_sort_right() {
+    // Only one sort holds the pinned staging at a time; the others take the pageable path.
+    let Some(s) = cuda_or_skip("host path threads") else { return };
+    let _alone = alone();
+    let handles: Vec<_> = (0..6u64)
+        .map(|t| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                for round in 0..4 {
+                    let input = kvp_input(300_007 + t as usize * 1000, Pattern::Random, t * 10 + round);
+                    let mut out = input.clone();
+                    s.sort_kvp(&mut out).unwrap();
+                    check::validate(&input, &out, Order::Ascending, true).unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}
