@@ -161,10 +161,7 @@ impl SortBackend for CudaBackend {
                 self.sort_pairs_split(k, v, order)
             }
             SortJob::Pairs(KeySlice::U64(k), v) if radix => {
-                let need = outofcore::need_bytes::<(u64, u32)>(k.len(), Algorithm::Radix);
-                if self.budget(need)?.is_some_and(|limit| need > limit) {
-                    return Err(too_big_for_64_bit_keys(need));
-                }
+                self.require_in_core(outofcore::need_bytes::<(u64, u32)>(k.len(), Algorithm::Radix))?;
                 self.sort_pairs_split(k, v, order)
             }
             SortJob::Pairs(KeySlice::U32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
@@ -178,18 +175,28 @@ impl SortBackend for CudaBackend {
     }
 }
 
-/// 64-bit keys have no out-of-core merge yet: beyond the device budget they are refused, and
-/// `Sorter::auto()` sorts them on the CPU.
-fn too_big_for_64_bit_keys(need: usize) -> SortError {
-    SortError::OutOfMemory { op: "u64 key sort (no out-of-core merge for 64-bit keys)", bytes: need }
-}
-
 impl CudaBackend {
     /// Split pairs take the device as two arrays in one run; when that does not fit the budget
     /// they go out of core as `Kvp`s instead.
     fn split_needs_out_of_core(&self, n: usize) -> Result<bool, SortError> {
-        let need = outofcore::need_bytes::<Kvp>(n, Algorithm::Radix);
+        self.over_budget(outofcore::need_bytes::<Kvp>(n, Algorithm::Radix))
+    }
+
+    /// Whether a one-run sort needing `need` device bytes exceeds the budget.
+    fn over_budget(&self, need: usize) -> Result<bool, SortError> {
         Ok(self.budget(need)?.is_some_and(|limit| need > limit))
+    }
+
+    /// 64-bit keys have no out-of-core merge yet: beyond the device budget they are refused
+    /// (`OutOfMemory`), and `Sorter::auto()` sorts them on the CPU.
+    fn require_in_core(&self, need: usize) -> Result<(), SortError> {
+        if self.over_budget(need)? {
+            return Err(SortError::OutOfMemory {
+                op: "u64 key sort (no out-of-core merge for 64-bit keys)",
+                bytes: need,
+            });
+        }
+        Ok(())
     }
 
     /// The radix sort of device keys of any type the kernels take, for the host paths.
@@ -210,10 +217,7 @@ impl CudaBackend {
         host: &mut [T],
         sort: impl Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
     ) -> Result<(), SortError> {
-        let need = outofcore::need_bytes::<T>(host.len(), Algorithm::Radix);
-        if self.budget(need)?.is_some_and(|limit| need > limit) {
-            return Err(too_big_for_64_bit_keys(need));
-        }
+        self.require_in_core(outofcore::need_bytes::<T>(host.len(), Algorithm::Radix))?;
         pipeline::round_trip(&self.gpu, host, sort)
     }
 
