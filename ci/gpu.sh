@@ -13,7 +13,9 @@
 #
 # Environment for `run`: OUT (logs folder, default ./gpu-logs), GPUSORT_SANITIZE=1 (add
 # compute-sanitizer memcheck + racecheck passes over the GPU test binaries), GPUSORT_BENCH=<filter>
-# (run the criterion bench with that filter; empty skips it), GPUSORT_DEMO_N (demo length).
+# (run the criterion bench with that filter; empty skips it), GPUSORT_DEMO_N (demo length),
+# GPUSORT_TIMINGS=1 (timed ignored tests, CUB, and the torch round trip; GPUSORT_TIMINGS_ONLY=<prefixes>
+# narrows the tests and skips CUB, GPUSORT_TORCH_HOST=0 skips torch), GPUSORT_SKIP_TESTS=1 (timings only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
@@ -71,11 +73,14 @@ run)
   else
     bin=bundle/bin
   fi
+  # Binaries rebuilt after the bundle (carried in bundle-extra/) replace the bundle's own.
+  if [[ -d bundle-extra ]]; then cp bundle-extra/* "$bin"/ 2>/dev/null; chmod +x "$bin"/*; fi
   summary="$out/summary.txt"; : > "$summary"
   note() { echo "$*" | tee -a "$summary"; }
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
   fails=0
-  for t in "$bin"/test-*; do
+  tests=("$bin"/test-*); [[ "${GPUSORT_SKIP_TESTS:-0}" == 1 ]] && tests=()
+  for t in "${tests[@]}"; do
     name="$(basename "$t")"
     start=$(date +%s.%N)
     if timeout "${GPUSORT_TEST_TIMEOUT:-300}" "$t" --test-threads=4 > "$out/$name.log" 2>&1; then status=ok; else status=FAIL; fails=$((fails+1)); fi
@@ -105,8 +110,14 @@ run)
       "$t" --list --ignored 2>/dev/null | grep -qE "^(${only// /|})" || continue
       "$t" --ignored --nocapture --test-threads=1 $only > "$out/timings-$(basename "$t").log" 2>&1 ||
         note "timings $(basename "$t"): FAIL"
-      grep -vE '^(running|test |$)|test result' "$out/timings-$(basename "$t").log" | tee -a "$summary"
+      # With --nocapture a test's output starts on its "test name ... " line: keep the output.
+      sed -E 's/^test [a-z0-9_]+ \.\.\. //' "$out/timings-$(basename "$t").log" |
+        grep -vE '^(running|ok|ignored|$)|test result' | tee -a "$summary"
     done
+    # The PyTorch user's host round trip, in the same run as bench_host_round_trip (issue 6).
+    if [[ "${GPUSORT_TORCH_HOST:-1}" == 1 ]]; then
+      python3 ci/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
+    fi
     if [[ -n "${GPUSORT_TIMINGS_ONLY:-}" ]]; then
       :  # a narrowed timing run leaves CUB out
     elif command -v nvcc >/dev/null && [[ -f ci/cub/cub_bench.cu ]]; then

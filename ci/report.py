@@ -655,6 +655,45 @@ def torch_bench(args):
     return 0
 
 
+def torch_host(args):
+    """What a PyTorch user waits for: host tensors to the GPU, stable sort, values gathered, back to
+    the host (pageable memory, as torch hands it out). Wall clock, median, one line per size."""
+    try:
+        import numpy as np
+        import torch
+
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch sees no CUDA device")
+    except Exception as e:
+        print(f"torch round trip not measured: {e}")
+        return 0
+    dev = torch.device("cuda")
+    print(f"torch {torch.__version__} round trip, host -> GPU sort + gather -> host, random pairs, median ms")
+    for n in parse_sizes(args.sizes):
+        keys_u32 = pattern_keys_np(np, "random", n)
+        keys = torch.from_numpy((keys_u32 ^ np.uint32(0x80000000)).view(np.int32))
+        values = torch.arange(n, dtype=torch.int32)
+        del keys_u32
+        reps = max(3, min(11, (64 << 20) * 11 // max(n, 1)))
+        times = []
+        for it in range(reps + 1):
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            dk, dv = keys.to(dev), values.to(dev)
+            sk, idx = torch.sort(dk, stable=True)
+            out_k, out_v = sk.cpu(), dv[idx].cpu()
+            torch.cuda.synchronize()
+            if it > 0:
+                times.append((time.perf_counter() - t) * 1e3)
+            del dk, dv, sk, idx
+        ok = bool((out_k[1:] >= out_k[:-1]).all()) and bool(torch.equal(keys[out_v.long()], out_k))
+        print(f"  n={n:>10}  torch round trip {sorted(times)[len(times) // 2]:9.2f} ms  ({reps} runs, checked: {ok})",
+              flush=True)
+        del keys, values, out_k, out_v
+        torch.cuda.empty_cache()
+    return 0
+
+
 def parse_sizes(s):
     return [int(t) for t in (s or "").split(",") if t.strip()]
 
@@ -698,8 +737,10 @@ def main():
     t = sub.add_parser("torch")
     t.add_argument("--random", default="")
     t.add_argument("--patterns", default="")
+    h = sub.add_parser("torch-host")
+    h.add_argument("--sizes", default="1048576,16777216,67108864,268435456")
     args = ap.parse_args()
-    return render(args) if args.cmd == "render" else torch_bench(args)
+    return {"render": render, "torch": torch_bench, "torch-host": torch_host}[args.cmd](args)
 
 
 if __name__ == "__main__":

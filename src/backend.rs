@@ -1,5 +1,6 @@
 //! The seam between `Sorter` and the implementations: each backend sorts a `SortJob`.
 
+use crate::tuning::JobShape;
 use crate::{Algorithm, Kvp, Order, SortError};
 
 /// A slice of one of the supported key types.
@@ -57,6 +58,17 @@ impl SortJob<'_> {
             SortJob::Kvp(v) => SortJob::Kvp(v),
             SortJob::Keys(k) => SortJob::Keys(k.reborrow()),
             SortJob::Pairs(k, v) => SortJob::Pairs(k.reborrow(), v),
+        }
+    }
+
+    /// What `auto()`'s crossover table tells apart.
+    pub(crate) fn shape(&self) -> JobShape {
+        match self {
+            SortJob::Kvp(_) => JobShape::Kvp,
+            SortJob::Keys(KeySlice::U64(_)) => JobShape::Keys64,
+            SortJob::Keys(_) => JobShape::Keys32,
+            SortJob::Pairs(KeySlice::U64(_), _) => JobShape::Pairs64,
+            SortJob::Pairs(..) => JobShape::Pairs32,
         }
     }
 

@@ -51,7 +51,7 @@ where
 }
 
 /// For output rank `rank`, how many items of each run come before it in the stable order.
-fn select<T, F: Fn(&T) -> u32>(runs: &[&[T]], rank: usize, key: &F) -> Vec<usize> {
+pub(crate) fn select<T, F: Fn(&T) -> u32>(runs: &[&[T]], rank: usize, key: &F) -> Vec<usize> {
     let total: usize = runs.iter().map(|r| r.len()).sum();
     if rank == 0 {
         return vec![0; runs.len()];
@@ -84,10 +84,15 @@ fn select<T, F: Fn(&T) -> u32>(runs: &[&[T]], rank: usize, key: &F) -> Vec<usize
     cut
 }
 
-/// One part: a sequential merge of `runs` into `out`, as rounds of two-way merges of neighbouring
-/// runs (neighbours keep the run order, so ties still go to the earlier run). A winner tree over
-/// all heads reads each item once, but its leaf-to-root replay is a chain of dependent loads:
-/// 4 runs of 4M pairs merged 2.5x slower that way than in two rounds of the merge below.
+/// Items per block of a part merged in rounds: the rounds' scratch (256 KiB of pairs) stays in
+/// the core's L2, so only the runs' reads and the output's writes reach memory.
+const ROUND_BLOCK: usize = 1 << 15;
+
+/// One part: a sequential merge of `runs` into `out`. Two runs merge directly; more merge block by
+/// block (`ROUND_BLOCK` output items, cut with `select`), each block in rounds of two-way merges of
+/// neighbouring runs (neighbours keep the run order, so ties still go to the earlier run). A winner
+/// tree over all heads reads each item once, but its leaf-to-root replay is a chain of dependent
+/// loads: 4 runs of 4M pairs merged 2.5x slower that way than in two rounds of the merge below.
 fn merge_seq<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], out: &mut [T], key: &F) {
     let live: Vec<&[T]> = runs.iter().copied().filter(|r| !r.is_empty()).collect();
     match live.len() {
@@ -96,19 +101,34 @@ fn merge_seq<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], out: &mut [T], key: &F) {
         2 => return merge_two(live[0], live[1], out, key),
         _ => {}
     }
-    // Rounds alternate between `out` and `tmp`; the last one must write `out`.
+    let total = out.len();
+    let mut tmp = vec![live[0][0]; total.min(ROUND_BLOCK)];
+    let mut from = vec![0usize; live.len()];
+    let mut at = 0;
+    while at < total {
+        let end = (at + ROUND_BLOCK).min(total);
+        let to = if end == total { live.iter().map(|r| r.len()).collect() } else { select(&live, end, key) };
+        let sub: Vec<&[T]> = live.iter().zip(from.iter().zip(&to)).map(|(r, (&a, &b))| &r[a..b]).collect();
+        merge_rounds(&sub, &mut out[at..end], &mut tmp[..end - at], key);
+        from = to;
+        at = end;
+    }
+}
+
+/// Merges three or more runs into `out` in rounds that alternate between `out` and `tmp` (same
+/// length); the last round writes `out`.
+fn merge_rounds<T: Copy, F: Fn(&T) -> u32>(live: &[&[T]], out: &mut [T], tmp: &mut [T], key: &F) {
     let rounds = live.len().next_power_of_two().trailing_zeros();
-    let mut tmp = vec![live[0][0]; out.len()];
     let mut into_out = rounds % 2 == 1;
     let mut lens: Vec<usize> = live.iter().map(|r| r.len()).collect();
     // The first round reads the runs themselves; later rounds read the previous round's buffer.
     {
-        let dst: &mut [T] = if into_out { out } else { &mut tmp };
-        merge_round(&live, dst, key);
+        let dst: &mut [T] = if into_out { out } else { tmp };
+        merge_round(live, dst, key);
     }
     lens = pair_lens(&lens);
     for _ in 1..rounds {
-        let (src, dst): (&[T], &mut [T]) = if into_out { (&*out, &mut tmp) } else { (&tmp, &mut *out) };
+        let (src, dst): (&[T], &mut [T]) = if into_out { (&*out, &mut *tmp) } else { (&*tmp, &mut *out) };
         let mut at = 0;
         let parts: Vec<&[T]> = lens
             .iter()

@@ -7,14 +7,16 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use crate::backend::{BackendKind, SortBackend, SortJob};
 use crate::cpu::CpuBackend;
 use crate::cuda::CudaBackend;
-use crate::{tuning, Algorithm, Key, Kvp, Order, SortError};
+use crate::tuning::{self, JobShape};
+use crate::{Algorithm, Key, Kvp, Order, SortError};
 
 /// How a `Sorter` chooses between its backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Policy {
-    /// GPU from `crossover` items up (and for GPU-only algorithms), CPU below.
+    /// GPU from `crossover` items up (and for GPU-only algorithms), CPU below; without an
+    /// override, the measured table `tuning::gpu_from_items`.
     Auto {
-        crossover: usize,
+        crossover: Option<usize>,
     },
     CpuOnly,
     GpuOnly,
@@ -39,8 +41,8 @@ pub struct Sorter {
 }
 
 impl Sorter {
-    /// The GPU when one is usable, else the CPU; never fails. Below
-    /// [`tuning::CPU_CROSSOVER_ITEMS`] items the CPU sorts even when a GPU is present.
+    /// The GPU when one is usable, else the CPU; never fails. Below the measured crossover of
+    /// each kind of sort ([`tuning::gpu_from_items`]) the CPU sorts even when a GPU is present.
     /// `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice.
     pub fn auto() -> Sorter {
         let forced = std::env::var("GPUSORT_BACKEND").ok().map(|s| s.trim().to_ascii_lowercase());
@@ -58,11 +60,7 @@ impl Sorter {
 
     fn auto_detect() -> Sorter {
         match CudaBackend::open(0) {
-            Ok(gpu) => Sorter {
-                gpu: Some(Arc::new(gpu)),
-                policy: Policy::Auto { crossover: tuning::CPU_CROSSOVER_ITEMS },
-                ..Sorter::cpu()
-            },
+            Ok(gpu) => Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::Auto { crossover: None }, ..Sorter::cpu() },
             Err(e) => Sorter { note: Some(e.to_string()), ..Sorter::cpu() },
         }
     }
@@ -91,10 +89,11 @@ impl Sorter {
         self
     }
 
-    /// The same sorter with another CPU/GPU crossover (only `auto()` sorters have one).
+    /// The same sorter with one CPU/GPU crossover for every kind of sort instead of the measured
+    /// table (only `auto()` sorters have one).
     pub fn with_crossover(mut self, items: usize) -> Sorter {
         if let Policy::Auto { crossover } = &mut self.policy {
-            *crossover = items;
+            *crossover = Some(items);
         }
         self
     }
@@ -138,16 +137,24 @@ impl Sorter {
         self.algorithm
     }
 
-    /// The backend a sort of `len` items would run on.
+    /// The backend a sort of `len` `Kvp` items would run on.
     pub fn backend_for(&self, len: usize) -> BackendKind {
-        self.pick(len).kind()
+        self.backend_for_shape(JobShape::Kvp, len)
+    }
+
+    /// The backend a sort of `len` items of the given shape would run on.
+    pub fn backend_for_shape(&self, shape: JobShape, len: usize) -> BackendKind {
+        self.pick(shape, len).kind()
     }
 
     /// One line: the backend, the GPU, and why the CPU is used where it is.
     pub fn describe(&self) -> String {
         let cpu = self.cpu.describe();
         match (&self.gpu, self.policy) {
-            (Some(g), Policy::Auto { crossover }) => format!("{}; {cpu} below {crossover} items", g.describe()),
+            (Some(g), Policy::Auto { crossover: Some(c) }) => format!("{}; {cpu} below {c} items", g.describe()),
+            (Some(g), Policy::Auto { crossover: None }) => {
+                format!("{}; {cpu} below {} items", g.describe(), tuning::gpu_from_items(JobShape::Kvp))
+            }
             (Some(g), _) => g.describe(),
             (None, _) => match &self.note {
                 Some(why) => format!("{cpu}: {why}"),
@@ -240,16 +247,23 @@ impl Sorter {
         })
     }
 
-    fn pick(&self, len: usize) -> &dyn SortBackend {
+    fn pick(&self, shape: JobShape, len: usize) -> &dyn SortBackend {
         match (&self.gpu, self.policy) {
             (Some(g), Policy::GpuOnly) => g.as_ref(),
-            (Some(g), Policy::Auto { crossover }) if len >= crossover || self.algorithm.is_gpu_only() => g.as_ref(),
+            (Some(g), Policy::Auto { crossover }) => {
+                let from = crossover.unwrap_or_else(|| tuning::gpu_from_items(shape));
+                if len >= from || self.algorithm.is_gpu_only() {
+                    g.as_ref()
+                } else {
+                    self.cpu.as_ref()
+                }
+            }
             _ => self.cpu.as_ref(),
         }
     }
 
     fn run(&self, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {
-        let backend = self.pick(job.len());
+        let backend = self.pick(job.shape(), job.len());
         if backend.kind() == BackendKind::Cuda
             && matches!(self.policy, Policy::Auto { .. })
             && !self.algorithm.is_gpu_only()

@@ -46,9 +46,14 @@ fn gpu_only_algorithms_on_the_cpu_are_unsupported_and_touch_nothing() {
 fn crossover_routes_small_inputs_to_the_cpu() {
     let s = Sorter::auto();
     if Sorter::cuda().is_ok() {
-        let c = gpusort::tuning::CPU_CROSSOVER_ITEMS;
-        assert_eq!(s.backend_for(c - 1), BackendKind::Cpu);
-        assert_eq!(s.backend_for(c), BackendKind::Cuda);
+        use gpusort::tuning::{gpu_from_items, JobShape};
+        for shape in [JobShape::Kvp, JobShape::Keys32, JobShape::Keys64, JobShape::Pairs32, JobShape::Pairs64] {
+            let c = gpu_from_items(shape);
+            assert_eq!(s.backend_for_shape(shape, c - 1), BackendKind::Cpu, "{shape:?}");
+            assert_eq!(s.backend_for_shape(shape, c), BackendKind::Cuda, "{shape:?}");
+        }
+        assert_eq!(s.clone().with_crossover(10).backend_for_shape(JobShape::Keys64, 10), BackendKind::Cuda);
+        assert_eq!(s.clone().with_crossover(10).backend_for(9), BackendKind::Cpu);
         assert_eq!(s.clone().with_algorithm(Algorithm::Bitonic).backend_for(10), BackendKind::Cuda);
     }
     assert_eq!(Sorter::cpu().backend_for(usize::MAX), BackendKind::Cpu);

@@ -69,26 +69,85 @@ fn bench_host_0_first_call() {
     println!("first call: open {open:.1} ms (driver, context), first 1M Kvp sort {first:.1} ms (modules, pinned and device allocations); warm 1M sort {warm:.3} ms; target: open + first < 300 ms");
 }
 
+/// What a crossover row sorts: the item shapes `auto()` tells apart (src/tuning.rs).
+#[derive(Clone, Copy)]
+enum Shape {
+    Kvp,
+    KeysU32,
+    KeysU64,
+    PairsU32,
+    PairsU64,
+}
+
 /// Host-to-host medians (ms) of the GPU and of the CPU backend at `n`, for one configuration.
-fn race(name: &str, n: usize, gpu: &Sorter) -> (f64, f64) {
+fn race(shape: Shape, n: usize, gpu: &Sorter) -> (f64, f64) {
     let reps = ((1usize << 23) / n.max(1)).clamp(5, 101);
     let cpu = Sorter::cpu();
-    let keys = name.contains("keys");
-    if keys {
-        let input: Vec<u32> = kvp_input(n, Pattern::Random, 42).into_iter().map(|p| p.key).collect();
-        let mut work = input.clone();
-        let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
-        check::validate_keys(&input, &work, Order::Ascending).unwrap();
-        let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
-        (g, c)
-    } else {
-        let input = kvp_input(n, Pattern::Random, 42);
-        let mut work = input.clone();
-        let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_kvp(v).unwrap());
-        check_kvp(&input, &work, gpu.algorithm().is_stable());
-        let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_kvp(v).unwrap());
-        (g, c)
+    let pairs = kvp_input(n, Pattern::Random, 42);
+    match shape {
+        Shape::Kvp => {
+            let mut work = pairs.clone();
+            let g = time_sort(&pairs, &mut work, 2, reps, |v| gpu.sort_kvp(v).unwrap());
+            check_kvp(&pairs, &work, gpu.algorithm().is_stable());
+            let c = time_sort(&pairs, &mut work, 2, reps, |v| cpu.sort_kvp(v).unwrap());
+            (g, c)
+        }
+        Shape::KeysU32 => {
+            let input: Vec<u32> = pairs.iter().map(|p| p.key).collect();
+            let mut work = input.clone();
+            let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
+            check::validate_keys(&input, &work, Order::Ascending).unwrap();
+            let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
+            (g, c)
+        }
+        Shape::KeysU64 => {
+            let input: Vec<u64> =
+                pairs.iter().map(|p| ((p.key as u64) << 32) | (p.value as u64 ^ 0x9e37_79b9)).collect();
+            let mut work = input.clone();
+            let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
+            check::validate_keys(&input, &work, Order::Ascending).unwrap();
+            let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
+            (g, c)
+        }
+        Shape::PairsU64 => {
+            let keys: Vec<u64> =
+                pairs.iter().map(|p| ((p.key as u64) << 32) | (p.value as u64 ^ 0x9e37_79b9)).collect();
+            race_split(&keys, &pairs, reps, gpu, &cpu)
+        }
+        Shape::PairsU32 => {
+            let keys: Vec<u32> = pairs.iter().map(|p| p.key).collect();
+            race_split(&keys, &pairs, reps, gpu, &cpu)
+        }
     }
+}
+
+/// `race` for split pairs: `keys` with the values of `pairs`.
+fn race_split<K: gpusort::Key + Ord>(keys: &[K], pairs: &[Kvp], reps: usize, gpu: &Sorter, cpu: &Sorter) -> (f64, f64) {
+    let values: Vec<u32> = pairs.iter().map(|p| p.value).collect();
+    let (mut k, mut v) = (keys.to_vec(), values.clone());
+    let time = |s: &Sorter, k: &mut [K], v: &mut [u32]| {
+        let mut times = Vec::with_capacity(reps);
+        for r in 0..2 + reps {
+            k.copy_from_slice(keys);
+            v.copy_from_slice(&values);
+            let t = Instant::now();
+            s.sort_pairs(k, v).unwrap();
+            if r >= 2 {
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        median(times)
+    };
+    let g = time(gpu, &mut k, &mut v);
+    // Sorted by key, and every value still with its key (values are unique: 0..n).
+    assert!(k.windows(2).all(|w| w[0] <= w[1]), "split pairs not sorted");
+    let mut seen = vec![false; keys.len()];
+    for (key, &value) in k.iter().zip(&v) {
+        assert!(keys[value as usize] == *key && !seen[value as usize], "value {value} lost its key");
+        seen[value as usize] = true;
+    }
+    let c = time(cpu, &mut k, &mut v);
+    (g, c)
 }
 
 #[test]
@@ -97,19 +156,22 @@ fn bench_host_crossover() {
     let Some(s) = gpu() else { return };
     println!("crossover, host to host, random input, median ms; CPU = the CPU backend on {} threads", rayon_threads());
     let configs = [
-        ("Kvp radix", Algorithm::Radix),
-        ("u32 keys radix", Algorithm::Radix),
-        ("Kvp bitonic", Algorithm::Bitonic),
-        ("Kvp odd-even", Algorithm::OddEvenMerge),
+        ("Kvp radix", Shape::Kvp, Algorithm::Radix),
+        ("u32 keys radix", Shape::KeysU32, Algorithm::Radix),
+        ("u32 pairs radix", Shape::PairsU32, Algorithm::Radix),
+        ("u64 keys radix", Shape::KeysU64, Algorithm::Radix),
+        ("u64 pairs radix", Shape::PairsU64, Algorithm::Radix),
+        ("Kvp bitonic", Shape::Kvp, Algorithm::Bitonic),
+        ("Kvp odd-even", Shape::Kvp, Algorithm::OddEvenMerge),
     ];
     let sizes: Vec<usize> = (10..=24).map(|e| 1usize << e).collect();
     let mut table = Vec::new();
-    for (name, alg) in configs {
+    for (name, shape, alg) in configs {
         let g = s.clone().with_algorithm(alg);
         let rows: Vec<(usize, f64, f64)> = sizes
             .iter()
             .map(|&n| {
-                let (gt, ct) = race(name, n, &g);
+                let (gt, ct) = race(shape, n, &g);
                 (n, gt, ct)
             })
             .collect();

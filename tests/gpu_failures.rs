@@ -25,7 +25,8 @@ const SHAPES: [Shape; 5] = [
     Shape { name: "staged, 13 chunks", chunk: 64 << 10, cap: 0, runs: 0 },
     // Upload ring and download through host scratch.
     Shape { name: "ring", chunk: 64 << 10, cap: 3 * (64 << 10), runs: 0 },
-    // Runs pipelined through the pinned buffer, merged from there.
+    // Runs pipelined through the pinned buffer, then re-sorted in blocks on the GPU (a failure
+    // there falls back to the CPU merge, which must leave the data sorted).
     Shape { name: "out-of-core, 5 runs", chunk: 64 << 10, cap: 0, runs: 5 },
     // Input larger than the pinned cap: runs round-trip one by one into host scratch.
     Shape { name: "out-of-core ring, 5 runs", chunk: 64 << 10, cap: 3 * (64 << 10), runs: 5 },
@@ -52,7 +53,12 @@ fn one_case<T: Clone + PartialEq + std::fmt::Debug>(
             assert!(data == input, "{what}: {step:?} #{nth} failed ({e}) but changed the caller's data");
             true
         }
-        (true, Ok(())) => panic!("{what}: {step:?} #{nth} was injected but the sort reported success"),
+        // Recovered: the out-of-core sort's second phase falls back to the CPU merge, which must
+        // leave the data completely sorted.
+        (true, Ok(())) => {
+            valid(&data).unwrap_or_else(|e| panic!("{what}: {step:?} #{nth} was recovered from, but: {e}"));
+            true
+        }
         (false, Ok(())) => {
             valid(&data).unwrap_or_else(|e| panic!("{what}: clean run after {step:?} #{nth}: {e}"));
             false
@@ -74,7 +80,9 @@ fn every_step<T: Clone + PartialEq + std::fmt::Debug>(
             // Chunk-level steps occur a few dozen times at most here; more means a loop.
             assert!(nth < 10_000, "{what}: {step:?} keeps firing");
         }
-        let expect_some = !matches!(step, Step::Merge) || what.contains("out-of-core");
+        // The CPU merge is the path only when the runs do not fit the pinned buffer; staged
+        // out-of-core sorts merge on the GPU and reach it only after a failure.
+        let expect_some = !matches!(step, Step::Merge) || what.contains("out-of-core ring");
         assert!(!expect_some || nth > 0, "{what}: step {step:?} never happened");
         // And the machinery works again right after.
         let mut again = input.to_vec();

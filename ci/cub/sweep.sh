@@ -5,6 +5,11 @@
 set -uo pipefail
 OUT="${OUT:-/tmp/radix-out}"; mkdir -p "$OUT"
 B=bundle-radix; export GPUSORT_REQUIRE_GPU=1
+if [[ ! -d $B && -f bundle/bin.tar.xz ]]; then
+  # From the full bundle (ci/gpu.sh bundle): the radix test binary and the library's unit tests.
+  python3 -c 'import tarfile; tarfile.open("bundle/bin.tar.xz").extractall("/tmp/sweep-bundle")'
+  mkdir -p $B && cp /tmp/sweep-bundle/bin/test-gpu-radix-test $B/gpu_radix && cp /tmp/sweep-bundle/bin/test-gpusort-lib $B/lib
+fi
 SIZES="${SIZES:-16384,1048576,16777216,67108864}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu 2> "$OUT/cub_build.log" &
@@ -29,7 +34,8 @@ echo "best=$best ($best_t ms kvp+keys at 64M)" | tee -a "$OUT/summary.txt"
 export GPUSORT_KERNELS_DIR=/tmp/k_$best
 "$B/gpu_radix" --test-threads=1 > "$OUT/tests.log" 2>&1; echo "gpu_radix rc=$?" | tee -a "$OUT/summary.txt"
 "$B/lib" radix --test-threads=1 > "$OUT/lib.log" 2>&1; echo "lib radix rc=$?" | tee -a "$OUT/summary.txt"
-for tool in memcheck racecheck; do
+# SWEEP_SANITIZE=0 leaves the sanitizers to a later full run (ci/gpu.sh run with GPUSORT_SANITIZE=1).
+[[ "${SWEEP_SANITIZE:-1}" == 1 ]] && for tool in memcheck racecheck; do
   timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$B/gpu_radix" sanitizer_sizes --test-threads=1 \
     > "$OUT/san_$tool.log" 2>&1; echo "sanitizer $tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_$tool.log")" | tee -a "$OUT/summary.txt"
 done

@@ -52,7 +52,7 @@ fn u64_keys(pattern: &str, n: usize, seed: u64) -> Vec<u64> {
 fn u64_keys_and_items() {
     let patterns = ["random", "low-32-bits", "high-32-bits", "few-distinct", "sorted", "reverse-runs", "all-equal"];
     // Items with u64 keys are 16 bytes: their L2 switch is at 2^16 items.
-    for n in small_lengths().into_iter().chain([65535, 65536, 65537, 300_007]) {
+    for n in small_lengths().into_iter().chain([32767, 32768, 32769, 65535, 65536, 65537, 300_007]) {
         for pattern in patterns {
             let keys = u64_keys(pattern, n, 13);
             check_keys(&keys, pattern);

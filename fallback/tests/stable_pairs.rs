@@ -18,7 +18,7 @@ fn every_pattern_at_small_and_threshold_lengths() {
 /// parallel MSD pass and L2-sized buckets (2^17 items of 8 bytes), parallel chunks (2^18).
 #[test]
 fn lengths_around_internal_thresholds() {
-    for n in [65535, 65536, 65537, 131072, 131073, 262143, 262144, 262145, 524309] {
+    for n in [32767, 32768, 32769, 65535, 65536, 65537, 131072, 131073, 262143, 262144, 262145, 524309] {
         for pattern in ["random", "few-distinct", "reverse-runs", "low-16-bits", "high-byte-only"] {
             check_stable(&items(&keys_u32(pattern, n, n as u64)), pattern);
         }

@@ -58,6 +58,7 @@ struct SortKvp {
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -69,6 +70,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -79,6 +81,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -89,6 +92,7 @@ struct SortU64 {
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -99,6 +103,7 @@ struct SortPairsU64 {  // u64 keys with u32 values
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -178,7 +183,8 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 //      clears it for the next item: about 60 instructions per item, H200 16M keys 0.566 ms.
 //      (Mask and count in one 64-bit word, one load and one store fewer per item, measured
 //      slower: 16M keys 0.615 ms.)
-// `bins` must be zero on entry; the masks are zero again on return.
+// The counts of `bins` start at zero (or, with RADIX_EARLY_COUNTS, at the warp's first tile slot
+// of each digit, so the ranks come out final); the masks must be zero on entry and are again on return.
 template <int ITEMS, class DigitOf>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins) {
     const unsigned below_me = lanemask_lt();
@@ -295,19 +301,60 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
 }
 
 // ---- 3. one digit pass ----------------------------------------------------------------------------
+// Split pairs stage keys and values side by side in one round (RADIX_PAIRS_STAGE_BOTH) where both
+// fit in 40 KB: with the 3 KB of per-digit words that stays under the 48 KB static limit.
+template <class S, int THREADS, int ITEMS> __host__ __device__ constexpr bool stage_both() {
+    return RADIX_PAIRS_STAGE_BOTH && has_values<S>() &&
+           (sizeof(typename S::Item) + sizeof(typename S::Value)) * THREADS * ITEMS <= 40 * 1024;
+}
+
 template <class S, int THREADS, int ITEMS> struct SweepShared {
     static constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS;
     using V = typename S::Value;
+#if RADIX_PAIRS_STAGE_BOTH
+    static constexpr int BOTH_TILE = stage_both<S, THREADS, ITEMS>() ? TILE : 1;
+#endif
     union {
         unsigned warp_bins[WARPS][BIN_WORDS];
         typename S::Item keys[TILE];
         V values[has_values<S>() ? TILE : 1];
+#if RADIX_PAIRS_STAGE_BOTH
+        struct {
+            typename S::Item keys[BOTH_TILE];
+            V values[BOTH_TILE];
+        } both;
+#endif
     };
     unsigned tile_start[RADIX];            // tile-local start of each digit
     unsigned long long out_offset[RADIX];  // global position of tile-local slot 0 of each digit
     unsigned warp_sums[RADIX / 32];
     unsigned tile;
 };
+
+#if RADIX_SHARED_ONCE
+// One block of shared memory per kernel: declared inside onesweep, the float and the integer
+// instantiations each get their own (39 KB instead of 19.5 for the u32 kernels).
+template <class S, int THREADS, int ITEMS> __shared__ SweepShared<S, THREADS, ITEMS> sweep_shared;
+#endif
+static_assert(!RADIX_PAIRS_STAGE_BOTH || RADIX_SHARED_ONCE, "two copies of the pairs staging pass 48 KB");
+
+// Decoupled look-back for digit t of this tile: the count of digit t in every earlier tile of the
+// portion. Publishes this tile's inclusive count.
+__device__ __forceinline__ unsigned look_back(unsigned *status, unsigned tile, int t, unsigned count) {
+    unsigned before = 0;
+    if (tile > 0) {
+        for (unsigned j = tile - 1;; --j) {
+            unsigned s;
+            do {
+                s = load_relaxed(&status[(size_t)j * RADIX + t]);
+            } while (!(s & FLAG_MASK));
+            before += s & VALUE_MASK;
+            if (s & FLAG_INCLUSIVE) break;
+        }
+        store_relaxed(&status[(size_t)tile * RADIX + t], FLAG_INCLUSIVE | (before + count));
+    }
+    return before;
+}
 
 template <class S, bool FLOAT, int THREADS, int ITEMS>
 __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::Item *keys_a,
@@ -320,7 +367,12 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     using Value = typename S::Value;
     constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS, WARP_TILE = 32 * ITEMS;
     constexpr bool VALUES = has_values<S>();
+    constexpr bool EARLY = RADIX_EARLY_COUNTS, BOTH = stage_both<S, THREADS, ITEMS>();
+#if RADIX_SHARED_ONCE
+    auto &sh = sweep_shared<S, THREADS, ITEMS>;
+#else
     __shared__ SweepShared<S, THREADS, ITEMS> sh;
+#endif
 
     // The next launch's status words were last used two launches ago (finished, same stream):
     // clearing them here saves a memset launch per pass. Skipped passes clear them too.
@@ -374,94 +426,154 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     };
 
     unsigned rank[ITEMS];  // rank among the warp's equal digits, then the tile-local slot
-    warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
-    __syncthreads();
-
-    // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the
-    // tiles after this one can move on.
-    unsigned count = 0;
-    if (t < RADIX) {
-        unsigned sum = 0;
+    if constexpr (EARLY) {
+        // Early counts (RADIX_EARLY_COUNTS): each warp counts its digits first, the block publishes
+        // its counts before ranking, and the warp counters start at the tile slots, so the ranks
+        // come out final. The look-back waits until after the ranking, when the tiles before this
+        // one have long published theirs. The slots past the end of the input count (and then
+        // rank) in bin PAST_END, which nothing reads: no branch per item.
+        unsigned *my_bins = sh.warp_bins[warp];
 #pragma unroll
-        for (int w = 0; w < WARPS; ++w) {
-            const unsigned c = bin_count(sh.warp_bins[w], t);
-            bin_count(sh.warp_bins[w], t) = sum;
-            sum += c;
-        }
-        count = sum;
-        store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
-    }
-    const unsigned start = scan_digits(count, sh.warp_sums);
-    if (t < RADIX) {
-        // (Adding `start` into every warp's counts here, to save a load per key below, made the
-        // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
-        sh.tile_start[t] = start;
-        unsigned before = 0;
-        if (tile > 0) {
-            for (unsigned j = tile - 1;; --j) {
-                unsigned s;
-                do {
-                    s = load_relaxed(&status[(size_t)j * RADIX + t]);
-                } while (!(s & FLAG_MASK));
-                before += s & VALUE_MASK;
-                if (s & FLAG_INCLUSIVE) break;
+        for (int i = 0; i < ITEMS; ++i) atomicAdd(&bin_count(my_bins, digit(i)), 1u);
+        __syncthreads();
+        unsigned count = 0, warp_count[WARPS];
+        if (t < RADIX) {
+#pragma unroll
+            for (int w = 0; w < WARPS; ++w) {
+                warp_count[w] = bin_count(sh.warp_bins[w], t);
+                count += warp_count[w];
             }
-            store_relaxed(&status[(size_t)tile * RADIX + t], FLAG_INCLUSIVE | (before + count));
+            store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
         }
-        const unsigned long long global = base_in[t] + before;
-        sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
-        if (tile == last_tile) base_out[t] = global + count;
-    }
-    __syncthreads();
+        const unsigned start = scan_digits(count, sh.warp_sums);
+        if (t < RADIX) {
+            unsigned slot = start;
+#pragma unroll
+            for (int w = 0; w < WARPS; ++w) {
+                bin_count(sh.warp_bins[w], t) = slot;
+                slot += warp_count[w];
+            }
+        }
+        __syncthreads();
+        warp_rank<ITEMS>(digit, rank, my_bins);
+        if (t < RADIX) {
+            const unsigned before = look_back(status, tile, t, count);
+            const unsigned long long global = base_in[t] + before;
+            sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
+            if (tile == last_tile) base_out[t] = global + count;
+        }
+    } else {
+        warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
+        __syncthreads();
+
+        // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the
+        // tiles after this one can move on.
+        unsigned count = 0;
+        if (t < RADIX) {
+            unsigned sum = 0;
+#pragma unroll
+            for (int w = 0; w < WARPS; ++w) {
+                const unsigned c = bin_count(sh.warp_bins[w], t);
+                bin_count(sh.warp_bins[w], t) = sum;
+                sum += c;
+            }
+            count = sum;
+            store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
+        }
+        const unsigned start = scan_digits(count, sh.warp_sums);
+        if (t < RADIX) {
+            // (Adding `start` into every warp's counts here, to save a load per key below, made the
+            // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
+            sh.tile_start[t] = start;
+            const unsigned before = look_back(status, tile, t, count);
+            const unsigned long long global = base_in[t] + before;
+            sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
+            if (tile == last_tile) base_out[t] = global + count;
+        }
+        __syncthreads();
 
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned d = digit(i);
-        if (d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned d = digit(i);
+            if (d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
+        }
     }
     __syncthreads();  // the counters' memory becomes the staging buffer
     // An opaque copy of `src`, so the compiler recomputes the reload addresses instead of keeping
     // ITEMS 64-bit addresses live through the ranking.
     const Item *reload = src;
     asm("" : "+l"(reload));
+    // body(k, j) for the staged slots j = k * THREADS + t of this tile. Full tiles skip the guard
+    // (S::FULL_TILE, tuning.cuh RADIX_FULL_TILE_*), so the compiler can put every slot's loads in flight at once
+    // instead of one guarded load-load-store chain after another.
+    auto each_slot = [&](auto body) {
+        if (S::FULL_TILE && tile_len == TILE) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned idx = warp_begin + i * 32;
-        if (idx < portion_len) {
-            if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-            else sh.keys[rank[i]] = held[i];
-        }
-    }
-    __syncthreads();
-
-    unsigned long long where[VALUES ? ITEMS : 1];
+            for (int k = 0; k < ITEMS; ++k) body(k, k * THREADS + t);
+        } else {
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-        const unsigned j = k * THREADS + t;
-        if (j < tile_len) {
-            const Item x = sh.keys[j];
-            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
-            dst[o] = x;
-            if constexpr (VALUES) where[k] = o;
+            for (int k = 0; k < ITEMS; ++k) {
+                const unsigned j = k * THREADS + t;
+                if (j < tile_len) body(k, j);
+            }
         }
-    }
-    if constexpr (VALUES) {
-        const Value *vload = vsrc;  // opaque, as `reload` above
+    };
+    if constexpr (BOTH) {
+#if RADIX_PAIRS_STAGE_BOTH
+        // Keys and values staged in one round: no positions held between two rounds.
+        const Value *vload = vsrc;  // opaque, as `reload`
         asm("" : "+l"(vload));
-        __syncthreads();
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
             const unsigned idx = warp_begin + i * 32;
             if (idx < portion_len) {
-                if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
-                else sh.values[rank[i]] = value[i];
+                const unsigned r = rank[i];
+                if constexpr (KEYS_FIRST) sh.both.keys[r] = reload[idx];
+                else sh.both.keys[r] = held[i];
+                if constexpr (VALUES_LATE) sh.both.values[r] = vload[idx];
+                else sh.both.values[r] = value[i];
             }
         }
         __syncthreads();
+        each_slot([&](int, unsigned j) {
+            const Item x = sh.both.keys[j];
+            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+            dst[o] = x;
+            vdst[o] = sh.both.values[j];
+        });
+#endif
+    } else {
 #pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            const unsigned j = k * THREADS + t;
-            if (j < tile_len) vdst[where[k]] = sh.values[j];
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (idx < portion_len) {
+                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+                else sh.keys[rank[i]] = held[i];
+            }
+        }
+        __syncthreads();
+
+        unsigned long long where[VALUES ? ITEMS : 1];
+        each_slot([&](int k, unsigned j) {
+            const Item x = sh.keys[j];
+            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+            dst[o] = x;
+            if constexpr (VALUES) where[k] = o;
+        });
+        if constexpr (VALUES) {
+            const Value *vload = vsrc;  // opaque, as `reload` above
+            asm("" : "+l"(vload));
+            __syncthreads();
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned idx = warp_begin + i * 32;
+                if (idx < portion_len) {
+                    if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
+                    else sh.values[rank[i]] = value[i];
+                }
+            }
+            __syncthreads();
+            each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
         }
     }
 }

@@ -19,29 +19,36 @@
 // (CUB in that run: pairs 0.558 / 1.927, keys 0.458 / 1.627.) ncu on the chosen kvp kernel at 16M:
 // L1/shared-memory pipe 72% busy, DRAM 30%, 50% occupancy (registers and shared memory both
 // allow 4 blocks): shared-memory traffic of the ranking and staging is the limit now.
-// Split pairs (keys then values staged in turn) use the kvp figures untimed.
+// Session 3, with early counts (below), sweep of 2026-11-22 (ci/cub/sweep_configs_s3b.txt, H200,
+// median ms at 16M / 64M, one run; CUB 3.0.1 in the same run: pairs 0.555 / 1.927, keys
+// 0.460 / 1.625; u64 kernels take the kvp items, shared memory as one block per kernel):
+//   256 thr, kvp 12 items 4 blk, keys 16 4 blk, pairs 12 4 blk: kvp 0.831 / 2.855  keys 0.615 / 1.943  pairs 0.899 / 2.984
+//   256 thr, kvp 16 items 3 blk, keys 20 3 blk, pairs 16 3 blk: kvp 0.820 / 2.611  keys 0.581 / 2.166  pairs 0.862 / 3.327
+//   512 thr, kvp 10 items 2 blk, keys 16 2 blk, pairs 10 2 blk: kvp 0.759 / 2.494  keys 0.533 / 1.851  pairs 0.743 / 2.726  <- chosen
+//   (old ranking, 256 thr, first row's sizes:                   kvp 0.832 / 2.753  keys 0.611 / 2.071  pairs 1.036 / 3.779)
+// This run was about 10% slower than the one before for the same kernel; compare within a run.
 #ifndef RADIX_SWEEP_THREADS
-#define RADIX_SWEEP_THREADS 256
+#define RADIX_SWEEP_THREADS 512
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP
-#define RADIX_SWEEP_ITEMS_KVP 12   // 3072 pairs, 24 KB staged
+#define RADIX_SWEEP_ITEMS_KVP 10   // 5120 pairs, 40 KB staged
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KEYS
-#define RADIX_SWEEP_ITEMS_KEYS 16  // 4096 keys, 16 KB staged
+#define RADIX_SWEEP_ITEMS_KEYS 16  // 8192 keys, 32 KB staged
 #endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
-#define RADIX_SWEEP_ITEMS_PAIRS 12 // 3072 keys then 3072 values, 12 KB staged
+#define RADIX_SWEEP_ITEMS_PAIRS 10 // 5120 keys then 5120 values, 20 KB staged
 #endif
 // Blocks per SM the sweep kernels are register-capped for (__launch_bounds__ second argument):
-// 4 blocks = 64 registers, a few bytes of spill.
+// 2 blocks of 512 = 64 registers.
 #ifndef RADIX_SWEEP_BLOCKS_KVP
-#define RADIX_SWEEP_BLOCKS_KVP 4
+#define RADIX_SWEEP_BLOCKS_KVP 2
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_KEYS
-#define RADIX_SWEEP_BLOCKS_KEYS 4
+#define RADIX_SWEEP_BLOCKS_KEYS 2
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS
-#define RADIX_SWEEP_BLOCKS_PAIRS 4
+#define RADIX_SWEEP_BLOCKS_PAIRS 2
 #endif
 // How a warp finds the lanes sharing a digit (radix.cuh warp_rank, figures there): 0 ballots,
 // 1 match, 3 shared atomic OR (chosen: H200, 64M Kvp 2.77 ms and keys 2.05 ms, against 3.01 and
@@ -59,6 +66,48 @@
 #endif
 #ifndef RADIX_VALUES_LATE
 #define RADIX_VALUES_LATE 0
+#endif
+// Session 3 (ci/cub/sweep_configs_s3.txt, H200, 2026-11-22, median ms at 16M / 64M, one run;
+// ptxas sm_90 registers / spill-store bytes for the kvp, u32 and pairs_u32 sweep kernels):
+//   B    (neither):                       kvp 0.729 / 2.668  keys 0.562 / 2.174  pairs 0.937 / 3.451  64/4, 64/0, 64/28
+//   E    early counts:                    kvp 0.689 / 2.579  keys 0.538 / 1.965  pairs 0.781 / 2.849  64/0, 64/0, 64/0
+//   EFP  E + full-tile scatter + pairs    kvp 0.801 / 2.593  keys 0.524 / 1.899  pairs 0.828 / 3.248
+//        staged in one round:
+// so early counts everywhere, and the unguarded full-tile scatter for keys only.
+// Early counts (after CUB's "match early counts" ranking): each warp counts its digits first
+// (ATOMS.POPC.INC), so the block publishes its look-back aggregate before ranking instead of after,
+// and the warp counters start at the tile slots, so the ranks come out final: no second pass of
+// two shared loads and a branch per key. The look-back moves after the ranking, when the tiles
+// before have long published.
+#ifndef RADIX_EARLY_COUNTS
+#define RADIX_EARLY_COUNTS 1
+#endif
+// Split pairs: stage keys and values side by side in one round instead of two, so no 64-bit output
+// positions wait in registers between the rounds (where they fit in 40 KB; u64 pairs of 16 items
+// do not). Needs RADIX_SHARED_ONCE. Slower in the run above (EFP against E): off.
+#ifndef RADIX_PAIRS_STAGE_BOTH
+#define RADIX_PAIRS_STAGE_BOTH 0
+#endif
+// The sweep's shared memory as one variable per kernel, not one per float/integer instantiation:
+// u32 and pairs_u32 kernels 19.5 KB per block instead of 39; without it they cannot take 24 keys or
+// 384 threads (over the 48 KB static limit), and sm_75 (64 KB per SM) fits one block, not three.
+#ifndef RADIX_SHARED_ONCE
+#define RADIX_SHARED_ONCE 1
+#endif
+// Full tiles scatter without a guard per slot, so every slot's loads can be in flight at once
+// (guarded, each slot is a branch around a dependent load-load-store chain). Per kernel family:
+// keys gain (EFP against E above), Kvp loses at 16M. RADIX_FULL_TILE_SCATTER=1 turns it on for all.
+#ifndef RADIX_FULL_TILE_SCATTER
+#define RADIX_FULL_TILE_SCATTER 0
+#endif
+#ifndef RADIX_FULL_TILE_KEYS
+#define RADIX_FULL_TILE_KEYS 1
+#endif
+#ifndef RADIX_FULL_TILE_KVP
+#define RADIX_FULL_TILE_KVP RADIX_FULL_TILE_SCATTER
+#endif
+#ifndef RADIX_FULL_TILE_PAIRS
+#define RADIX_FULL_TILE_PAIRS RADIX_FULL_TILE_SCATTER
 #endif
 // Up-front histogram of every digit: threads per block, loads in flight per thread, blocks per SM.
 // Not yet timed on its own (one read of the keys; about 1/9 of the bytes of a 4-pass sort).

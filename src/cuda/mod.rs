@@ -151,13 +151,13 @@ impl SortBackend for CudaBackend {
             SortJob::Keys(KeySlice::I32(k)) => self.sort_keys_as_bits(k, order, algorithm),
             SortJob::Keys(KeySlice::F32(k)) => self.sort_keys_as_bits(k, order, algorithm),
             SortJob::Keys(KeySlice::U64(k)) if radix => self.sort_in_core(k, self.radix_keys(order)),
-            SortJob::Pairs(KeySlice::U32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+            SortJob::Pairs(KeySlice::U32(k), v) if radix && self.split_in_core(k.len())? => {
                 self.sort_pairs_split(k, v, order)
             }
-            SortJob::Pairs(KeySlice::I32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+            SortJob::Pairs(KeySlice::I32(k), v) if radix && self.split_in_core(k.len())? => {
                 self.sort_pairs_split(k, v, order)
             }
-            SortJob::Pairs(KeySlice::F32(k), v) if radix && !self.split_needs_out_of_core(k.len())? => {
+            SortJob::Pairs(KeySlice::F32(k), v) if radix && self.split_in_core(k.len())? => {
                 self.sort_pairs_split(k, v, order)
             }
             SortJob::Pairs(KeySlice::U64(k), v) if radix => {
@@ -176,10 +176,12 @@ impl SortBackend for CudaBackend {
 }
 
 impl CudaBackend {
-    /// Split pairs take the device as two arrays in one run; when that does not fit the budget
-    /// they go out of core as `Kvp`s instead.
-    fn split_needs_out_of_core(&self, n: usize) -> Result<bool, SortError> {
-        self.over_budget(outofcore::need_bytes::<Kvp>(n, Algorithm::Radix))
+    /// Split 32-bit pairs take the device as two arrays in one run, staged through the pinned
+    /// upload buffer; when they do not fit the device budget or that buffer, they go as `Kvp`s
+    /// instead (out of core, or through the pinned ring).
+    fn split_in_core(&self, n: usize) -> Result<bool, SortError> {
+        Ok(pipeline::pairs_fit_staging::<u32>(n)
+            && !self.over_budget(outofcore::need_bytes::<Kvp>(n, Algorithm::Radix))?)
     }
 
     /// Whether a one-run sort needing `need` device bytes exceeds the budget.
@@ -222,14 +224,23 @@ impl CudaBackend {
     }
 
     /// Split pairs go to the radix kernels as two arrays (no interleaving on the host).
-    fn sort_pairs_split<K: RadixKey + Default + Copy>(
+    fn sort_pairs_split<K: RadixKey + Plain + Default>(
         &self,
         keys: &mut [K],
         values: &mut [u32],
         order: Order,
     ) -> Result<(), SortError> {
-        let bytes = std::mem::size_of_val(keys);
         self.bind()?;
+        let staged = pipeline::round_trip_pairs(&self.gpu, keys, values, |s, dk, dv| {
+            self.bind()?;
+            radix::sort_pairs(&self.gpu, s, dk, dv, order)
+        });
+        if let Some(result) = staged {
+            return result;
+        }
+        // Beyond the pinned cap (u64 keys only: 32-bit ones go as Kvp), or while another sort
+        // holds the staging: the driver's pageable copies.
+        let bytes = std::mem::size_of_val(keys);
         let stream = self.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
         let mut dk = stream.clone_htod(keys).map_err(SortError::driver("copy keys to device", bytes))?;
         let mut dv = stream.clone_htod(values).map_err(SortError::driver("copy values to device", bytes))?;

@@ -1,13 +1,15 @@
 //! Out-of-core hybrid sort: an input whose sort does not fit in the device memory budget is cut
 //! into runs that do; each run is uploaded, sorted on the GPU and downloaded, then the runs are
-//! merged on all cores (`crate::merge`) into the caller's slice. The caller's slice is written by
-//! the merge alone, which starts only after every run is back: a failure before it leaves the
-//! slice untouched.
+//! combined into the caller's slice:
+//! - up to the pinned staging cap, the runs live in the pinned upload buffer and pipeline on one
+//!   stream, and the GPU combines them too: the output is cut into blocks at the runs' merge
+//!   positions, and each block's pieces are sorted again on the device (see `staged`);
+//! - beyond it, each run makes a host round trip of its own into a host scratch buffer, and a
+//!   parallel k-way merge on all cores (`crate::merge`) combines them.
 //!
 //! Runs are as equal as the length allows (they differ by at most one item) and need not be
-//! powers of two. Up to the pinned staging cap, the runs live in the pinned upload buffer and
-//! pipeline on one stream (see `staged`); beyond it each run makes a host round trip of its own
-//! into a host scratch buffer.
+//! powers of two. A failure before the caller's slice is first written leaves it untouched; after
+//! that (the GPU blocks), the CPU merge finishes the job, so the slice ends completely sorted.
 
 use std::sync::Arc;
 
@@ -73,12 +75,20 @@ where
     merge_into(aux.as_slice(), &bounds, host, order)
 }
 
-/// The whole input in the pinned upload buffer: each run goes up from there and its sorted
-/// result comes back to the same place, all queued on one stream without host waits, so the host
-/// copies the next run in while the device sorts and returns the previous one; the merge then
-/// reads the pinned buffer. The device holds one run at a time: a run's buffer is freed in stream
-/// order before the next is allocated, so the allocator hands the same memory back. `None` when
-/// the input is larger than the pinned cap or the staging is in use.
+/// The whole input in the pinned upload buffer, in two phases on one stream:
+/// 1. each run goes up from there, is sorted, and its result comes back to the same place, all
+///    queued without host waits, so the host copies the next run in while the device sorts and
+///    returns the previous one;
+/// 2. the output is cut into blocks no longer than a run; block j holds, from every run, the items
+///    between the cuts j and j + 1 (`merge::select`). Those pieces, sent up in run order and sorted
+///    stably, are exactly the merge's block j; it comes back through the download ring straight
+///    into the caller's slice. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in
+///    4 runs, 88.8 ms against 30.4 ms for one run, most of it the merge.
+///
+/// The device holds one run or block at a time: a buffer is freed in stream order before the next
+/// is allocated, so the allocator hands the same memory back. If a step of phase 2 fails, the CPU
+/// merges the runs (still in the pinned buffer) into the caller's slice instead, which leaves it
+/// completely sorted. `None` when the input is larger than the pinned cap or the staging is in use.
 fn staged<T, S>(gpu: &Gpu, host: &mut [T], bounds: &[usize], order: Order, sort: &S) -> Option<Result<(), SortError>>
 where
     T: DeviceRepr + MergeKey,
@@ -86,7 +96,7 @@ where
 {
     let n = host.len();
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-    let (chunk, _, _) = pipeline::layout::<T>(longest);
+    let (chunk, _, down_len) = pipeline::layout::<T>(longest);
     let (_, up_len, _) = pipeline::layout::<T>(n);
     if up_len < n {
         return None;
@@ -96,12 +106,12 @@ where
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };
-    let mut lease = match gpu.staging.lease(&gpu.ctx, std::mem::size_of_val(host), 0) {
+    let mut lease = match gpu.staging.lease(&gpu.ctx, std::mem::size_of_val(host), down_len * size) {
         Ok(Some(l)) => l,
         Ok(None) => return None,
         Err(e) => return Some(Err(e)),
     };
-    let (up, _) = lease.regions::<T>(n, 0);
+    let (up, down) = lease.regions::<T>(n, down_len);
     let result = (|| {
         for w in bounds.windows(2) {
             let (a, b) = (w[0], w[1]);
@@ -121,22 +131,66 @@ where
         }
         Ok(())
     })();
-    // Every run is back (or failed) before the merge reads the pinned buffer.
+    // Every run is back (or failed) before anything reads the pinned buffer.
     if let Err(e) = pipeline::finish(&stream, result) {
         return Some(Err(e));
     }
-    Some(merge_into(up, bounds, host, order))
+    let up: &[T] = up;
+    let runs: Vec<&[T]> = bounds.windows(2).map(|w| &up[w[0]..w[1]]).collect();
+    let blocks = n.div_ceil(longest.max(1));
+    let cut = |rank: usize| match order {
+        Order::Ascending => merge::select(&runs, rank, &|x: &T| x.merge_key()),
+        Order::Descending => merge::select(&runs, rank, &|x: &T| !x.merge_key()),
+    };
+    let cuts: Vec<Vec<usize>> = (0..=blocks).map(|j| cut(n * j / blocks)).collect();
+    let merged = (|| {
+        for j in 0..blocks {
+            let (a, b) = (n * j / blocks, n * (j + 1) / blocks);
+            let mut dev = pipeline::device_buffer::<T>(&stream, b - a)?;
+            let mut at = 0;
+            for (r, run) in runs.iter().enumerate() {
+                let piece = &run[cuts[j][r]..cuts[j + 1][r]];
+                if !piece.is_empty() {
+                    hooks::hit(Step::Upload)?;
+                    let bytes = std::mem::size_of_val(piece);
+                    stream
+                        .memcpy_htod(piece, &mut dev.slice_mut(at..at + piece.len()))
+                        .map_err(SortError::driver("copy to device", bytes))?;
+                }
+                at += piece.len();
+            }
+            debug_assert_eq!(at, b - a);
+            hooks::hit(Step::Sort)?;
+            sort(&stream, &mut dev)?;
+            pipeline::download(&stream, &dev, &mut host[a..b], down, chunk).map_err(|(e, _)| e)?;
+        }
+        Ok(())
+    })();
+    Some(match pipeline::finish(&stream, merged) {
+        Ok(()) => Ok(()),
+        // The runs are intact in the pinned buffer: merging them on the CPU rewrites all of
+        // `host`, whatever the failed phase left in it.
+        Err(_) => {
+            merge_runs_into(up, bounds, host, order);
+            Ok(())
+        }
+    })
 }
 
 /// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `host`: the only write to it.
 fn merge_into<T: MergeKey>(sorted: &[T], bounds: &[usize], host: &mut [T], order: Order) -> Result<(), SortError> {
     hooks::hit(Step::Merge)?;
+    merge_runs_into(sorted, bounds, host, order);
+    Ok(())
+}
+
+/// The merge itself: infallible.
+fn merge_runs_into<T: MergeKey>(sorted: &[T], bounds: &[usize], host: &mut [T], order: Order) {
     let parts: Vec<&[T]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
     match order {
         Order::Ascending => merge::merge_runs(&parts, host, |x| x.merge_key()),
         Order::Descending => merge::merge_runs(&parts, host, |x| !x.merge_key()),
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::{result, sys, CudaEvent, CudaSlice, CudaStream, DeviceRepr};
 
-use super::staging::{par_copy, Plain, ZeroedBuf};
+use super::staging::{self, par_copy, Plain, ZeroedBuf};
 use super::Gpu;
 use crate::hooks::{self, Step};
 use crate::{tuning, SortError};
@@ -93,6 +93,67 @@ where
         }
     })();
     finish(&stream, result)
+}
+
+/// Whether `n` split pairs with keys of type `K` fit the pinned upload buffer together.
+pub(crate) fn pairs_fit_staging<K>(n: usize) -> bool {
+    let bytes = staging::split_offset::<K>(n).saturating_add(n.saturating_mul(4));
+    bytes <= hooks::pinned_cap().unwrap_or(tuning::PINNED_STAGING_MAX_BYTES)
+}
+
+/// Split pairs (keys and their u32 values) sorted in place on the device, the way `round_trip`
+/// sorts one array: both arrays go up through the pinned upload buffer (keys, then values), and
+/// come back through the download ring, keys first. The upload buffer keeps both inputs until the
+/// end, so a failed download puts back whatever it overwrote. `None` when the two arrays do not
+/// fit the pinned cap together, or the staging is in use: the caller then takes another path.
+pub(crate) fn round_trip_pairs<K, S>(
+    gpu: &Gpu,
+    keys: &mut [K],
+    values: &mut [u32],
+    sort: S,
+) -> Option<Result<(), SortError>>
+where
+    K: DeviceRepr + Plain,
+    S: Fn(&Arc<CudaStream>, &mut CudaSlice<K>, &mut CudaSlice<u32>) -> Result<(), SortError>,
+{
+    let n = keys.len();
+    debug_assert_eq!(n, values.len());
+    let (key_chunk, _, key_down) = layout::<K>(n);
+    let (value_chunk, _, value_down) = layout::<u32>(n);
+    if !pairs_fit_staging::<K>(n) {
+        return None;
+    }
+    let up_bytes = staging::split_offset::<K>(n) + std::mem::size_of_val(values);
+    let down_bytes = (key_down * std::mem::size_of::<K>()).max(std::mem::size_of_val(&values[..value_down]));
+    let stream = match begin(gpu) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut lease = match gpu.staging.lease(&gpu.ctx, up_bytes, down_bytes) {
+        Ok(Some(l)) => l,
+        Ok(None) => return None,
+        Err(e) => return Some(Err(e)),
+    };
+    let (key_up, value_up, mut down) = lease.split_regions::<K, u32>(n, n);
+    let result = (|| {
+        let mut dk = device_buffer::<K>(&stream, n)?;
+        let mut dv = device_buffer::<u32>(&stream, n)?;
+        upload(&stream, keys, key_up, &mut dk, key_chunk)?;
+        upload(&stream, values, value_up, &mut dv, value_chunk)?;
+        hooks::hit(Step::Sort)?;
+        sort(&stream, &mut dk, &mut dv)?;
+        download(&stream, &dk, keys, down.view::<K>(key_down), key_chunk).map_err(|(e, written)| {
+            par_copy(&mut keys[..written], &key_up[..written]);
+            e
+        })?;
+        download(&stream, &dv, values, down.view::<u32>(value_down), value_chunk).map_err(|(e, written)| {
+            // Every key was written already: put all of them back.
+            par_copy(keys, key_up);
+            par_copy(&mut values[..written], &value_up[..written]);
+            e
+        })
+    })();
+    Some(finish(&stream, result))
 }
 
 /// Sorts `src` on the device into `dst` (same length, scratch owned by the caller: written in
@@ -175,7 +236,7 @@ pub(super) fn upload<T: DeviceRepr + Plain>(
 /// Copies `dev` into `dst` through the ring `down`: all slots are queued at once, each refilled
 /// as soon as the host has copied it out. On error, also returns how many leading items of `dst`
 /// were written.
-fn download<T: DeviceRepr + Plain>(
+pub(super) fn download<T: DeviceRepr + Plain>(
     stream: &Arc<CudaStream>,
     dev: &CudaSlice<T>,
     dst: &mut [T],
