@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DeviceRepr};
 
 use super::pipeline;
 use super::staging::{MergeKey, ZeroedBuf};
@@ -75,20 +75,25 @@ where
     merge_into(aux.as_slice(), &bounds, host, order)
 }
 
-/// The whole input in the pinned upload buffer, in two phases on one stream:
-/// 1. each run goes up from there, is sorted, and its result comes back to the same place, all
-///    queued without host waits, so the host copies the next run in while the device sorts and
-///    returns the previous one;
+/// The whole input in the pinned upload buffer, in two phases:
+/// 1. each run goes up from there, is sorted, and its result comes back to the same place;
 /// 2. the output is cut into blocks no longer than a run; block j holds, from every run, the items
 ///    between the cuts j and j + 1 (`merge::select`). Those pieces, sent up in run order and sorted
 ///    stably, are exactly the merge's block j; it comes back through the download ring straight
 ///    into the caller's slice. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in
-///    4 runs, 88.8 ms against 30.4 ms for one run, most of it the merge.
+///    4 runs, 88.8 ms against 30.4 ms for one run, most of it the merge; 51.4 ms with the GPU
+///    blocks on one stream.
 ///
-/// The device holds one run or block at a time: a buffer is freed in stream order before the next
-/// is allocated, so the allocator hands the same memory back. If a step of phase 2 fails, the CPU
-/// merges the runs (still in the pinned buffer) into the caller's slice instead, which leaves it
-/// completely sorted. `None` when the input is larger than the pinned cap or the staging is in use.
+/// Uploads run on a stream of their own, one run (or block) ahead: the next one goes up while the
+/// current one is sorted and comes back, the two copy directions overlapping on the bus. The
+/// device then holds two data buffers at once, which is what a radix sort of one run needs anyway
+/// (data and scratch): the next buffer is allocated after the current sort has freed its scratch,
+/// and the current one is freed in stream order before the next sort allocates, so the sort stays
+/// within the budget.
+///
+/// If a step of phase 2 fails, the CPU merges the runs (still in the pinned buffer) into the
+/// caller's slice instead, which leaves it completely sorted. `None` when the input is larger than
+/// the pinned cap or the staging is in use.
 fn staged<T, S>(gpu: &Gpu, host: &mut [T], bounds: &[usize], order: Order, sort: &S) -> Option<Result<(), SortError>>
 where
     T: DeviceRepr + MergeKey,
@@ -102,7 +107,11 @@ where
         return None;
     }
     let size = std::mem::size_of::<T>();
-    let stream = match pipeline::begin(gpu) {
+    let streams = pipeline::begin(gpu).and_then(|main| {
+        let uploads = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+        Ok((main, uploads))
+    });
+    let (stream, uploads) = match streams {
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };
@@ -112,18 +121,25 @@ where
         Err(e) => return Some(Err(e)),
     };
     let (up, down) = lease.regions::<T>(n, down_len);
+    let ahead = Ahead { main: &stream, uploads: &uploads };
     let result = (|| {
-        for w in bounds.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let mut dev = pipeline::device_buffer::<T>(&stream, b - a)?;
-            pipeline::upload(&stream, &host[a..b], &mut up[a..b], &mut dev, chunk)?;
+        let runs: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+        let (a, b) = runs[0];
+        let mut next =
+            Some(ahead.upload(b - a, |dev| pipeline::upload(&uploads, &host[a..b], &mut up[a..b], dev, chunk))?);
+        for (r, &(a, b)) in runs.iter().enumerate() {
+            let (mut dev, ready) = next.take().expect("queued one ahead");
+            stream.wait(&ready).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
             hooks::hit(Step::Sort)?;
             sort(&stream, &mut dev)?;
+            if let Some(&(c, d)) = runs.get(r + 1) {
+                let (src, dst) = (&host[c..d], &mut up[c..d]);
+                next = Some(ahead.upload(d - c, |dev| pipeline::upload(&uploads, src, dst, dev, chunk))?);
+            }
             for start in (a..b).step_by(chunk) {
                 let end = (start + chunk).min(b);
                 hooks::hit(Step::Download)?;
-                // The same pinned range the run went up from: the upload of these chunks is
-                // ahead of this copy on the stream.
+                // The same pinned range the run went up from: its upload is done (the sort waited).
                 stream
                     .memcpy_dtoh(&dev.slice(start - a..end - a), &mut up[start..end])
                     .map_err(SortError::driver("copy to host", (end - start) * size))?;
@@ -132,7 +148,8 @@ where
         Ok(())
     })();
     // Every run is back (or failed) before anything reads the pinned buffer.
-    if let Err(e) = pipeline::finish(&stream, result) {
+    let uploaded = pipeline::finish(&uploads, Ok(()));
+    if let Err(e) = pipeline::finish(&stream, result).and(uploaded) {
         return Some(Err(e));
     }
     let up: &[T] = up;
@@ -143,30 +160,42 @@ where
         Order::Descending => merge::select(&runs, rank, &|x: &T| !x.merge_key()),
     };
     let cuts: Vec<Vec<usize>> = (0..=blocks).map(|j| cut(n * j / blocks)).collect();
-    let merged = (|| {
-        for j in 0..blocks {
-            let (a, b) = (n * j / blocks, n * (j + 1) / blocks);
-            let mut dev = pipeline::device_buffer::<T>(&stream, b - a)?;
-            let mut at = 0;
-            for (r, run) in runs.iter().enumerate() {
-                let piece = &run[cuts[j][r]..cuts[j + 1][r]];
-                if !piece.is_empty() {
-                    hooks::hit(Step::Upload)?;
-                    let bytes = std::mem::size_of_val(piece);
-                    stream
-                        .memcpy_htod(piece, &mut dev.slice_mut(at..at + piece.len()))
-                        .map_err(SortError::driver("copy to device", bytes))?;
-                }
-                at += piece.len();
+    let span = |j: usize| (n * j / blocks, n * (j + 1) / blocks);
+    // Block j's pieces, one per run, into `dev` in run order.
+    let send = |j: usize, dev: &mut CudaSlice<T>| -> Result<(), SortError> {
+        let mut at = 0;
+        for (r, run) in runs.iter().enumerate() {
+            let piece = &run[cuts[j][r]..cuts[j + 1][r]];
+            if !piece.is_empty() {
+                hooks::hit(Step::Upload)?;
+                uploads
+                    .memcpy_htod(piece, &mut dev.slice_mut(at..at + piece.len()))
+                    .map_err(SortError::driver("copy to device", std::mem::size_of_val(piece)))?;
             }
-            debug_assert_eq!(at, b - a);
+            at += piece.len();
+        }
+        debug_assert_eq!(at, span(j).1 - span(j).0);
+        Ok(())
+    };
+    let merged = (|| {
+        let (a, b) = span(0);
+        let mut next = Some(ahead.upload(b - a, |dev| send(0, dev))?);
+        for j in 0..blocks {
+            let (a, b) = span(j);
+            let (mut dev, ready) = next.take().expect("queued one ahead");
+            stream.wait(&ready).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
             hooks::hit(Step::Sort)?;
             sort(&stream, &mut dev)?;
+            if j + 1 < blocks {
+                let (c, d) = span(j + 1);
+                next = Some(ahead.upload(d - c, |dev| send(j + 1, dev))?);
+            }
             pipeline::download(&stream, &dev, &mut host[a..b], down, chunk).map_err(|(e, _)| e)?;
         }
         Ok(())
     })();
-    Some(match pipeline::finish(&stream, merged) {
+    let uploaded = pipeline::finish(&uploads, Ok(()));
+    Some(match pipeline::finish(&stream, merged).and(uploaded) {
         Ok(()) => Ok(()),
         // The runs are intact in the pinned buffer: merging them on the CPU rewrites all of
         // `host`, whatever the failed phase left in it.
@@ -175,6 +204,31 @@ where
             Ok(())
         }
     })
+}
+
+/// Queues uploads one run or block ahead of the sorts (see `staged`).
+struct Ahead<'a> {
+    main: &'a Arc<CudaStream>,
+    uploads: &'a Arc<CudaStream>,
+}
+
+impl Ahead<'_> {
+    /// A device buffer of `len` items filled by `fill` on the upload stream, and the event that
+    /// says it is full. The buffer is allocated on the main stream, at its current point (after the
+    /// sort just queued, whose scratch is then free again), and freed there when dropped, in order
+    /// after the main stream's last use of it.
+    fn upload<T: DeviceRepr>(
+        &self,
+        len: usize,
+        fill: impl FnOnce(&mut CudaSlice<T>) -> Result<(), SortError>,
+    ) -> Result<(CudaSlice<T>, CudaEvent), SortError> {
+        let mut dev = pipeline::device_buffer::<T>(self.main, len)?;
+        let allocated = self.main.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
+        self.uploads.wait(&allocated).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
+        fill(&mut dev)?;
+        let ready = self.uploads.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
+        Ok((dev, ready))
+    }
 }
 
 /// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `host`: the only write to it.
