@@ -21,6 +21,19 @@ cd "$(dirname "$0")/.."
 mode="${1:-all}"
 export GPUSORT_REQUIRE_GPU=1
 
+# Sets $bin to the bundle's binaries, unpacking bundle/bin.tar.xz (only member $1 when given).
+unpack_bundle() {
+  if [[ -f bundle/bin.tar.xz ]]; then
+    rm -rf /tmp/gpusort-bundle && mkdir -p /tmp/gpusort-bundle
+    python3 -c 'import sys, tarfile
+t = tarfile.open("bundle/bin.tar.xz")
+t.extract(sys.argv[1], "/tmp/gpusort-bundle") if len(sys.argv) > 1 else t.extractall("/tmp/gpusort-bundle")' "$@"
+    bin=/tmp/gpusort-bundle/bin
+  else
+    bin=bundle/bin
+  fi
+}
+
 case "$mode" in
 all)
   set -e
@@ -66,13 +79,7 @@ for line in sys.stdin:
 
 run)
   out="${OUT:-gpu-logs}"; mkdir -p "$out"
-  if [[ -f bundle/bin.tar.xz ]]; then
-    rm -rf /tmp/gpusort-bundle && mkdir -p /tmp/gpusort-bundle
-    python3 -c 'import tarfile; tarfile.open("bundle/bin.tar.xz").extractall("/tmp/gpusort-bundle")'
-    bin=/tmp/gpusort-bundle/bin
-  else
-    bin=bundle/bin
-  fi
+  unpack_bundle
   # Binaries rebuilt after the bundle (carried in bundle-extra/) replace the bundle's own.
   if [[ -d bundle-extra ]]; then cp bundle-extra/* "$bin"/ 2>/dev/null; chmod +x "$bin"/*; fi
   summary="$out/summary.txt"; : > "$summary"
@@ -141,14 +148,7 @@ run)
 
 report)
   out="${OUT:-gpu-logs}"; mkdir -p "$out"
-  if [[ -f bundle/bin.tar.xz ]]; then
-    rm -rf /tmp/gpusort-bundle && mkdir -p /tmp/gpusort-bundle
-    # The bench binary alone: the tests and the demo are not needed here.
-    python3 -c 'import tarfile; tarfile.open("bundle/bin.tar.xz").extract("bin/bench-sort", "/tmp/gpusort-bundle")'
-    bin=/tmp/gpusort-bundle/bin
-  else
-    bin=bundle/bin
-  fi
+  unpack_bundle bin/bench-sort  # the bench binary alone: the tests and the demo are not needed here
   # The time limit keeps the whole call (benches, CUB, torch, report) under 10 minutes.
   GPUSORT_BENCH_BIN="$bin/bench-sort" GPUSORT_REPORT_OUT="$out" GPUSORT_REPORT_LOGS="$out" GPUSORT_REPORT_FLAT=1 \
     GPUSORT_REPORT_BENCH_TIMEOUT="${GPUSORT_REPORT_BENCH_TIMEOUT:-400}" ci/report.sh

@@ -609,13 +609,19 @@ def pattern_keys_np(np, pattern, n, chunk=1 << 24):
     return out
 
 
+def import_torch():
+    """numpy and torch, with a CUDA device; raises when either is missing."""
+    import numpy as np
+    import torch
+
+    if not torch.cuda.is_available():
+        raise RuntimeError("torch sees no CUDA device")
+    return np, torch
+
+
 def torch_bench(args):
     try:
-        import numpy as np
-        import torch
-
-        if not torch.cuda.is_available():
-            raise RuntimeError("torch sees no CUDA device")
+        np, torch = import_torch()
     except Exception as e:  # a missing column, not a failed report
         print(json.dumps({"src": "torch", "kind": "absent", "text": f"torch unavailable: {e}"}))
         return 0
@@ -659,11 +665,7 @@ def torch_host(args):
     """What a PyTorch user waits for: host tensors to the GPU, stable sort, values gathered, back to
     the host (pageable memory, as torch hands it out). Wall clock, median, one line per size."""
     try:
-        import numpy as np
-        import torch
-
-        if not torch.cuda.is_available():
-            raise RuntimeError("torch sees no CUDA device")
+        np, torch = import_torch()
     except Exception as e:
         print(f"torch round trip not measured: {e}")
         return 0

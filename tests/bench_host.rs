@@ -92,23 +92,8 @@ fn race(shape: Shape, n: usize, gpu: &Sorter) -> (f64, f64) {
             let c = time_sort(&pairs, &mut work, 2, reps, |v| cpu.sort_kvp(v).unwrap());
             (g, c)
         }
-        Shape::KeysU32 => {
-            let input: Vec<u32> = pairs.iter().map(|p| p.key).collect();
-            let mut work = input.clone();
-            let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
-            check::validate_keys(&input, &work, Order::Ascending).unwrap();
-            let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
-            (g, c)
-        }
-        Shape::KeysU64 => {
-            let input: Vec<u64> =
-                pairs.iter().map(|p| ((p.key as u64) << 32) | (p.value as u64 ^ 0x9e37_79b9)).collect();
-            let mut work = input.clone();
-            let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
-            check::validate_keys(&input, &work, Order::Ascending).unwrap();
-            let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
-            (g, c)
-        }
+        Shape::KeysU32 => race_keys(pairs.iter().map(|p| p.key).collect(), reps, gpu, &cpu),
+        Shape::KeysU64 => race_keys(u64_keys(&pairs), reps, gpu, &cpu),
         Shape::PairsU64 => {
             let keys: Vec<u64> =
                 pairs.iter().map(|p| ((p.key as u64) << 32) | (p.value as u64 ^ 0x9e37_79b9)).collect();
@@ -119,6 +104,20 @@ fn race(shape: Shape, n: usize, gpu: &Sorter) -> (f64, f64) {
             race_split(&keys, &pairs, reps, gpu, &cpu)
         }
     }
+}
+
+/// Random 64-bit keys: each pair's key in the high half, a scrambled value in the low one.
+fn u64_keys(pairs: &[Kvp]) -> Vec<u64> {
+    pairs.iter().map(|p| ((p.key as u64) << 32) | (p.value as u64 ^ 0x9e37_79b9)).collect()
+}
+
+/// `race` for keys alone.
+fn race_keys<K: gpusort::Key>(input: Vec<K>, reps: usize, gpu: &Sorter, cpu: &Sorter) -> (f64, f64) {
+    let mut work = input.clone();
+    let g = time_sort(&input, &mut work, 2, reps, |v| gpu.sort_keys(v).unwrap());
+    check::validate_keys(&input, &work, Order::Ascending).unwrap();
+    let c = time_sort(&input, &mut work, 2, reps, |v| cpu.sort_keys(v).unwrap());
+    (g, c)
 }
 
 /// `race` for split pairs: `keys` with the values of `pairs`.

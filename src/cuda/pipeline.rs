@@ -52,7 +52,7 @@ pub(super) fn layout<T>(n: usize) -> (usize, usize, usize) {
     let bytes = n.saturating_mul(size);
     let chunk_bytes = hooks::chunk_bytes().unwrap_or_else(|| (bytes / MIN_CHUNKS).clamp(MIN_CHUNK_BYTES, CHUNK_BYTES));
     let chunk = (chunk_bytes / size).max(1);
-    let cap = hooks::pinned_cap().unwrap_or(tuning::PINNED_STAGING_MAX_BYTES) / size;
+    let cap = pinned_cap() / size;
     let up = if n <= cap { n } else { (cap / chunk).max(1) * chunk };
     let chunks = n.div_ceil(chunk);
     let down = (chunks.min(DOWN_SLOTS) * chunk).min(n);
@@ -75,10 +75,7 @@ where
     };
     let (up, down) = lease.regions::<T>(up_len, down_len);
     let result = (|| {
-        let mut dev = device_buffer(&stream, n)?;
-        upload(&stream, host, up, &mut dev, chunk)?;
-        hooks::hit(Step::Sort)?;
-        sort(&stream, &mut dev)?;
+        let dev = upload_sorted(&stream, host, up, chunk, &sort)?;
         if up_len == n {
             download(&stream, &dev, host, down, chunk).map_err(|(e, written)| {
                 // The upload buffer still holds the input: put back what was overwritten.
@@ -98,7 +95,7 @@ where
 /// Whether `n` split pairs with keys of type `K` fit the pinned upload buffer together.
 pub(crate) fn pairs_fit_staging<K>(n: usize) -> bool {
     let bytes = staging::split_offset::<K>(n).saturating_add(n.saturating_mul(4));
-    bytes <= hooks::pinned_cap().unwrap_or(tuning::PINNED_STAGING_MAX_BYTES)
+    bytes <= pinned_cap()
 }
 
 /// Split pairs (keys and their u32 values) sorted in place on the device, the way `round_trip`
@@ -173,13 +170,34 @@ where
     };
     let (up, down) = lease.regions::<T>(up_len, down_len);
     let result = (|| {
-        let mut dev = device_buffer(&stream, n)?;
-        upload(&stream, src, up, &mut dev, chunk)?;
-        hooks::hit(Step::Sort)?;
-        sort(&stream, &mut dev)?;
+        let dev = upload_sorted(&stream, src, up, chunk, sort)?;
         download(&stream, &dev, dst, down, chunk).map_err(|(e, _)| e)
     })();
     finish(&stream, result)
+}
+
+/// The pinned upload buffer's cap in bytes (the test hooks may lower it).
+fn pinned_cap() -> usize {
+    hooks::pinned_cap().unwrap_or(tuning::PINNED_STAGING_MAX_BYTES)
+}
+
+/// A device buffer holding `src`, uploaded through `up`, then sorted on `stream`.
+fn upload_sorted<T, S>(
+    stream: &Arc<CudaStream>,
+    src: &[T],
+    up: &mut [T],
+    chunk: usize,
+    sort: &S,
+) -> Result<CudaSlice<T>, SortError>
+where
+    T: DeviceRepr + Plain,
+    S: Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
+{
+    let mut dev = device_buffer(stream, src.len())?;
+    upload(stream, src, up, &mut dev, chunk)?;
+    hooks::hit(Step::Sort)?;
+    sort(stream, &mut dev)?;
+    Ok(dev)
 }
 
 pub(super) fn begin(gpu: &Gpu) -> Result<Arc<CudaStream>, SortError> {
