@@ -164,76 +164,113 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
-/// Times device-resident sorts of random u32 keys (values 0..n): a pristine copy is restored before
-/// each run (not timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
-/// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M.
+/// Keys of the benchmark patterns, with the formulas of `benches/sort.rs` (`Pattern::key`) and
+/// ci/cub/cub_bench.cu for distinct16 and zipf, so the tuning runs compare with the report; random
+/// is the stream CUB's sweep harness draws (`Rng(n)`).
+fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
+    fn splitmix(seed: u64, i: u64) -> u64 {
+        let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let z = |i: usize| splitmix(n as u64, i as u64);
+    match pattern {
+        "random" => {
+            let mut r = Rng(n as u64);
+            (0..n).map(|_| r.next_u32()).collect()
+        }
+        "distinct16" => (0..n).map(|i| splitmix(16, z(i) & 15) as u32).collect(),
+        "zipf" => (0..n)
+            .map(|i| {
+                let z = z(i);
+                let e = (z >> 59) as u32;
+                ((1u32 << e) | (z as u32 & ((1u32 << e) - 1))).wrapping_mul(0x9E37_79B1)
+            })
+            .collect(),
+        "sorted" => (0..n as u32).collect(),
+        "equal" => vec![0x9E37_79B9; n],
+        other => panic!("GPUSORT_BENCH_PATTERN: unknown pattern {other}"),
+    }
+}
+
+/// Times device-resident sorts (values 0..n): a pristine copy is restored before each run (not
+/// timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
+/// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
+/// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal; default random); sorts from
+/// GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
 #[test]
 #[ignore]
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
-    let sizes: Vec<usize> = std::env::var("GPUSORT_BENCH_SIZES")
-        .unwrap_or_else(|_| "16384,1048576,16777216,67108864,268435456".into())
-        .split(',')
-        .map(|x| x.trim().parse().unwrap())
+    let list = |var: &str, default: &str| -> Vec<String> {
+        std::env::var(var).unwrap_or_else(|_| default.into()).split(',').map(|x| x.trim().to_string()).collect()
+    };
+    let sizes: Vec<usize> = list("GPUSORT_BENCH_SIZES", "16384,1048576,16777216,67108864,268435456")
+        .iter()
+        .map(|x| x.parse().unwrap())
         .collect();
-    println!("{:>10} {:>6} {:>10} {:>10}", "n", "type", "ours_ms", "min_ms");
+    let patterns = list("GPUSORT_BENCH_PATTERNS", "random");
+    let types = list("GPUSORT_BENCH_TYPES", "kvp,keys,pairs");
+    println!("{:>10} {:>6} {:>10} {:>10} {:>10}", "n", "type", "ours_ms", "min_ms", "pattern");
     for n in sizes {
-        let mut r = Rng(n as u64);
-        let k: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
-        let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
-        let values: Vec<u32> = (0..n as u32).collect();
-        for ty in ["kvp", "keys", "pairs"] {
-            let mut times = Vec::new();
-            let pristine_p = stream.clone_htod(&pairs).unwrap();
-            let pristine_k = stream.clone_htod(&k).unwrap();
-            let pristine_v = stream.clone_htod(&values).unwrap();
-            let mut work_p = stream.clone_htod(&pairs).unwrap();
-            let mut work_k = stream.clone_htod(&k).unwrap();
-            let mut work_v = stream.clone_htod(&values).unwrap();
-            for it in 0..18 {
+        for pattern in &patterns {
+            let k = bench_keys(n, pattern);
+            let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+            let values: Vec<u32> = (0..n as u32).collect();
+            for ty in types.iter().map(String::as_str) {
+                let mut times = Vec::new();
+                let pristine_p = stream.clone_htod(&pairs).unwrap();
+                let pristine_k = stream.clone_htod(&k).unwrap();
+                let pristine_v = stream.clone_htod(&values).unwrap();
+                let mut work_p = stream.clone_htod(&pairs).unwrap();
+                let mut work_k = stream.clone_htod(&k).unwrap();
+                let mut work_v = stream.clone_htod(&values).unwrap();
+                for it in 0..18 {
+                    match ty {
+                        "kvp" => stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap(),
+                        _ => stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap(),
+                    }
+                    if ty == "pairs" {
+                        stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
+                    }
+                    let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+                    let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+                    a.record(&stream).unwrap();
+                    match ty {
+                        "kvp" => s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap(),
+                        "keys" => s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap(),
+                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream, Order::Ascending).unwrap(),
+                    }
+                    b.record(&stream).unwrap();
+                    b.synchronize().unwrap();
+                    if it >= 3 {
+                        times.push(a.elapsed_ms(&b).unwrap());
+                    }
+                }
+                // The timed result must be right too.
                 match ty {
-                    "kvp" => stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap(),
-                    _ => stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap(),
+                    "kvp" => {
+                        let out = stream.clone_dtoh(&work_p).unwrap();
+                        stream.synchronize().unwrap();
+                        check::validate(&pairs, &out, Order::Ascending, true).unwrap();
+                    }
+                    "keys" => {
+                        let out = stream.clone_dtoh(&work_k).unwrap();
+                        stream.synchronize().unwrap();
+                        check::validate_keys(&k, &out, Order::Ascending).unwrap();
+                    }
+                    _ => {
+                        let (ok, ov) = (stream.clone_dtoh(&work_k).unwrap(), stream.clone_dtoh(&work_v).unwrap());
+                        stream.synchronize().unwrap();
+                        let out: Vec<Kvp> = ok.iter().zip(&ov).map(|(&k, &v)| Kvp::new(k, v)).collect();
+                        check::validate(&pairs, &out, Order::Ascending, true).unwrap();
+                    }
                 }
-                if ty == "pairs" {
-                    stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
-                }
-                let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-                let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-                a.record(&stream).unwrap();
-                match ty {
-                    "kvp" => s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap(),
-                    "keys" => s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap(),
-                    _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream, Order::Ascending).unwrap(),
-                }
-                b.record(&stream).unwrap();
-                b.synchronize().unwrap();
-                if it >= 3 {
-                    times.push(a.elapsed_ms(&b).unwrap());
-                }
+                let min = times.iter().cloned().fold(f32::MAX, f32::min);
+                println!("{n:>10} {ty:>6} {:>10.4} {min:>10.4} {pattern:>10}", median(times));
             }
-            // The timed result must be right too.
-            match ty {
-                "kvp" => {
-                    let out = stream.clone_dtoh(&work_p).unwrap();
-                    stream.synchronize().unwrap();
-                    check::validate(&pairs, &out, Order::Ascending, true).unwrap();
-                }
-                "keys" => {
-                    let out = stream.clone_dtoh(&work_k).unwrap();
-                    stream.synchronize().unwrap();
-                    check::validate_keys(&k, &out, Order::Ascending).unwrap();
-                }
-                _ => {
-                    let (ok, ov) = (stream.clone_dtoh(&work_k).unwrap(), stream.clone_dtoh(&work_v).unwrap());
-                    stream.synchronize().unwrap();
-                    let out: Vec<Kvp> = ok.iter().zip(&ov).map(|(&k, &v)| Kvp::new(k, v)).collect();
-                    check::validate(&pairs, &out, Order::Ascending, true).unwrap();
-                }
-            }
-            let min = times.iter().cloned().fold(f32::MAX, f32::min);
-            println!("{n:>10} {ty:>6} {:>10.4} {min:>10.4}", median(times));
         }
     }
 }

@@ -22,10 +22,14 @@ while IFS='|' read -r name flags; do
     kernels-cuda/cuda/radix.cu > /tmp/build_$name.log 2>&1 &
 done < "${CONFIGS:-ci/cub/sweep_configs.txt}"
 wait
+# The first timed sort of a process runs slow (clocks ramping up): warm up once, untimed.
+first=$(awk -F'|' 'NF && $1 != "" {print $1; exit}' "${CONFIGS:-ci/cub/sweep_configs.txt}")
+GPUSORT_KERNELS_DIR=/tmp/k_$first GPUSORT_BENCH_SIZES=16777216 GPUSORT_BENCH_PATTERNS=random GPUSORT_BENCH_TYPES=kvp \
+  timeout 60 "$B/gpu_radix" bench_device_radix --ignored --test-threads=1 > /dev/null 2>&1
 while IFS='|' read -r name flags; do
   [[ -z "$name" || ! -f /tmp/k_$name/radix.fatbin ]] && continue
   d=/tmp/k_$name
-  GPUSORT_KERNELS_DIR=$d GPUSORT_BENCH_SIZES=$SIZES timeout 120 "$B/gpu_radix" bench_device_radix --ignored --nocapture \
+  GPUSORT_KERNELS_DIR=$d GPUSORT_BENCH_SIZES=$SIZES timeout ${BENCH_TIMEOUT:-300} "$B/gpu_radix" bench_device_radix --ignored --nocapture \
     --test-threads=1 2>&1 | grep -E "^ +[0-9]+ +(kvp|keys|pairs)|panicked" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
   t=$(awk -v n=$name '$1==n && $2==67108864 {s+=$4} END {print s+0}' "$OUT/sweep.txt")
   if [[ "$t" != 0 ]] && awk -v a=$t -v b=$best_t 'BEGIN{exit !(a<b)}'; then best=$name; best_t=$t; fi
@@ -47,8 +51,28 @@ if [[ -n "${PROFILE:-}" ]] && command -v ncu >/dev/null; then
       --section LaunchStats --section MemoryWorkloadAnalysis "$B/gpu_radix" bench_device_radix --ignored --nocapture \
       --test-threads=1 > "$OUT/ncu_$name.txt" 2>&1
     grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Block Limit|Shared Memory Configuration|L1/TEX Hit|L2 Hit" "$OUT/ncu_$name.txt" | sed "s/^/ncu $name /" | head -40
+    # Stall samples per SASS instruction (PROFILE=source): where the warps wait.
+    [[ "$PROFILE" == source ]] && GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=16777216 GPUSORT_BENCH_PATTERNS=random \
+      GPUSORT_BENCH_TYPES=kvp timeout 200 ncu --kernel-name regex:onesweep_kvp --launch-skip 8 --launch-count 1 \
+      --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+      "$B/gpu_radix" bench_device_radix --ignored --nocapture --test-threads=1 > "$OUT/sass_$name.csv" 2>&1
   done
 fi
-wait; /tmp/cub_bench ${CUB_SIZES:-16384 1048576 16777216 67108864 268435456} > "$OUT/cub.txt" 2>&1
+if [[ -n "${DURATIONS:-}" ]] && command -v ncu >/dev/null; then
+  # Time of every kernel of one sort (the third of the bench's timed sorts) per key pattern, Kvp
+  # at DURATION_N: which kernel a pattern slows down. ncu serializes launches; compare rows, not sums.
+  for name in ${DURATION_NAMES:-R0}; do for pat in ${GPUSORT_BENCH_PATTERNS//,/ }; do
+    GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=${DURATION_N:-16777216} GPUSORT_BENCH_PATTERNS=$pat \
+      GPUSORT_BENCH_TYPES=kvp timeout 150 ncu --kernel-name regex:radix --launch-skip 30 --launch-count 12 \
+      --metrics gpu__time_duration.sum "$B/gpu_radix" bench_device_radix --ignored --nocapture --test-threads=1 \
+      > "$OUT/dur_${name}_$pat.txt" 2>&1
+    awk -v tag="dur $name $pat" '/^  radix_/ {k=$1} /gpu__time_duration.sum/ {printf "%s %-28s %s %s\n", tag, k, $(NF-1), $NF}' \
+      "$OUT/dur_${name}_$pat.txt" | head -12
+  done; done
+fi
+wait
+[[ "${CUB_PATTERNS:-random}" != none ]] && for pat in ${CUB_PATTERNS:-random}; do
+  echo "# pattern $pat"; /tmp/cub_bench --pattern $pat ${CUB_SIZES:-16384 1048576 16777216 67108864 268435456}
+done > "$OUT/cub.txt" 2>&1
 cat /tmp/build_*.log > "$OUT/builds.log"
 echo "==== sweep (median ms, min ms)"; cat "$OUT/sweep.txt"; cat "$OUT/cub.txt"; cat "$OUT/summary.txt"

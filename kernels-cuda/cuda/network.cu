@@ -1,7 +1,8 @@
 // Sorting networks: thin extern "C" entry points over network_bitonic.cuh and network_oddeven.cuh.
 // Every kernel takes (src, dst, n, a, b, c) and runs NET_THREADS threads per block; src may equal
 // dst for the kernels that own their tile outright (all but the odd-even windowed passes). Pairs
-// travel as uint2 (8-byte loads and stores), keys as unsigned.
+// travel as uint2 (8-byte loads and stores), keys as unsigned. Tiles live in dynamic shared memory:
+// launches pass the SMEM_BYTES of net_tuning below.
 #include "network_bitonic.cuh"
 #include "network_oddeven.cuh"
 
@@ -16,6 +17,7 @@
   }
 #define NET_ENTRY(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS, CALL)
 #define NET_ENTRY_TS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_TILE_SORT, CALL)
+#define NET_ENTRY_OTS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_OE_TILE_SORT, CALL)
 
 #define NET_TYPE(T, TS)                                                                                       \
   NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_asc, false, net::bitonic_tile_sort<false>(src, dst, n))           \
@@ -24,8 +26,8 @@
   NET_ENTRY(net_bitonic_tile_merge, T, TS##_desc, true, net::bitonic_tile_merge<true>(src, dst, n))          \
   NET_ENTRY(net_bitonic_global, T, TS##_asc, false, net::bitonic_global<false>(src, dst, n, a, b, c))        \
   NET_ENTRY(net_bitonic_global, T, TS##_desc, true, net::bitonic_global<true>(src, dst, n, a, b, c))         \
-  NET_ENTRY_TS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n))           \
-  NET_ENTRY_TS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n))            \
+  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n))          \
+  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n))           \
   NET_ENTRY(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b))   \
   NET_ENTRY(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b))    \
   NET_ENTRY(net_oddeven_global, T, TS##_asc, false, net::oddeven_global<false>(src, dst, n, a, b, c))        \
@@ -33,3 +35,19 @@
 
 NET_TYPE(uint2, kvp)
 NET_TYPE(unsigned, u32)
+
+// What the host plans launches with (src/cuda/network/plan.rs `Tuning::from_words`), read from the
+// loaded module, so it always matches the kernels: a magic word, then the tuning.cuh numbers, then
+// the dynamic shared memory of a pairs and of a keys tile.
+extern "C" __device__ unsigned net_tuning[10] = {
+    0x4e455432u,
+    NET_TILE_BYTES,
+    NET_THREADS,
+    NET_OE_COL_BITS,
+    NET_OE_HALO_STRIDES,
+    NET_OE_MERGE_HALO_BITS,
+    NET_BITONIC_MIN_ROW_BYTES,
+    NET_REG_BITS,
+    net::Shape<uint2>::SMEM_BYTES,
+    net::Shape<unsigned>::SMEM_BYTES,
+};

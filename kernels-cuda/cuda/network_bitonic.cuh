@@ -109,7 +109,7 @@ __device__ __forceinline__ void steps(T* sm, unsigned top, unsigned bottom, bool
     hi = lo;
   }
 }
-static_assert(NET_REG_BITS == 4, "steps() dispatches group sizes 1..4");
+static_assert(NET_REG_BITS >= 1 && NET_REG_BITS <= 4, "steps() dispatches group sizes 1..4");
 
 struct TileMap {
   long long base;
@@ -133,7 +133,7 @@ struct ColMap {
 
 template <bool DESC, class T>
 __device__ __forceinline__ void bitonic_tile_sort(const T* src, T* dst, long long n) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   const TileMap map{(long long)blockIdx.x * Shape<T>::W};
   const bool all_real = map.base + Shape<T>::W <= n;
   load_tile(sm, src, map, n);
@@ -146,7 +146,7 @@ __device__ __forceinline__ void bitonic_tile_sort(const T* src, T* dst, long lon
 
 template <bool DESC, class T>
 __device__ __forceinline__ void bitonic_tile_merge(const T* src, T* dst, long long n) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   const TileMap map{(long long)blockIdx.x * Shape<T>::W};
   const bool all_real = map.base + Shape<T>::W <= n;
   load_tile(sm, src, map, n);
@@ -159,7 +159,7 @@ __device__ __forceinline__ void bitonic_tile_merge(const T* src, T* dst, long lo
 template <bool DESC, class T>
 __device__ __forceinline__ void bitonic_global(const T* src, T* dst, long long n, unsigned b, unsigned k,
                                                unsigned flip) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   const unsigned cb = Shape<T>::LOG - k, groups_log = b - cb;
   const unsigned cg = blockIdx.x & ((1u << groups_log) - 1);
   const long long base = (long long)(blockIdx.x >> groups_log) << (b + k);

@@ -16,12 +16,22 @@ __device__ __forceinline__ unsigned key_of(unsigned x) { return x; }
 template <class T>
 struct Shape {
   static constexpr unsigned W = NET_TILE_BYTES / sizeof(T);
-  static constexpr unsigned LOG = W == 8192 ? 13 : W == 4096 ? 12 : W == 2048 ? 11 : 0;
+  static constexpr unsigned LOG = W == 16384 ? 14 : W == 8192 ? 13 : W == 4096 ? 12 : W == 2048 ? 11 : 0;
   // One pad slot per 16 keeps a thread's 16 consecutive slots (the stride-1..8 steps) on
   // distinct banks across a warp.
   static constexpr unsigned SLOTS = W + W / 16;
-  static_assert(LOG != 0, "NET_TILE_BYTES must give 2048, 4096 or 8192 elements");
+  static constexpr unsigned SMEM_BYTES = SLOTS * sizeof(T);
+  static_assert(LOG != 0, "NET_TILE_BYTES must give 2048 .. 16384 elements");
+  static_assert(W / 2 % NET_THREADS == 0, "odd-even steps give every thread the same comparator count");
 };
+
+// The tile lives in dynamic shared memory (the launch passes Shape<T>::SMEM_BYTES), so tiles may
+// pass the 48 KB static limit.
+template <class T>
+__device__ __forceinline__ T* tile_smem() {
+  extern __shared__ __align__(16) unsigned char net_smem[];
+  return reinterpret_cast<T*>(net_smem);
+}
 
 __device__ __forceinline__ unsigned slot(unsigned v) { return v + (v >> 4); }
 

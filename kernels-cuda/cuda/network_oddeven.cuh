@@ -3,15 +3,18 @@
 // i with i + d where bit d of i is set and both lie in the same run of m.
 //
 // Those later comparators are not closed over aligned groups (i + d carries into higher bits), so a
-// tile cannot own its positions the way bitonic tiles do. Instead a pass that runs strides
-// 2^(h-1) .. 1 (in units of its rows) loads a window with 2^h rows of halo on each side: a skipped
-// comparator at the window's edge spoils at most 2^(h-1) + .. + 1 < 2^h rows inward, so the middle
-// rows come out exact and are the only ones written. Windows overlap, so these passes read one
-// buffer and write the other.
+// tile cannot own its positions the way bitonic tiles do, except for a stage's top strides: the
+// steps of strides m/2 .. 2^c touch only bits [c, s) of a position, and the carry stops at bit s
+// (same run), so groups that vary bits [c, s) are closed. Those run without halo: in registers
+// (oe_reg, the top NET_REG_BITS strides of a stage), and in "closed" global passes whose windows
+// hold whole runs. The lower strides 2^(h-1) .. 1 (in units of a pass's rows) load a window with
+// 2^h rows of halo on each side: a skipped comparator at the window's edge spoils at most
+// 2^(h-1) + .. + 1 < 2^h rows inward, so the middle rows come out exact and are the only ones
+// written. Windows overlap, so the halo passes read one buffer and write the other.
 //
-// Kernels: tile_sort (stages 1..LOG of one aligned tile, in place), tile_merge (strides < 2^h of one
-// stage, windows of contiguous positions), global (k consecutive strides >= 2^h of one stage, windows
-// of 16 columns by 2^LOG/16 rows).
+// Kernels: tile_sort (stages 1..LOG of one aligned tile), tile_merge (strides < 2^h of one stage,
+// windows of contiguous positions), global (k consecutive strides >= 2^h of one stage, windows of
+// 2^NET_OE_COL_BITS columns by rows; closed, without halo, when they are the stage's top strides).
 #pragma once
 #include "network_common.cuh"
 
@@ -19,10 +22,17 @@ namespace net {
 
 // One step on slots v: stride 2^dbit in v. Comparators go in batches of 8 that load before any
 // compares, so their shared-memory latencies overlap without holding 16 pairs of keys live.
-template <bool DESC, class T, class Map>
-__device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
+// Comparator k of a thread is i = tid + k * NET_THREADS. With NEAR (dv <= NET_THREADS) adding
+// k * NET_THREADS to i only adds to the bits above dbit, so the slots of comparator k are those of
+// comparator 0 plus a constant: one address computation per step instead of one per comparator.
+template <bool NEAR, bool DESC, class T, class Map>
+__device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
   constexpr unsigned PER = Shape<T>::W / 2 / NET_THREADS, BATCH = PER < 8 ? PER : 8;
+  constexpr unsigned STEP = 2 * NET_THREADS, SLOT_STEP = STEP + STEP / 16;
   const unsigned dv = 1u << dbit;
+  const unsigned lower0 = (threadIdx.x & (dv - 1)) | ((threadIdx.x & ~(dv - 1)) << 1);
+  const unsigned a0 = first ? lower0 : lower0 + dv;
+  const unsigned sa0 = slot(a0), sb0 = slot(a0 + dv);
 #pragma unroll
   for (unsigned k0 = 0; k0 < PER; k0 += BATCH) {
     unsigned a[BATCH];
@@ -30,25 +40,105 @@ __device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsig
     T x[BATCH], y[BATCH];
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
-      const unsigned i = threadIdx.x + (k0 + k) * NET_THREADS;
-      const unsigned lower = (i & (dv - 1)) | ((i & ~(dv - 1)) << 1);  // bit dbit clear
-      a[k] = first ? lower : lower + dv;
+      if (NEAR) {
+        a[k] = a0 + (k0 + k) * STEP;
+      } else {
+        const unsigned i = threadIdx.x + (k0 + k) * NET_THREADS;
+        const unsigned lower = (i & (dv - 1)) | ((i & ~(dv - 1)) << 1);  // bit dbit clear
+        a[k] = first ? lower : lower + dv;
+      }
       ok[k] = a[k] + dv < Shape<T>::W && map.pair_ok(a[k], a[k] + dv, s);
       if (ok[k]) {
-        x[k] = sm[slot(a[k])];
-        y[k] = sm[slot(a[k] + dv)];
+        x[k] = sm[NEAR ? sa0 + (k0 + k) * SLOT_STEP : slot(a[k])];
+        y[k] = sm[NEAR ? sb0 + (k0 + k) * SLOT_STEP : slot(a[k] + dv)];
       }
     }
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
       if (ok[k]) {
         cas<DESC>(x[k], y[k]);
-        sm[slot(a[k])] = x[k];
-        sm[slot(a[k] + dv)] = y[k];
+        sm[NEAR ? sa0 + (k0 + k) * SLOT_STEP : slot(a[k])] = x[k];
+        sm[NEAR ? sb0 + (k0 + k) * SLOT_STEP : slot(a[k] + dv)] = y[k];
       }
     }
   }
   __syncthreads();
+}
+
+template <bool DESC, class T, class Map>
+__device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
+#if NET_OE_STEP_NEAR
+  if ((1u << dbit) <= NET_THREADS) {
+    oe_step_body<true, DESC>(sm, map, s, dbit, first);
+    return;
+  }
+#endif
+  oe_step_body<false, DESC>(sm, map, s, dbit, first);
+}
+
+// The top R strides of stage `s` on bits [lo, lo + R) of v, which must be the stage's top bits
+// (lo + R = s in v bits), or with SORT every stage up to R when lo = 0: a thread's 2^R slots are
+// then closed under those comparators. Slot j is real when its position is < n (windows here never
+// hang over the front), and a comparator runs only when its upper slot is real.
+template <int R, bool SORT, bool DESC, bool ALL_REAL, class T, class Map>
+__device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, long long n) {
+  constexpr unsigned E = 1u << R;
+  const unsigned low = (1u << lo) - 1;
+  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += NET_THREADS) {
+    const unsigned v0 = (q & low) | ((q & ~low) << R);
+    T x[E];
+    unsigned real = ALL_REAL ? ~0u : 0u;
+#pragma unroll
+    for (unsigned j = 0; j < E; ++j) {
+      const unsigned v = v0 | (j << lo);
+      x[j] = sm[slot(v)];
+      if (!ALL_REAL && map.pos(v) < n) real |= 1u << j;
+    }
+#pragma unroll
+    for (unsigned size = SORT ? 2 : E; size <= E; size <<= 1) {
+#pragma unroll
+      for (unsigned j = 0; j < E; ++j)
+        if (!(j & (size / 2)) && ((real >> (j + size / 2)) & 1)) cas<DESC>(x[j], x[j + size / 2]);
+#pragma unroll
+      for (unsigned d = size / 4; d >= 1; d >>= 1) {
+#pragma unroll
+        for (unsigned j = 0; j < E; ++j)
+          if ((j & d) && j / size == (j + d) / size && ((real >> (j + d)) & 1)) cas<DESC>(x[j], x[j + d]);
+      }
+    }
+#pragma unroll
+    for (unsigned j = 0; j < E; ++j) sm[slot(v0 | (j << lo))] = x[j];
+  }
+  __syncthreads();
+}
+
+// Full windows (every slot real) take a copy without the checks.
+template <int R, bool SORT, bool DESC, class T, class Map>
+__device__ __forceinline__ void oe_reg(T* sm, unsigned lo, const Map& map, long long n, bool all_real) {
+  if (all_real)
+    oe_reg_body<R, SORT, DESC, true>(sm, lo, map, n);
+  else
+    oe_reg_body<R, SORT, DESC, false>(sm, lo, map, n);
+}
+
+// oe_reg with R = min(NET_REG_BITS, k) for the top k strides ending at bit `top` of v.
+template <bool DESC, class T, class Map>
+__device__ __forceinline__ unsigned oe_reg_top(T* sm, unsigned top, unsigned k, const Map& map, long long n,
+                                               bool all_real) {
+  const unsigned r = k < NET_REG_BITS ? k : NET_REG_BITS;
+  switch (r) {
+    case 1: oe_reg<1, false, DESC>(sm, top - 1, map, n, all_real); break;
+#if NET_REG_BITS >= 2
+    case 2: oe_reg<2, false, DESC>(sm, top - 2, map, n, all_real); break;
+#endif
+#if NET_REG_BITS >= 3
+    case 3: oe_reg<3, false, DESC>(sm, top - 3, map, n, all_real); break;
+#endif
+#if NET_REG_BITS >= 4
+    case 4: oe_reg<4, false, DESC>(sm, top - 4, map, n, all_real); break;
+#endif
+  }
+  return r;
 }
 
 // Contiguous window from `start` (negative for the first block). Positions fit in 32 bits since
@@ -101,19 +191,23 @@ struct OeColMap {
 
 template <bool DESC, class T>
 __device__ __forceinline__ void oddeven_tile_sort(const T* src, T* dst, long long n) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   const OeTileMap map((long long)blockIdx.x * Shape<T>::W, 0, Shape<T>::W, n);
+  const bool all_real = map.start + Shape<T>::W <= n;
   load_tile(sm, src, map, n);
   __syncthreads();
-  for (unsigned s = 1; s <= Shape<T>::LOG; ++s)
-    for (unsigned d = s; d-- > 0;) oe_step<DESC>(sm, map, s, d, d == s - 1);
+  oe_reg<NET_REG_BITS, true, DESC>(sm, 0, map, n, all_real);
+  for (unsigned s = NET_REG_BITS + 1; s <= Shape<T>::LOG; ++s) {
+    oe_reg<NET_REG_BITS, false, DESC>(sm, s - NET_REG_BITS, map, n, all_real);
+    for (unsigned d = s - NET_REG_BITS; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
+  }
   store_tile(dst, sm, map, n);
 }
 
 // Strides 2^(h-1) .. 1 of stage s > LOG; block i owns positions [i*M, (i+1)*M), M = W - 2^(h+1).
 template <bool DESC, class T>
 __device__ __forceinline__ void oddeven_tile_merge(const T* src, T* dst, long long n, unsigned s, unsigned h) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   const unsigned halo = 1u << h, own = Shape<T>::W - 2 * halo;
   const OeTileMap map((long long)blockIdx.x * own - halo, halo, Shape<T>::W, n);
   load_tile(sm, src, map, n);
@@ -122,19 +216,24 @@ __device__ __forceinline__ void oddeven_tile_merge(const T* src, T* dst, long lo
   store_tile(dst, sm, map, n);
 }
 
-// Strides 2^(b+k-1) .. 2^b of stage s; the first is the stage's opening step when b + k == s.
+// Strides 2^(b+k-1) .. 2^b of stage s. When b + k == s they are the stage's top strides and the
+// pass is closed: windows hold whole runs of 2^k rows (plan.rs keeps 2^k <= rows), no halo, the
+// first strides in registers. Otherwise windows carry 2^k halo rows on each side.
 template <bool DESC, class T>
 __device__ __forceinline__ void oddeven_global(const T* src, T* dst, long long n, unsigned s, unsigned b,
                                                unsigned k) {
-  __shared__ T sm[Shape<T>::SLOTS];
+  T* sm = tile_smem<T>();
   constexpr unsigned cb = NET_OE_COL_BITS, rows = Shape<T>::W >> cb;
-  const unsigned halo = 1u << k, own = rows - 2 * halo, groups_log = b - cb;
+  const bool closed = b + k == s;
+  const unsigned halo = closed ? 0 : 1u << k, own = rows - 2 * halo, groups_log = b - cb;
   const unsigned cg = blockIdx.x & ((1u << groups_log) - 1);
   // row0 is a multiple of 2^k, so the low k bits of a window row are those of the global row.
   const OeColMap map((long long)(blockIdx.x >> groups_log) * own - halo, b, cb, cg << cb, halo, rows, n);
   load_tile(sm, src, map, n);
   __syncthreads();
-  for (unsigned d = b + k; d-- > b;) oe_step<DESC>(sm, map, s, d - b + cb, d == s - 1);
+  unsigned top = b + k;
+  if (closed) top -= oe_reg_top<DESC>(sm, k + cb, k, map, n, map.pos(Shape<T>::W - 1) < n);
+  for (unsigned d = top; d-- > b;) oe_step<DESC>(sm, map, s, d - b + cb, d == s - 1);
   store_tile(dst, sm, map, n);
 }
 

@@ -59,6 +59,7 @@ struct SortKvp {
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -71,6 +72,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -82,6 +84,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -93,6 +96,7 @@ struct SortU64 {
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -104,6 +108,7 @@ struct SortPairsU64 {  // u64 keys with u32 values
     static constexpr bool FLOATS = false;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -185,14 +190,31 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 //      slower: 16M keys 0.615 ms.)
 // The counts of `bins` start at zero (or, with RADIX_EARLY_COUNTS, at the warp's first tile slot
 // of each digit, so the ranks come out final); the masks must be zero on entry and are again on return.
-template <int ITEMS, class DigitOf>
+//
+// `grouped` (warp-uniform): the warp's keys hold few distinct digits (count_digits). Then
+// __match_any_sync is cheap (it iterates over the distinct values) and the atomic OR is slow, since
+// every lane of a digit hits the same word; keys grouped by an earlier pass make whole warps share
+// one digit. H200, 64M Kvp, 16 distinct keys, same run: 2.80 ms with the atomic OR for every warp,
+// 2.25 with match for every warp (random keys: 2.57 and 3.63).
+template <int ITEMS, bool GROUPED = false, class DigitOf>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins) {
+    constexpr bool grouped = GROUPED;
     const unsigned below_me = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         // Recomputed from the item rather than kept: ITEMS fewer registers live through the pass.
         const unsigned d = digit_of_item(i);
-#if RADIX_RANK == 0
+#if RADIX_RANK == 3 && RADIX_GROUPED_MAX > 0
+        unsigned peers;
+        if constexpr (grouped) {
+            peers = __match_any_sync(0xffffffffu, d);
+        } else {
+            atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
+            __syncwarp();
+            peers = bins[RADIX + 1 + d];
+        }
+        const unsigned before = bins[d];
+#elif RADIX_RANK == 0
         unsigned peers = 0xffffffffu;
 #pragma unroll
         for (int b = 0; b <= DIGIT_BITS; ++b) {  // DIGIT_BITS + 1 bits: PAST_END is bin 256
@@ -216,11 +238,19 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
         if (ahead == 0) {
             bins[d] = before + __popc(peers);
 #if RADIX_RANK == 3
-            bins[RADIX + 1 + d] = 0;
+            if constexpr (!grouped) bins[RADIX + 1 + d] = 0;
 #endif
         }
         __syncwarp();
     }
+}
+
+// The number of digits (of RADIX) with a nonzero count in a warp's counters; every lane gets it.
+__device__ __forceinline__ unsigned count_digits(const unsigned *bins) {
+    unsigned distinct = 0;
+#pragma unroll
+    for (int b = 0; b < RADIX; b += 32) distinct += __popc(__ballot_sync(0xffffffffu, bins[b + (threadIdx.x & 31)] != 0));
+    return distinct;
 }
 
 // Block-wide exclusive scan of one value per thread for threads [0, RADIX); every thread of the
@@ -326,8 +356,10 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
 #endif
     };
     unsigned tile_start[RADIX];            // tile-local start of each digit
+    unsigned tile_count[RADIX];            // S::LOOKBACK_LATE: this tile's count of each digit
     unsigned long long out_offset[RADIX];  // global position of tile-local slot 0 of each digit
     unsigned warp_sums[RADIX / 32];
+    unsigned warp_grouped[WARPS];  // RADIX_GROUPED_MAX: this warp ranks with match
     unsigned tile;
 };
 
@@ -340,16 +372,35 @@ static_assert(!RADIX_PAIRS_STAGE_BOTH || RADIX_SHARED_ONCE, "two copies of the p
 
 // Decoupled look-back for digit t of this tile: the count of digit t in every earlier tile of the
 // portion. Publishes this tile's inclusive count.
+// The walk reads RADIX_LOOKBACK_BATCH earlier tiles' words at once: with early counts most tiles
+// behind this one have published only their own count, so a one-word-at-a-time walk is a chain of
+// dependent L2 round trips (ncu, H200, 16M Kvp: 11% of the sweep's stall samples on that load and
+// 15% on the barrier waiting for it).
 __device__ __forceinline__ unsigned look_back(unsigned *status, unsigned tile, int t, unsigned count) {
+    constexpr int BATCH = RADIX_LOOKBACK_BATCH;
     unsigned before = 0;
     if (tile > 0) {
-        for (unsigned j = tile - 1;; --j) {
-            unsigned s;
-            do {
-                s = load_relaxed(&status[(size_t)j * RADIX + t]);
-            } while (!(s & FLAG_MASK));
-            before += s & VALUE_MASK;
-            if (s & FLAG_INCLUSIVE) break;
+        int j = (int)tile - 1;  // the newest tile not yet added
+        for (;;) {
+            unsigned s[BATCH];
+#pragma unroll
+            for (int k = 0; k < BATCH; ++k)
+                s[k] = j - k >= 0 ? load_relaxed(&status[(size_t)(j - k) * RADIX + t]) : FLAG_INCLUSIVE;
+            // Tiles j, j-1, ... in order until one that has not published (read again from it) or one
+            // with its inclusive count (done). Tile 0 publishes inclusive, so j never passes it.
+            bool done = false;
+            int k = 0;
+#pragma unroll
+            for (; k < BATCH; ++k) {
+                if (!(s[k] & FLAG_MASK)) break;
+                before += s[k] & VALUE_MASK;
+                if (s[k] & FLAG_INCLUSIVE) {
+                    done = true;
+                    break;
+                }
+            }
+            if (done) break;
+            j -= k;
         }
         store_relaxed(&status[(size_t)tile * RADIX + t], FLAG_INCLUSIVE | (before + count));
     }
@@ -425,6 +476,21 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         else return key.digit(held[i], shift);
     };
 
+    // Digit t's global position of tile slot 0 (out_offset), from the look-back.
+    auto find_offsets = [&](unsigned count, unsigned start) {
+        const unsigned before = look_back(status, tile, t, count);
+        const unsigned long long global = base_in[t] + before;
+        sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
+        if (tile == last_tile) base_out[t] = global + count;
+    };
+    // S::LOOKBACK_LATE (early counts only): look back after staging the keys, not before; the
+    // tiles before this one have had longer to publish their inclusive counts.
+    constexpr bool LOOKBACK_LATE = EARLY && S::LOOKBACK_LATE;
+    auto find_offsets_late = [&] {
+        if constexpr (LOOKBACK_LATE) {
+            if (t < RADIX) find_offsets(sh.tile_count[t], sh.tile_start[t]);
+        }
+    };
     unsigned rank[ITEMS];  // rank among the warp's equal digits, then the tile-local slot
     if constexpr (EARLY) {
         // Early counts (RADIX_EARLY_COUNTS): each warp counts its digits first, the block publishes
@@ -436,6 +502,12 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) atomicAdd(&bin_count(my_bins, digit(i)), 1u);
         __syncthreads();
+        // Read before the counters become slot starts below (the scan's barrier orders it); kept in
+        // shared memory, since a register live through the scan made the kernels spill.
+        if constexpr (RADIX_GROUPED_MAX > 0) {
+            const bool grouped = count_digits(my_bins) <= RADIX_GROUPED_MAX;
+            if (lane == 0) sh.warp_grouped[warp] = grouped;
+        }
         unsigned count = 0, warp_count[WARPS];
         if (t < RADIX) {
 #pragma unroll
@@ -453,14 +525,16 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 bin_count(sh.warp_bins[w], t) = slot;
                 slot += warp_count[w];
             }
+            if constexpr (LOOKBACK_LATE) {
+                sh.tile_start[t] = start;
+                sh.tile_count[t] = count;
+            }
         }
         __syncthreads();
-        warp_rank<ITEMS>(digit, rank, my_bins);
-        if (t < RADIX) {
-            const unsigned before = look_back(status, tile, t, count);
-            const unsigned long long global = base_in[t] + before;
-            sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
-            if (tile == last_tile) base_out[t] = global + count;
+        if (RADIX_GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
+        else warp_rank<ITEMS>(digit, rank, my_bins);
+        if constexpr (!LOOKBACK_LATE) {
+            if (t < RADIX) find_offsets(count, start);
         }
     } else {
         warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
@@ -485,10 +559,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             // (Adding `start` into every warp's counts here, to save a load per key below, made the
             // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
             sh.tile_start[t] = start;
-            const unsigned before = look_back(status, tile, t, count);
-            const unsigned long long global = base_in[t] + before;
-            sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
-            if (tile == last_tile) base_out[t] = global + count;
+            find_offsets(count, start);
         }
         __syncthreads();
 
@@ -534,6 +605,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 else sh.both.values[r] = value[i];
             }
         }
+        find_offsets_late();
         __syncthreads();
         each_slot([&](int, unsigned j) {
             const Item x = sh.both.keys[j];
@@ -551,6 +623,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 else sh.keys[rank[i]] = held[i];
             }
         }
+        find_offsets_late();
         __syncthreads();
 
         unsigned long long where[VALUES ? ITEMS : 1];

@@ -56,6 +56,39 @@
 #ifndef RADIX_RANK
 #define RADIX_RANK 3
 #endif
+// With RADIX_RANK 3 and early counts, warps whose keys hold at most this many distinct digits rank
+// with __match_any_sync instead (radix.cuh warp_rank `grouped`); 0: never. Keys grouped by an
+// earlier pass put a whole warp on one digit, and its atomic ORs then hit one word. H200, median ms,
+// one run (ci/cub/sweep_configs_s4b.txt), Kvp / u32 keys at 64M:
+//   max 0:  random 2.78 / 1.88   16 distinct keys 2.82 / 2.26
+//   max 8:  random 2.71 / 1.93   16 distinct keys 2.32 / 1.67
+//   max 32: random 2.64 / 1.93   16 distinct keys 2.36 / 1.64   <- chosen
+//   max 64: random 2.71 / 1.89   16 distinct keys 2.29 / 1.67
+// (every warp on match: random 3.63 / 3.39, 16 distinct 2.25 / 1.77.) At 16M, 16 distinct keys
+// went from 0.81 to 0.68 ms (Kvp); Zipf and sorted keys were no slower than random.
+#ifndef RADIX_GROUPED_MAX
+#define RADIX_GROUPED_MAX 32
+#endif
+// Decoupled look-back: earlier tiles' words read at once (radix.cuh look_back), and whether a
+// family looks back after staging its keys (the tiles before have had longer to publish). ncu
+// (clocks locked), H200, 16M Kvp, mean of 8 sweep kernels, one run (ci/cub/sweep_configs_s4d.txt):
+//   batch 1: 184.2 us   batch 4: 165.2   batch 8: 166.1   batch 4 late: 160.5   batch 8 late: 159.9
+// Timed at 64M in the same run (median ms, Kvp / u32 keys / u32 pairs; CUB 1.923 / 1.626 pairs / keys):
+//   batch 1: 2.77 / 2.17 / 2.92   batch 4: 2.48 / 1.83 / 2.88   batch 8: 2.60 / 1.83 / 2.70
+//   batch 4 late: 2.55 / 2.47 / 2.64   batch 8 late: 2.37 / 2.34 / 2.65
+// Late made the keys kernels spill (56 bytes) and slower, so keys look back early.
+#ifndef RADIX_LOOKBACK_BATCH
+#define RADIX_LOOKBACK_BATCH 8
+#endif
+#ifndef RADIX_LOOKBACK_LATE_KVP
+#define RADIX_LOOKBACK_LATE_KVP 1
+#endif
+#ifndef RADIX_LOOKBACK_LATE_PAIRS
+#define RADIX_LOOKBACK_LATE_PAIRS 1
+#endif
+#ifndef RADIX_LOOKBACK_LATE_KEYS
+#define RADIX_LOOKBACK_LATE_KEYS 0
+#endif
 // Kvp: keep only the keys in registers while ranking and reload the pairs to stage them
 // (radix.cuh onesweep). H200, Kvp 16M / 64M, same run: off 0.737 / 2.752 ms, on 0.758 / 2.870,
 // on with 16 items 0.848 / 2.749, 16 items 3 blocks 0.801 / 2.944: off.
@@ -137,14 +170,21 @@
 #endif
 
 // ---- sorting networks (network*.cu) -----------------------------------------------------
-// The Rust side (src/cuda/network/plan.rs) mirrors NET_TILE_BYTES, NET_THREADS and NET_OE_COL_BITS;
-// change both together.
-// One shared-memory tile per block: 32 KB = 4096 pairs or 8192 keys (plus 1/16 bank padding),
-// under the 48 KB static limit, so 6 blocks fit an H200 SM. Not swept yet; with it, H200, pairs,
-// ms: bitonic 1M 0.153, 16M 2.97, 64M 13.26 (36 passes at 64M); a 64 KB tile would need dynamic
-// shared memory and saves one pass per stage above 4096.
+// The image carries these numbers (net_tuning in network.cu) and src/cuda/network reads them when
+// it loads the module, so a candidate built with -DNET_THREADS=512 etc. runs through
+// GPUSORT_KERNELS_DIR without a Rust rebuild (ci/net/sweep.sh).
+// One shared-memory tile per block (dynamic shared memory, plus 1/16 bank padding): 32 KB = 4096
+// pairs or 8192 keys. H200, pairs, ms, 1M / 16M / 64M (ci/net/sweep.sh, 2026-11-22, with the other
+// numbers as below): 32 KB x 256 threads bitonic 0.150 / 2.925 / 13.08, odd-even 0.293 / 5.18 /
+// 23.19 <- chosen; 64 KB x 256 (3 blocks/SM, col bits 3) bitonic 0.176 / 2.96 / 12.78, odd-even
+// 0.348 / 5.38 / 24.13; 64 KB x 512 (earlier kernels) and 32 KB x 512 with 8 registers per thread
+// were slower at every size (odd-even 16M 6.27 and 8.14 against 6.19 then).
+#ifndef NET_TILE_BYTES
 #define NET_TILE_BYTES 32768
+#endif
+#ifndef NET_THREADS
 #define NET_THREADS 256
+#endif
 // Blocks per SM the register allocation must allow (__launch_bounds__): 4 (<= 64 registers) for
 // the merge and global kernels, 3 for the tile sorts, which spill at 64. H200, 16M pairs, ms:
 // bitonic 3.20 / 3.16 / 2.93 and odd-even 9.42 / 9.30 / 8.84 with 1 / 3 / 4 for every kernel.
@@ -154,9 +194,46 @@
 #ifndef NET_MIN_BLOCKS_TILE_SORT
 #define NET_MIN_BLOCKS_TILE_SORT 3
 #endif
-// Bitonic comparators run in registers on 2^NET_REG_BITS elements per thread between shared-memory
-// round trips: 4 strides per round trip, 16 pairs = 32 registers. Not swept.
+// The odd-even tile sort (registers for the top 4 strides of each stage, shared memory below)
+// spills 164 bytes of pairs at 3 blocks (80 registers); none at 2. H200, pairs, odd-even ms
+// (earlier kernels): 3 blocks 1M 0.342 / 16M 6.06 against 2 blocks 0.349 / 6.19 (one run each).
+#ifndef NET_MIN_BLOCKS_OE_TILE_SORT
+#define NET_MIN_BLOCKS_OE_TILE_SORT 2
+#endif
+// Comparators run in registers on 2^NET_REG_BITS elements per thread between shared-memory round
+// trips: 4 strides per round trip, 16 pairs = 32 registers. Not swept.
+#ifndef NET_REG_BITS
 #define NET_REG_BITS 4
-// Odd-even windowed global passes: 16 columns (128-byte rows of pairs) by W/16 rows. Not swept;
-// the bitonic passes measured 256-byte rows faster than 128 at 16M and 64M (plan.rs).
-#define NET_OE_COL_BITS 4
+#endif
+// Bitonic global passes keep at least this many bytes of adjacent columns per row (half where a
+// flip mirrors them). H200, pairs, ms, 1M / 16M / 64M, 2026-11-22 sweep: 128-byte rows (one pass
+// fewer at 1M and 64M) 0.150 / 2.925 / 13.08 <- chosen, 256-byte rows 0.154 / 2.992 / 13.33.
+// (An older kernel set measured the opposite at 64M: 14.5 against 13.9.)
+#ifndef NET_BITONIC_MIN_ROW_BYTES
+#define NET_BITONIC_MIN_ROW_BYTES 128
+#endif
+// Odd-even global passes: windows of 2^NET_OE_COL_BITS columns (8 = 64-byte rows of pairs) by W/8
+// rows. A stage's top strides need no halo (its runs fit a window); the strides below them run at
+// most NET_OE_HALO_STRIDES per pass with 2^k halo rows each side. The tile merges run the strides
+// below 2^(tile bits - NET_OE_MERGE_HALO_BITS): halos of 1/16 tile each side at 4.
+// H200, pairs, odd-even ms, 1M / 16M / 64M, 2026-11-22 sweep (bitonic rows 256 bytes):
+//   col bits 4, merge halo bits 3: 0.291 / 5.411 / 24.61
+//   col bits 3, merge halo bits 3: 0.296 / 5.348 / 24.05
+//   col bits 3, merge halo bits 4: 0.294 / 5.100 / 23.27  <- chosen
+//   col bits 4, merge halo bits 4 (before NET_OE_STEP_NEAR): 16M 6.04 against 6.19 at 3
+// Halo strides 4 against 6 (col bits 4, before NET_OE_STEP_NEAR): 16M 6.31 / 6.19, 64M 28.13 / 28.15.
+#ifndef NET_OE_COL_BITS
+#define NET_OE_COL_BITS 3
+#endif
+#ifndef NET_OE_HALO_STRIDES
+#define NET_OE_HALO_STRIDES 6
+#endif
+#ifndef NET_OE_MERGE_HALO_BITS
+#define NET_OE_MERGE_HALO_BITS 4
+#endif
+// 1: odd-even steps of strides <= NET_THREADS slots address comparators as constant offsets from
+// one computed slot (network_oddeven.cuh oe_step). H200, pairs, odd-even ms, 1M / 16M / 64M
+// (col bits 4, merge halo bits 3): 1 gave 0.291 / 5.411 / 24.61, 0 gave 0.341 / 6.299 / 28.52.
+#ifndef NET_OE_STEP_NEAR
+#define NET_OE_STEP_NEAR 1
+#endif

@@ -15,13 +15,15 @@
 
 mod plan;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 
 use super::Gpu;
 use crate::{Kvp, Order, SortError};
-use plan::{Kernel, Network, Pass, MAX_LEN, THREADS};
+use plan::{Kernel, Network, Pass, Tuning, MAX_LEN, TUNING_WORDS};
 
 pub(crate) fn bitonic_kvp(
     gpu: &Gpu,
@@ -113,12 +115,23 @@ fn sort<T: Element>(
             what: format!("sorting networks take at most {MAX_LEN} elements, got {n}"),
         });
     }
-    let passes = plan::plan(network, n, std::mem::size_of::<T>());
+    let tuning = tuning(gpu, stream)?;
+    let elem_bytes = std::mem::size_of::<T>();
+    let passes = plan::plan(network, n, elem_bytes, &tuning);
     let desc = usize::from(order == Order::Descending);
+    let shared = tuning.shared_bytes(elem_bytes);
     // Load every kernel first: a missing one fails before anything is queued.
     let mut funcs = Vec::with_capacity(passes.len());
+    let mut raised = [false; 6];
     for p in &passes {
-        funcs.push(gpu.function(&gpusort_kernels::NETWORK, T::NAMES[kernel_index(p.kernel)][desc])?);
+        let i = kernel_index(p.kernel);
+        let f = gpu.function(&gpusort_kernels::NETWORK, T::NAMES[i][desc])?;
+        if shared > 48 * 1024 && !std::mem::replace(&mut raised[i], true) {
+            // Past 48 KB a kernel must opt in to its dynamic shared memory (cheap; once per sort).
+            f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared as i32)
+                .map_err(SortError::driver("network shared memory opt-in", shared as usize))?;
+        }
+        funcs.push(f);
     }
     let bytes = n * std::mem::size_of::<T>();
     let mut scratch = if passes.iter().any(|p| p.swap) {
@@ -138,7 +151,7 @@ fn sort<T: Element>(
     let n64 = n as i64;
     for (pass, f) in passes.iter().zip(&funcs) {
         let dst = if pass.swap { other(cur) } else { cur };
-        launch(stream, f, pass, cur, dst, n64)?;
+        launch(stream, f, pass, (tuning.threads, shared), cur, dst, n64)?;
         cur = dst;
     }
     debug_assert_eq!(cur, data_ptr);
@@ -147,15 +160,41 @@ fn sort<T: Element>(
     Ok(())
 }
 
+/// The tuning the network image was built with, read from its `net_tuning` once per device (the
+/// module is loaded once per device too, so the two always match).
+fn tuning(gpu: &Gpu, stream: &Arc<CudaStream>) -> Result<Tuning, SortError> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Tuning>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(t) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&gpu.ordinal) {
+        return Ok(*t);
+    }
+    let image = &gpusort_kernels::NETWORK;
+    let module = gpu.module(image)?;
+    let global = module
+        .get_global("net_tuning", stream)
+        .map_err(|source| SortError::KernelImage { image: image.name, source })?;
+    let bytes = stream.clone_dtoh(&global).map_err(SortError::driver("network tuning read", global.len()))?;
+    stream.synchronize().map_err(SortError::driver("network tuning read", bytes.len()))?;
+    let words: Vec<u32> =
+        bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).take(TUNING_WORDS + 1).collect();
+    let t = Tuning::from_words(&words).ok_or_else(|| SortError::Unsupported {
+        backend: "cuda",
+        what: format!("the network image's net_tuning is not one this build plans for: {words:x?}"),
+    })?;
+    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(gpu.ordinal, t);
+    Ok(t)
+}
+
 fn launch(
     stream: &Arc<CudaStream>,
-    f: &cudarc::driver::CudaFunction,
+    f: &CudaFunction,
     pass: &Pass,
+    (threads, shared): (u32, u32),
     src: u64,
     dst: u64,
     n: i64,
 ) -> Result<(), SortError> {
-    let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
     let [a, b, c] = pass.args;
     let mut builder = stream.launch_builder(f);
     builder.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);

@@ -1,24 +1,89 @@
-//! Which kernel launches a sorting network of n elements takes: a pure function of n and the tile,
-//! so the pass counts can be checked and reported without a GPU.
+//! Which kernel launches a sorting network of n elements takes: a pure function of n and the
+//! image's tuning, so the pass counts can be checked and reported without a GPU.
 //!
-//! The numbers mirror the sorting-networks section of `kernels-cuda/cuda/tuning.cuh`.
+//! The tuning comes from the loaded image itself (`net_tuning` in `kernels-cuda/cuda/network.cu`),
+//! so a candidate image built with other tuning.cuh numbers plans right without a Rust rebuild.
 
-/// Bytes of one shared-memory tile (`NET_TILE_BYTES`).
-pub(crate) const TILE_BYTES: usize = 32768;
-/// Threads per block of every network kernel (`NET_THREADS`).
-pub(crate) const THREADS: u32 = 256;
-/// Odd-even windows are 2^OE_COL_BITS columns wide (`NET_OE_COL_BITS`).
-const OE_COL_BITS: u32 = 4;
-/// Bitonic global passes keep at least 256 bytes of adjacent columns per row (128 where a flip
-/// mirrors half of them). H200, pairs, ms: 128-byte rows (one pass fewer at 1M and 64M) gave
-/// 1M 0.151, 16M 3.20, 64M 14.5; 256-byte rows 0.156, 3.08, 13.9.
-const BITONIC_MIN_ROW_BYTES: usize = 256;
-/// Odd-even tile merges run strides below 2^(tile bits - 3): halos of 1/8 tile each side, so
-/// 3/4 of every window is output (4096-pair windows own 3072).
-const OE_MERGE_BELOW_TILE: u32 = 3;
 /// The odd-even kernels check positions in 32-bit signed arithmetic, windows hanging up to one
 /// tile past either end: 2^30 elements (8 GiB of pairs) keeps them exact.
 pub(crate) const MAX_LEN: usize = 1 << 30;
+
+/// Words of `net_tuning`: a magic word that names the layout, then the numbers below.
+pub(crate) const TUNING_WORDS: usize = 10;
+const TUNING_MAGIC: u32 = 0x4e45_5432;
+
+/// The sorting-networks numbers of tuning.cuh an image was built with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tuning {
+    /// Bytes of one shared-memory tile (`NET_TILE_BYTES`).
+    tile_bytes: usize,
+    /// Threads per block of every network kernel (`NET_THREADS`).
+    pub(crate) threads: u32,
+    /// Odd-even windows are 2^oe_col_bits columns wide (`NET_OE_COL_BITS`).
+    oe_col_bits: u32,
+    /// Most strides of an odd-even global pass with halos (`NET_OE_HALO_STRIDES`).
+    oe_halo_strides: u32,
+    /// Odd-even tile merges run strides below 2^(tile bits - this) (`NET_OE_MERGE_HALO_BITS`).
+    oe_merge_halo_bits: u32,
+    /// Bitonic global passes keep at least this many bytes per row (`NET_BITONIC_MIN_ROW_BYTES`).
+    bitonic_min_row_bytes: usize,
+    /// Dynamic shared memory of a pairs tile and of a keys tile, padding included.
+    smem: [u32; 2],
+}
+
+impl Tuning {
+    /// tuning.cuh as committed, for the unit tests.
+    #[cfg(test)]
+    pub(crate) const COMMITTED: Tuning = Tuning {
+        tile_bytes: 32768,
+        threads: 256,
+        oe_col_bits: 3,
+        oe_halo_strides: 6,
+        oe_merge_halo_bits: 4,
+        bitonic_min_row_bytes: 128,
+        smem: [34816, 34816],
+    };
+
+    /// Reads `net_tuning`; `None` for another layout or numbers the planner cannot use.
+    pub(crate) fn from_words(w: &[u32]) -> Option<Tuning> {
+        if w.len() != TUNING_WORDS || w[0] != TUNING_MAGIC {
+            return None;
+        }
+        let t = Tuning {
+            tile_bytes: w[1] as usize,
+            threads: w[2],
+            oe_col_bits: w[3],
+            oe_halo_strides: w[4],
+            oe_merge_halo_bits: w[5],
+            bitonic_min_row_bytes: w[6] as usize,
+            smem: [w[8], w[9]],
+        };
+        let fits = |bytes: usize| {
+            let tile = t.tile_bytes / bytes;
+            let tb = tile.trailing_zeros();
+            let row = t.bitonic_min_row_bytes / bytes;
+            tile.is_power_of_two()
+                && (11..=14).contains(&tb)
+                && t.oe_col_bits + t.oe_halo_strides + 2 <= tb
+                && (2..tb).contains(&t.oe_merge_halo_bits)
+                && tb - t.oe_merge_halo_bits >= t.oe_col_bits
+                && row.is_power_of_two()
+                && (2..tile).contains(&row)
+                && t.shared_bytes(bytes) as usize >= t.tile_bytes
+        };
+        let ok = t.threads.is_power_of_two()
+            && (32..=1024).contains(&t.threads)
+            && t.oe_halo_strides >= 1
+            && fits(8)
+            && fits(4);
+        ok.then_some(t)
+    }
+
+    /// Dynamic shared memory of one tile of `elem_bytes` elements.
+    pub(crate) fn shared_bytes(&self, elem_bytes: usize) -> u32 {
+        self.smem[usize::from(elem_bytes == 4)]
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Network {
@@ -36,7 +101,7 @@ pub(crate) enum Kernel {
     OddEvenGlobal,
 }
 
-/// One launch: `blocks` blocks of `THREADS`, arguments (a, b, c); `swap` when it reads one buffer
+/// One launch: `blocks` blocks of `Tuning::threads`, arguments (a, b, c); `swap` when it reads one buffer
 /// and writes the other (odd-even windows overlap, so they cannot work in place).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pass {
@@ -70,16 +135,16 @@ fn chunks(top: u32, bottom: u32, max: u32) -> Vec<(u32, u32)> {
 }
 
 /// The launches that sort `n` elements (n >= 2) of `elem_bytes` each.
-pub(crate) fn plan(network: Network, n: usize, elem_bytes: usize) -> Vec<Pass> {
+pub(crate) fn plan(network: Network, n: usize, elem_bytes: usize, tuning: &Tuning) -> Vec<Pass> {
     debug_assert!((2..=MAX_LEN).contains(&n));
-    let w = TILE_BYTES / elem_bytes;
+    let w = tuning.tile_bytes / elem_bytes;
     let t = w.trailing_zeros();
     let l = ceil_log2(n);
     let mut out = Vec::new();
     match network {
         Network::Bitonic => {
             out.push(Pass { kernel: Kernel::BitonicTileSort, blocks: blocks(n, w), args: [0; 3], swap: false });
-            let max_rows = t - (BITONIC_MIN_ROW_BYTES / elem_bytes).trailing_zeros();
+            let max_rows = t - (tuning.bitonic_min_row_bytes / elem_bytes).trailing_zeros();
             for s in t + 1..=l {
                 for (b, k) in chunks(s, t, max_rows) {
                     let cb = t - k;
@@ -92,20 +157,24 @@ pub(crate) fn plan(network: Network, n: usize, elem_bytes: usize) -> Vec<Pass> {
         }
         Network::OddEven => {
             out.push(Pass { kernel: Kernel::OddEvenTileSort, blocks: blocks(n, w), args: [0; 3], swap: false });
-            let rows_log = t - OE_COL_BITS;
-            // k strides need 2^k halo rows each side; k <= rows_log - 2 keeps half the window as output.
-            let max_rows = rows_log - 2;
-            let h = t - OE_MERGE_BELOW_TILE;
+            let cb = tuning.oe_col_bits;
+            let rows_log = t - cb;
+            let h = t - tuning.oe_merge_halo_bits;
+            let global = |out: &mut Vec<Pass>, s: u32, b: u32, k: u32, own: usize| {
+                let tiles = blocks(n.div_ceil(1 << b), own);
+                let blocks = tiles << (b - cb);
+                out.push(Pass { kernel: Kernel::OddEvenGlobal, blocks, args: [s, b, k], swap: true });
+            };
             for s in t + 1..=l {
-                for (b, k) in chunks(s, h, max_rows) {
-                    let own = (1usize << rows_log) - (2usize << k);
-                    let tiles = blocks(n.div_ceil(1 << b), own);
-                    out.push(Pass {
-                        kernel: Kernel::OddEvenGlobal,
-                        blocks: tiles << (b - OE_COL_BITS),
-                        args: [s, b, k],
-                        swap: true,
-                    });
+                // The stage's top strides: windows of whole runs (2^k rows) need no halo; the
+                // kernel tells this pass by b + k == s.
+                let k = (s - h).min(rows_log);
+                global(&mut out, s, s - k, k, 1 << rows_log);
+                // k strides below those need 2^k halo rows each side.
+                if s - k > h {
+                    for (b, k) in chunks(s - k, h, tuning.oe_halo_strides) {
+                        global(&mut out, s, b, k, (1usize << rows_log) - (2usize << k));
+                    }
                 }
                 let own = w - (2usize << h);
                 out.push(Pass {
@@ -127,8 +196,40 @@ pub(crate) fn plan(network: Network, n: usize, elem_bytes: usize) -> Vec<Pass> {
 mod tests {
     use super::*;
 
+    const T: Tuning = Tuning::COMMITTED;
+    const BIG: Tuning = Tuning { tile_bytes: 65536, threads: 512, smem: [69632, 69632], ..T };
+
     fn count(network: Network, n: usize, bytes: usize) -> usize {
-        plan(network, n, bytes).len()
+        plan(network, n, bytes, &T).len()
+    }
+
+    fn words(t: &Tuning) -> Vec<u32> {
+        let [a, b] = t.smem;
+        let (tile, row) = (t.tile_bytes as u32, t.bitonic_min_row_bytes as u32);
+        vec![TUNING_MAGIC, tile, t.threads, t.oe_col_bits, t.oe_halo_strides, t.oe_merge_halo_bits, row, 4, a, b]
+    }
+
+    #[test]
+    fn tuning_words_round_trip_and_reject_nonsense() {
+        assert_eq!(Tuning::from_words(&words(&T)), Some(T));
+        assert_eq!(Tuning::from_words(&words(&BIG)), Some(BIG));
+        let mut w = words(&T);
+        w[0] ^= 1;
+        assert_eq!(Tuning::from_words(&w), None, "magic");
+        assert_eq!(Tuning::from_words(&words(&T)[..9]), None, "length");
+        for bad in [
+            Tuning { tile_bytes: 3 << 13, ..T },
+            Tuning { tile_bytes: 1 << 17, ..T },
+            Tuning { threads: 0, ..T },
+            Tuning { threads: 96, ..T },
+            Tuning { oe_halo_strides: 0, ..T },
+            Tuning { oe_halo_strides: 8, ..T },
+            Tuning { oe_merge_halo_bits: 1, ..T },
+            Tuning { bitonic_min_row_bytes: 4, ..T },
+            Tuning { smem: [100, 34816], ..T },
+        ] {
+            assert_eq!(Tuning::from_words(&words(&bad)), None, "{bad:?}");
+        }
     }
 
     #[test]
@@ -146,12 +247,55 @@ mod tests {
         }
     }
 
+    /// Every stage above the tile runs each of its strides once, top down: a closed pass first
+    /// (b + k == s, its runs fit a window), halo passes that keep rows to own, the tile merge last.
+    #[test]
+    fn odd_even_runs_every_stride_once() {
+        for tuning in [T, BIG] {
+            for bytes in [4usize, 8] {
+                let t = (tuning.tile_bytes / bytes).trailing_zeros();
+                let rows_log = t - tuning.oe_col_bits;
+                for n in [(1usize << t) + 1, 1 << 20, 10_000_001, 1 << 26] {
+                    let passes = plan(Network::OddEven, n, bytes, &tuning);
+                    // Per stage, the lowest stride bit run so far (the stage bit before any).
+                    let mut next: Vec<u32> = (0..40).collect();
+                    for p in &passes {
+                        match p.kernel {
+                            Kernel::OddEvenGlobal => {
+                                let [s, b, k] = p.args;
+                                assert_eq!(b + k, next[s as usize], "n = {n} stage {s}");
+                                if b + k == s {
+                                    assert!(k <= rows_log);
+                                } else {
+                                    assert!(k <= tuning.oe_halo_strides && (2 << k) < (1 << rows_log));
+                                }
+                                assert!(b >= tuning.oe_col_bits && p.swap);
+                                next[s as usize] = b;
+                            }
+                            Kernel::OddEvenTileMerge => {
+                                let [s, h, _] = p.args;
+                                assert!(s > t && h < s);
+                                assert_eq!(next[s as usize], h, "n = {n} stage {s}");
+                                next[s as usize] = 0;
+                            }
+                            _ => {}
+                        }
+                    }
+                    let merges = passes.iter().filter(|p| p.kernel == Kernel::OddEvenTileMerge).count();
+                    assert_eq!(merges as u32, ceil_log2(n) - t);
+                }
+            }
+        }
+    }
+
     #[test]
     fn odd_even_ends_in_the_callers_buffer() {
-        for n in [2, 4096, 4097, 1 << 20, 1_000_000, 10_000_001, 1 << 26] {
-            for bytes in [4, 8] {
-                let swaps = plan(Network::OddEven, n, bytes).iter().filter(|p| p.swap).count();
-                assert_eq!(swaps % 2, 0, "n = {n}");
+        for tuning in [T, BIG] {
+            for n in [2, 4096, 4097, 1 << 20, 1_000_000, 10_000_001, 1 << 26] {
+                for bytes in [4, 8] {
+                    let swaps = plan(Network::OddEven, n, bytes, &tuning).iter().filter(|p| p.swap).count();
+                    assert_eq!(swaps % 2, 0, "n = {n}");
+                }
             }
         }
     }
