@@ -2,6 +2,10 @@
 # Tuning sweep on the device: builds radix.cu (sm_90) once per candidate in $CONFIGS, times each
 # with the Rust bench (GPUSORT_KERNELS_DIR loads the candidate instead of the embedded image),
 # picks the fastest at 64M (pairs + keys), runs the GPU tests and sanitizers on it, then CUB.
+# Environment: CONFIGS (name|nvcc flags per line), SIZES, GPUSORT_BENCH_PATTERNS / _TYPES (what the
+# bench times), SWEEP_SANITIZE=0, PROFILE=1 (ncu sections; PROFILE=source adds SASS-level stall
+# samples) with PROFILE_NAMES, DURATIONS=1 (ncu time of every kernel of one Kvp sort per pattern)
+# with DURATION_NAMES and DURATION_N, CUB_PATTERNS (none skips CUB), CUB_SIZES, BENCH_TIMEOUT.
 set -uo pipefail
 OUT="${OUT:-/tmp/radix-out}"; mkdir -p "$OUT"
 B=bundle-radix; export GPUSORT_REQUIRE_GPU=1
