@@ -151,9 +151,9 @@ impl Sorter {
     pub fn describe(&self) -> String {
         let cpu = self.cpu.describe();
         match (&self.gpu, self.policy) {
-            (Some(g), Policy::Auto { crossover: Some(c) }) => format!("{}; {cpu} below {c} items", g.describe()),
-            (Some(g), Policy::Auto { crossover: None }) => {
-                format!("{}; {cpu} below {} items", g.describe(), tuning::gpu_from_items(JobShape::Kvp))
+            (Some(g), Policy::Auto { crossover }) => {
+                let from = crossover.unwrap_or_else(|| tuning::gpu_from_items(JobShape::Kvp));
+                format!("{}; {cpu} below {from} items", g.describe())
             }
             (Some(g), _) => g.describe(),
             (None, _) => match &self.note {

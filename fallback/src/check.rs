@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
+use rayon::slice::ParallelSliceMut;
+
 use crate::{Keyed, Order, SortKey};
 
 /// Index of the first item that is out of order with its predecessor, if any.
@@ -41,21 +43,43 @@ pub fn is_permutation_of<T: Eq + Hash>(input: &[T], output: &[T]) -> bool {
     true
 }
 
-/// The unique stable sort of `input`, computed with the standard library as an independent
+/// The unique stable sort of `input`, computed with rayon's stable merge sort as an independent
 /// reference (not with the radix code under test).
 pub fn stable_reference<T: Keyed>(input: &[T], order: Order) -> Vec<T> {
     let mut r = input.to_vec();
-    r.sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits()));
+    r.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits()));
     r
 }
 
 /// Index of the first position where `output` differs from the stable sort of `input`.
 pub fn first_stability_violation<T: Keyed + PartialEq>(input: &[T], output: &[T], order: Order) -> Option<usize> {
-    let r = stable_reference(input, order);
-    if r.len() != output.len() {
-        return Some(r.len().min(output.len()));
+    first_difference(&stable_reference(input, order), output)
+}
+
+fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    if a.len() != b.len() {
+        return Some(a.len().min(b.len()));
     }
-    r.iter().zip(output).position(|(a, b)| a != b)
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+/// Whether the key-sorted `output` holds the items of `reference`, the stable sort of the input:
+/// a sorted permutation has every run of equal keys where the reference has it, so each run is
+/// compared on its own, and a run of one item by equality (no hash map over the whole input).
+fn same_items_per_run<T: Keyed + Eq + Hash>(reference: &[T], output: &[T]) -> bool {
+    let key = |x: &T| x.sort_key().to_ordered_bits();
+    let mut i = 0;
+    while i < reference.len() {
+        let k = key(&reference[i]);
+        let j = i + 1 + reference[i + 1..].iter().take_while(|x| key(x) == k).count();
+        let same =
+            if j - i == 1 { reference[i] == output[i] } else { is_permutation_of(&reference[i..j], &output[i..j]) };
+        if !same {
+            return false;
+        }
+        i = j;
+    }
+    true
 }
 
 /// Checks a pair sort's result; `Err` says what is wrong and where.
@@ -77,11 +101,12 @@ pub fn validate<T: Keyed + Eq + Hash + std::fmt::Debug>(
             output[i]
         ));
     }
-    if !is_permutation_of(input, output) {
+    let reference = stable_reference(input, order);
+    if !same_items_per_run(&reference, output) {
         return Err("output is not a permutation of the input (a pair was lost, duplicated or split)".into());
     }
     if stable {
-        if let Some(i) = first_stability_violation(input, output, order) {
+        if let Some(i) = first_difference(&reference, output) {
             return Err(format!("not stable: first difference from the stable order at index {i}: {:?}", output[i]));
         }
     }
@@ -99,5 +124,56 @@ pub fn validate_keys<K: SortKey>(input: &[K], output: &[K], order: Order) -> Res
     match expect.iter().zip(&got).position(|(a, b)| a != b) {
         None => Ok(()),
         Some(i) => Err(format!("keys differ from the sorted input at index {i}: {:?}", output[i])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    struct Item {
+        key: u32,
+        value: u32,
+    }
+
+    impl Keyed for Item {
+        type Key = u32;
+        fn sort_key(&self) -> u32 {
+            self.key
+        }
+    }
+
+    fn items(keys: &[u32]) -> Vec<Item> {
+        keys.iter().enumerate().map(|(i, &key)| Item { key, value: i as u32 }).collect()
+    }
+
+    #[test]
+    fn validate_tells_each_fault_apart() {
+        let input = items(&[5, 1, 5, 3, 1, 5]);
+        let stable = stable_reference(&input, Order::Ascending);
+        assert_eq!(validate(&input, &stable, Order::Ascending, true), Ok(()));
+        // Equal keys swapped: a permutation, sorted, not stable.
+        let mut swapped = stable.clone();
+        swapped.swap(0, 1);
+        assert_eq!(validate(&input, &swapped, Order::Ascending, false), Ok(()));
+        assert!(validate(&input, &swapped, Order::Ascending, true).unwrap_err().contains("not stable"));
+        // A value moved to another item of the same key, one duplicated, one with another key.
+        let mut split = stable.clone();
+        split[3].value = split[4].value;
+        let mut duplicated = stable.clone();
+        duplicated[5] = duplicated[4];
+        let mut rekeyed = stable.clone();
+        rekeyed[2].key = 4;
+        for bad in [split, duplicated, rekeyed] {
+            let e = validate(&input, &bad, Order::Ascending, false).unwrap_err();
+            assert!(e.contains("not a permutation"), "{e}: {bad:?}");
+        }
+        let mut unsorted = stable.clone();
+        unsorted.swap(1, 2);
+        assert!(validate(&input, &unsorted, Order::Ascending, false).unwrap_err().contains("not sorted"));
+        assert!(validate(&input, &stable[1..], Order::Ascending, false).unwrap_err().contains("length"));
+        let descending = stable_reference(&input, Order::Descending);
+        assert_eq!(validate(&input, &descending, Order::Descending, true), Ok(()));
     }
 }

@@ -172,7 +172,7 @@ __device__ __forceinline__ void store_relaxed(unsigned *p, unsigned v) {
 
 // ---- warp-level ranking -----------------------------------------------------------------------
 // Each warp owns BIN_WORDS words of counters: for every digit (RADIX + 1 bins, the last for slots
-// past the end of the input) a running count and, for RADIX_RANK 3 and 4, a peer mask.
+// past the end of the input) a running count and, for RADIX_RANK 3, a peer mask.
 constexpr int BIN_WORDS = 2 * (RADIX + 1);
 
 // This warp's running count of digit d (its histogram once warp_rank returns).
@@ -191,22 +191,29 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 // The counts of `bins` start at zero (or, with RADIX_EARLY_COUNTS, at the warp's first tile slot
 // of each digit, so the ranks come out final); the masks must be zero on entry and are again on return.
 //
-// `grouped` (warp-uniform): the warp's keys hold few distinct digits (count_digits). Then
+// GROUPED (warp-uniform): the warp's keys hold few distinct digits (count_digits). Then
 // __match_any_sync is cheap (it iterates over the distinct values) and the atomic OR is slow, since
 // every lane of a digit hits the same word; keys grouped by an earlier pass make whole warps share
 // one digit. H200, 64M Kvp, 16 distinct keys, same run: 2.80 ms with the atomic OR for every warp,
 // 2.25 with match for every warp (random keys: 2.57 and 3.63).
 template <int ITEMS, bool GROUPED = false, class DigitOf>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins) {
-    constexpr bool grouped = GROUPED;
+    constexpr int HOW = GROUPED ? 1 : RADIX_RANK;  // grouped warps always match
     const unsigned below_me = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         // Recomputed from the item rather than kept: ITEMS fewer registers live through the pass.
         const unsigned d = digit_of_item(i);
-#if RADIX_RANK == 3 && RADIX_GROUPED_MAX > 0
         unsigned peers;
-        if constexpr (grouped) {
+        if constexpr (HOW == 0) {
+            peers = 0xffffffffu;
+#pragma unroll
+            for (int b = 0; b <= DIGIT_BITS; ++b) {  // DIGIT_BITS + 1 bits: PAST_END is bin 256
+                const bool set = (d >> b) & 1;
+                const unsigned ballot = __ballot_sync(0xffffffffu, set);
+                peers &= set ? ballot : ~ballot;
+            }
+        } else if constexpr (HOW == 1) {
             peers = __match_any_sync(0xffffffffu, d);
         } else {
             atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
@@ -214,32 +221,12 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
             peers = bins[RADIX + 1 + d];
         }
         const unsigned before = bins[d];
-#elif RADIX_RANK == 0
-        unsigned peers = 0xffffffffu;
-#pragma unroll
-        for (int b = 0; b <= DIGIT_BITS; ++b) {  // DIGIT_BITS + 1 bits: PAST_END is bin 256
-            const bool set = (d >> b) & 1;
-            const unsigned ballot = __ballot_sync(0xffffffffu, set);
-            peers &= set ? ballot : ~ballot;
-        }
-        const unsigned before = bins[d];
-#elif RADIX_RANK == 1
-        const unsigned peers = __match_any_sync(0xffffffffu, d);
-        const unsigned before = bins[d];
-#else
-        atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
-        __syncwarp();
-        const unsigned peers = bins[RADIX + 1 + d];
-        const unsigned before = bins[d];
-#endif
         const unsigned ahead = __popc(peers & below_me);
         rank[i] = before + ahead;
         __syncwarp();
         if (ahead == 0) {
             bins[d] = before + __popc(peers);
-#if RADIX_RANK == 3
-            if constexpr (!grouped) bins[RADIX + 1 + d] = 0;
-#endif
+            if constexpr (HOW == 3) bins[RADIX + 1 + d] = 0;
         }
         __syncwarp();
     }
@@ -331,29 +318,13 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
 }
 
 // ---- 3. one digit pass ----------------------------------------------------------------------------
-// Split pairs stage keys and values side by side in one round (RADIX_PAIRS_STAGE_BOTH) where both
-// fit in 40 KB: with the 3 KB of per-digit words that stays under the 48 KB static limit.
-template <class S, int THREADS, int ITEMS> __host__ __device__ constexpr bool stage_both() {
-    return RADIX_PAIRS_STAGE_BOTH && has_values<S>() &&
-           (sizeof(typename S::Item) + sizeof(typename S::Value)) * THREADS * ITEMS <= 40 * 1024;
-}
-
 template <class S, int THREADS, int ITEMS> struct SweepShared {
     static constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS;
     using V = typename S::Value;
-#if RADIX_PAIRS_STAGE_BOTH
-    static constexpr int BOTH_TILE = stage_both<S, THREADS, ITEMS>() ? TILE : 1;
-#endif
     union {
         unsigned warp_bins[WARPS][BIN_WORDS];
         typename S::Item keys[TILE];
         V values[has_values<S>() ? TILE : 1];
-#if RADIX_PAIRS_STAGE_BOTH
-        struct {
-            typename S::Item keys[BOTH_TILE];
-            V values[BOTH_TILE];
-        } both;
-#endif
     };
     unsigned tile_start[RADIX];            // tile-local start of each digit
     unsigned tile_count[RADIX];            // S::LOOKBACK_LATE: this tile's count of each digit
@@ -368,7 +339,6 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
 // instantiations each get their own (39 KB instead of 19.5 for the u32 kernels).
 template <class S, int THREADS, int ITEMS> __shared__ SweepShared<S, THREADS, ITEMS> sweep_shared;
 #endif
-static_assert(!RADIX_PAIRS_STAGE_BOTH || RADIX_SHARED_ONCE, "two copies of the pairs staging pass 48 KB");
 
 // Decoupled look-back for digit t of this tile: the count of digit t in every earlier tile of the
 // portion. Publishes this tile's inclusive count.
@@ -418,7 +388,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     using Value = typename S::Value;
     constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS, WARP_TILE = 32 * ITEMS;
     constexpr bool VALUES = has_values<S>();
-    constexpr bool EARLY = RADIX_EARLY_COUNTS, BOTH = stage_both<S, THREADS, ITEMS>();
+    constexpr bool EARLY = RADIX_EARLY_COUNTS;
 #if RADIX_SHARED_ONCE
     auto &sh = sweep_shared<S, THREADS, ITEMS>;
 #else
@@ -589,65 +559,38 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             }
         }
     };
-    if constexpr (BOTH) {
-#if RADIX_PAIRS_STAGE_BOTH
-        // Keys and values staged in one round: no positions held between two rounds.
-        const Value *vload = vsrc;  // opaque, as `reload`
-        asm("" : "+l"(vload));
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (idx < portion_len) {
-                const unsigned r = rank[i];
-                if constexpr (KEYS_FIRST) sh.both.keys[r] = reload[idx];
-                else sh.both.keys[r] = held[i];
-                if constexpr (VALUES_LATE) sh.both.values[r] = vload[idx];
-                else sh.both.values[r] = value[i];
-            }
+    for (int i = 0; i < ITEMS; ++i) {
+        const unsigned idx = warp_begin + i * 32;
+        if (idx < portion_len) {
+            if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+            else sh.keys[rank[i]] = held[i];
         }
-        find_offsets_late();
-        __syncthreads();
-        each_slot([&](int, unsigned j) {
-            const Item x = sh.both.keys[j];
-            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
-            dst[o] = x;
-            vdst[o] = sh.both.values[j];
-        });
-#endif
-    } else {
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (idx < portion_len) {
-                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-                else sh.keys[rank[i]] = held[i];
-            }
-        }
-        find_offsets_late();
-        __syncthreads();
+    }
+    find_offsets_late();
+    __syncthreads();
 
-        unsigned long long where[VALUES ? ITEMS : 1];
-        each_slot([&](int k, unsigned j) {
-            const Item x = sh.keys[j];
-            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
-            dst[o] = x;
-            if constexpr (VALUES) where[k] = o;
-        });
-        if constexpr (VALUES) {
-            const Value *vload = vsrc;  // opaque, as `reload` above
-            asm("" : "+l"(vload));
-            __syncthreads();
+    unsigned long long where[VALUES ? ITEMS : 1];
+    each_slot([&](int k, unsigned j) {
+        const Item x = sh.keys[j];
+        const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+        dst[o] = x;
+        if constexpr (VALUES) where[k] = o;
+    });
+    if constexpr (VALUES) {
+        const Value *vload = vsrc;  // opaque, as `reload` above
+        asm("" : "+l"(vload));
+        __syncthreads();
 #pragma unroll
-            for (int i = 0; i < ITEMS; ++i) {
-                const unsigned idx = warp_begin + i * 32;
-                if (idx < portion_len) {
-                    if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
-                    else sh.values[rank[i]] = value[i];
-                }
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (idx < portion_len) {
+                if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
+                else sh.values[rank[i]] = value[i];
             }
-            __syncthreads();
-            each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
         }
+        __syncthreads();
+        each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
     }
 }
 

@@ -56,8 +56,8 @@
 #ifndef RADIX_RANK
 #define RADIX_RANK 3
 #endif
-// With RADIX_RANK 3 and early counts, warps whose keys hold at most this many distinct digits rank
-// with __match_any_sync instead (radix.cuh warp_rank `grouped`); 0: never. Keys grouped by an
+// With early counts, warps whose keys hold at most this many distinct digits rank with
+// __match_any_sync instead of RADIX_RANK's way (radix.cuh warp_rank GROUPED); 0: never. Keys grouped by an
 // earlier pass put a whole warp on one digit, and its atomic ORs then hit one word. H200, median ms,
 // one run (ci/cub/sweep_configs_s4b.txt), Kvp / u32 keys at 64M:
 //   max 0:  random 2.78 / 1.88   16 distinct keys 2.82 / 2.26
@@ -115,12 +115,9 @@
 #ifndef RADIX_EARLY_COUNTS
 #define RADIX_EARLY_COUNTS 1
 #endif
-// Split pairs: stage keys and values side by side in one round instead of two, so no 64-bit output
-// positions wait in registers between the rounds (where they fit in 40 KB; u64 pairs of 16 items
-// do not). Needs RADIX_SHARED_ONCE. Slower in the run above (EFP against E): off.
-#ifndef RADIX_PAIRS_STAGE_BOTH
-#define RADIX_PAIRS_STAGE_BOTH 0
-#endif
+// (Split pairs staged keys and values side by side in one round instead of two, so no 64-bit
+// output positions waited in registers between the rounds: slower in the run above, EFP against E,
+// and removed.)
 // The sweep's shared memory as one variable per kernel, not one per float/integer instantiation:
 // u32 and pairs_u32 kernels 19.5 KB per block instead of 39; without it they cannot take 24 keys or
 // 384 threads (over the 48 KB static limit), and sm_75 (64 KB per SM) fits one block, not three.
