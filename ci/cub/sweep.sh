@@ -6,6 +6,9 @@
 # bench times), SWEEP_SANITIZE=0, PROFILE=1 (ncu sections; PROFILE=source adds SASS-level stall
 # samples) with PROFILE_NAMES, DURATIONS=1 (ncu time of every kernel of one Kvp sort per pattern)
 # with DURATION_NAMES and DURATION_N, CUB_PATTERNS (none skips CUB), CUB_SIZES, BENCH_TIMEOUT.
+# ncu runs with --clock-control none: the card's clocks stay as they are (before session 5 it
+# locked them to base clocks, so those kernel times read about 25% longer than at run time).
+# ci/cub/whole_sort.sh compares a whole sort's timed median with the sum of its kernels.
 set -uo pipefail
 OUT="${OUT:-/tmp/radix-out}"; mkdir -p "$OUT"
 B=bundle-radix; export GPUSORT_REQUIRE_GPU=1
@@ -50,14 +53,14 @@ done
 if [[ -n "${PROFILE:-}" ]] && command -v ncu >/dev/null; then
   # One onesweep launch of a 16M Kvp sort, for the baseline and the best candidate.
   for name in ${PROFILE_NAMES:-R0 $best}; do
-    GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=16777216 timeout 150 ncu --kernel-name regex:onesweep_kvp \
+    GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=16777216 timeout 150 ncu --clock-control none --kernel-name regex:onesweep_kvp \
       --launch-skip 8 --launch-count 1 --section SpeedOfLight --section WarpStateStats --section Occupancy \
       --section LaunchStats --section MemoryWorkloadAnalysis "$B/gpu_radix" bench_device_radix --ignored --nocapture \
       --test-threads=1 > "$OUT/ncu_$name.txt" 2>&1
     grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Block Limit|Shared Memory Configuration|L1/TEX Hit|L2 Hit" "$OUT/ncu_$name.txt" | sed "s/^/ncu $name /" | head -40
     # Stall samples per SASS instruction (PROFILE=source): where the warps wait.
     [[ "$PROFILE" == source ]] && GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=16777216 GPUSORT_BENCH_PATTERNS=random \
-      GPUSORT_BENCH_TYPES=kvp timeout 200 ncu --kernel-name regex:onesweep_kvp --launch-skip 8 --launch-count 1 \
+      GPUSORT_BENCH_TYPES=kvp timeout 200 ncu --clock-control none --kernel-name regex:onesweep_kvp --launch-skip 8 --launch-count 1 \
       --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
       "$B/gpu_radix" bench_device_radix --ignored --nocapture --test-threads=1 > "$OUT/sass_$name.csv" 2>&1
   done
@@ -67,7 +70,7 @@ if [[ -n "${DURATIONS:-}" ]] && command -v ncu >/dev/null; then
   # at DURATION_N: which kernel a pattern slows down. ncu serializes launches; compare rows, not sums.
   for name in ${DURATION_NAMES:-R0}; do for pat in ${GPUSORT_BENCH_PATTERNS//,/ }; do
     GPUSORT_KERNELS_DIR=/tmp/k_$name GPUSORT_BENCH_SIZES=${DURATION_N:-16777216} GPUSORT_BENCH_PATTERNS=$pat \
-      GPUSORT_BENCH_TYPES=kvp timeout 150 ncu --kernel-name regex:radix --launch-skip 30 --launch-count 12 \
+      GPUSORT_BENCH_TYPES=kvp timeout 150 ncu --clock-control none --cache-control none --kernel-name regex:radix --launch-skip 30 --launch-count 12 \
       --metrics gpu__time_duration.sum "$B/gpu_radix" bench_device_radix --ignored --nocapture --test-threads=1 \
       > "$OUT/dur_${name}_$pat.txt" 2>&1
     awk -v tag="dur $name $pat" '/^  radix_/ {k=$1} /gpu__time_duration.sum/ {printf "%s %-28s %s %s\n", tag, k, $(NF-1), $NF}' \

@@ -60,6 +60,8 @@ struct SortKvp {
     static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -73,6 +75,8 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -85,6 +89,8 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -97,6 +103,8 @@ struct SortU64 {
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -109,6 +117,8 @@ struct SortPairsU64 {  // u64 keys with u32 values
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -196,8 +206,11 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 // every lane of a digit hits the same word; keys grouped by an earlier pass make whole warps share
 // one digit. H200, 64M Kvp, 16 distinct keys, same run: 2.80 ms with the atomic OR for every warp,
 // 2.25 with match for every warp (random keys: 2.57 and 3.63).
+// `match` (warp-uniform, RADIX_GROUPED_INLINE): the same choice made per item inside one loop, so
+// the kernel holds one unrolled copy of the ranking instead of two.
 template <int ITEMS, bool GROUPED = false, class DigitOf>
-__device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins) {
+__device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins,
+                                          bool match = false) {
     constexpr int HOW = GROUPED ? 1 : RADIX_RANK;  // grouped warps always match
     const unsigned below_me = lanemask_lt();
 #pragma unroll
@@ -214,6 +227,8 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
                 peers &= set ? ballot : ~ballot;
             }
         } else if constexpr (HOW == 1) {
+            peers = __match_any_sync(0xffffffffu, d);
+        } else if (match) {
             peers = __match_any_sync(0xffffffffu, d);
         } else {
             atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
@@ -330,7 +345,7 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     unsigned tile_count[RADIX];            // S::LOOKBACK_LATE: this tile's count of each digit
     unsigned long long out_offset[RADIX];  // global position of tile-local slot 0 of each digit
     unsigned warp_sums[RADIX / 32];
-    unsigned warp_grouped[WARPS];  // RADIX_GROUPED_MAX: this warp ranks with match
+    unsigned warp_grouped[WARPS];  // S::GROUPED_MAX: this warp ranks with match
     unsigned tile;
 };
 
@@ -346,8 +361,8 @@ template <class S, int THREADS, int ITEMS> __shared__ SweepShared<S, THREADS, IT
 // behind this one have published only their own count, so a one-word-at-a-time walk is a chain of
 // dependent L2 round trips (ncu, H200, 16M Kvp: 11% of the sweep's stall samples on that load and
 // 15% on the barrier waiting for it).
+template <int BATCH>
 __device__ __forceinline__ unsigned look_back(unsigned *status, unsigned tile, int t, unsigned count) {
-    constexpr int BATCH = RADIX_LOOKBACK_BATCH;
     unsigned before = 0;
     if (tile > 0) {
         int j = (int)tile - 1;  // the newest tile not yet added
@@ -426,7 +441,9 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     // is reloaded for staging (RADIX_KEYS_FIRST; the reload mostly hits L1). Split values are
     // loaded after the ranking when RADIX_VALUES_LATE.
     constexpr bool KEYS_FIRST = RADIX_KEYS_FIRST && S::KEY_WORD;
-    constexpr bool VALUES_LATE = RADIX_VALUES_LATE;
+    // RADIX_VALUES_LATE 2: the values load after the ranking, in flight while the keys scatter.
+    constexpr bool VALUES_LATE = RADIX_VALUES_LATE == 1;
+    constexpr bool VALUES_AFTER_RANK = RADIX_VALUES_LATE == 2 && VALUES;
     using Held = std::conditional_t<KEYS_FIRST, typename S::Bits, Item>;
     Held held[ITEMS];
     Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
@@ -437,7 +454,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         if (idx < portion_len) {
             if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
             else held[i] = src[idx];
-            if constexpr (VALUES && !VALUES_LATE) value[i] = vsrc[idx];
+            if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx];
         }
     }
     auto digit = [&](int i) {
@@ -448,7 +465,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
 
     // Digit t's global position of tile slot 0 (out_offset), from the look-back.
     auto find_offsets = [&](unsigned count, unsigned start) {
-        const unsigned before = look_back(status, tile, t, count);
+        const unsigned before = look_back<S::LOOKBACK_BATCH>(status, tile, t, count);
         const unsigned long long global = base_in[t] + before;
         sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
         if (tile == last_tile) base_out[t] = global + count;
@@ -474,8 +491,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         __syncthreads();
         // Read before the counters become slot starts below (the scan's barrier orders it); kept in
         // shared memory, since a register live through the scan made the kernels spill.
-        if constexpr (RADIX_GROUPED_MAX > 0) {
-            const bool grouped = count_digits(my_bins) <= RADIX_GROUPED_MAX;
+        if constexpr (S::GROUPED_MAX > 0) {
+            const bool grouped = count_digits(my_bins) <= S::GROUPED_MAX;
             if (lane == 0) sh.warp_grouped[warp] = grouped;
         }
         unsigned count = 0, warp_count[WARPS];
@@ -501,7 +518,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             }
         }
         __syncthreads();
-        if (RADIX_GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
+        if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
+        else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
         else warp_rank<ITEMS>(digit, rank, my_bins);
         if constexpr (!LOOKBACK_LATE) {
             if (t < RADIX) find_offsets(count, start);
@@ -565,6 +583,15 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         if (idx < portion_len) {
             if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
             else sh.keys[rank[i]] = held[i];
+        }
+    }
+    if constexpr (VALUES_AFTER_RANK) {
+        const Value *vload = vsrc;  // opaque, as `reload` above
+        asm("" : "+l"(vload));
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (idx < portion_len) value[i] = vload[idx];
         }
     }
     find_offsets_late();

@@ -37,7 +37,11 @@
 #define RADIX_SWEEP_ITEMS_KEYS 16  // 8192 keys, 32 KB staged
 #endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
-#define RADIX_SWEEP_ITEMS_PAIRS 10 // 5120 keys then 5120 values, 20 KB staged
+#define RADIX_SWEEP_ITEMS_PAIRS 12 // 6144 keys then 6144 values, 24 KB staged (RADIX_VALUES_LATE)
+#endif
+// u64 keys with u32 values stage 8-byte keys: more items than this pass the 48 KB static limit.
+#ifndef RADIX_SWEEP_ITEMS_PAIRS_U64
+#define RADIX_SWEEP_ITEMS_PAIRS_U64 10
 #endif
 // Blocks per SM the sweep kernels are register-capped for (__launch_bounds__ second argument):
 // 2 blocks of 512 = 64 registers.
@@ -69,6 +73,27 @@
 #ifndef RADIX_GROUPED_MAX
 #define RADIX_GROUPED_MAX 32
 #endif
+// Per family (S::GROUPED_MAX in radix.cuh). Session 5, H200, random keys, median ms at 16M / 64M
+// (ci/cub/sweep_configs_s5c.txt, one run): max 32 for all: Kvp 0.570 / 2.082, keys 0.457 / 1.661,
+// pairs 0.633 / 2.260; max 0 for all: Kvp 0.552 / 2.014, keys 0.450 / 1.632, pairs 0.626 / 2.245.
+// But Kvp with 16 distinct keys then sorts slower than random (s5d, 64M: max 0 random 2.026,
+// 16 distinct 2.212; max 32 random 2.095, 16 distinct 1.798), so 32 stays for every family.
+// 1: grouped and other warps share one unrolled ranking loop (radix.cuh warp_rank `match`).
+// H200, median ms at 64M, random / 16 distinct keys, one run (ci/cub/sweep_configs_s5e.txt):
+//   0: Kvp 2.095 / 1.799   keys 1.572 / 1.285   pairs 2.286 / 1.917   <- kept
+//   1: Kvp 2.063 / 1.829   keys 1.560 / 1.356   pairs 2.300 / 1.948
+#ifndef RADIX_GROUPED_INLINE
+#define RADIX_GROUPED_INLINE 0
+#endif
+#ifndef RADIX_GROUPED_MAX_KVP
+#define RADIX_GROUPED_MAX_KVP RADIX_GROUPED_MAX
+#endif
+#ifndef RADIX_GROUPED_MAX_KEYS
+#define RADIX_GROUPED_MAX_KEYS RADIX_GROUPED_MAX
+#endif
+#ifndef RADIX_GROUPED_MAX_PAIRS
+#define RADIX_GROUPED_MAX_PAIRS RADIX_GROUPED_MAX
+#endif
 // Decoupled look-back: earlier tiles' words read at once (radix.cuh look_back), and whether a
 // family looks back after staging its keys (the tiles before have had longer to publish). ncu
 // (clocks locked), H200, 16M Kvp, mean of 8 sweep kernels, one run (ci/cub/sweep_configs_s4d.txt):
@@ -79,6 +104,19 @@
 // Late made the keys kernels spill (56 bytes) and slower, so keys look back early.
 #ifndef RADIX_LOOKBACK_BATCH
 #define RADIX_LOOKBACK_BATCH 8
+#endif
+// Per family (S::LOOKBACK_BATCH). Session 5 (pool keeping its memory, so the medians repeat within
+// 1%), H200, median ms at 16M / 64M, one run (ci/cub/sweep_configs_s5c.txt):
+//   batch 8: Kvp 0.570 / 2.082   keys 0.457 / 1.661   pairs 0.633 / 2.260
+//   batch 4: Kvp 0.572 / 2.101   keys 0.433 / 1.567   pairs 0.632 / 2.258   <- keys
+#ifndef RADIX_LOOKBACK_BATCH_KVP
+#define RADIX_LOOKBACK_BATCH_KVP RADIX_LOOKBACK_BATCH
+#endif
+#ifndef RADIX_LOOKBACK_BATCH_KEYS
+#define RADIX_LOOKBACK_BATCH_KEYS 4
+#endif
+#ifndef RADIX_LOOKBACK_BATCH_PAIRS
+#define RADIX_LOOKBACK_BATCH_PAIRS RADIX_LOOKBACK_BATCH
 #endif
 #ifndef RADIX_LOOKBACK_LATE_KVP
 #define RADIX_LOOKBACK_LATE_KVP 1
@@ -92,13 +130,21 @@
 // Kvp: keep only the keys in registers while ranking and reload the pairs to stage them
 // (radix.cuh onesweep). H200, Kvp 16M / 64M, same run: off 0.737 / 2.752 ms, on 0.758 / 2.870,
 // on with 16 items 0.848 / 2.749, 16 items 3 blocks 0.801 / 2.944: off.
-// Split pairs: load the values after the ranking instead of holding them in registers (no spills
-// in the pairs kernel instead of 28 bytes); not timed yet, so off.
+// (Kvp with the keys reloaded, again in session 5 with the pool keeping its memory: 16M / 64M
+// 0.681 / 2.481 ms against 0.573 / 2.094 off.)
 #ifndef RADIX_KEYS_FIRST
 #define RADIX_KEYS_FIRST 0
 #endif
+// Split pairs: when the values are loaded. 0: with the keys, held in registers through the
+// ranking; 1: after the key scatter, straight into shared memory; 2: after the ranking, in flight
+// while the keys scatter, which frees the ranking's registers for 12 items a thread (16 bytes of
+// spills). H200, u32 pairs, median ms at 16M / 64M (ci/cub/sweep_configs_s5*.txt, CUB 3.0.1
+// SortPairs 0.550 / 1.911 in the first run):
+//   run 2: 0, 10 items 0.647 / 2.352   1, 10 items 0.835 / 3.144   0 + full-tile scatter 0.688 / 2.501
+//   run 3: 0, 10 items 0.644 / 2.331   2, 10 items 0.686 / 2.506   0, 12 items 0.704 / 2.618
+//          2, 12 items 0.635 / 2.261  <- chosen   2, 13 items at 384 threads 0.805 / 2.948
 #ifndef RADIX_VALUES_LATE
-#define RADIX_VALUES_LATE 0
+#define RADIX_VALUES_LATE 2
 #endif
 // Session 3 (ci/cub/sweep_configs_s3.txt, H200, 2026-11-22, median ms at 16M / 64M, one run;
 // ptxas sm_90 registers / spill-store bytes for the kvp, u32 and pairs_u32 sweep kernels):

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
+use cudarc::driver::sys::{self, CUdevice_attribute};
+use cudarc::driver::{result, CudaContext, CudaFunction, CudaModule};
 
 use super::modules::ModuleCache;
 use super::staging::Staging;
@@ -108,6 +108,7 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
     let (_, total) = ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
+    keep_device_memory(&ctx, total);
     Ok(Arc::new(Gpu {
         ctx,
         ordinal,
@@ -118,4 +119,28 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         modules: ModuleCache::default(),
         staging: Staging::default(),
     }))
+}
+
+/// Device memory the default stream-ordered pool keeps after a sort instead of returning it to
+/// the driver at the next synchronisation (its default threshold is 0), so the buffers and the
+/// radix scratch of the next call, host or device-resident, are reused rather than mapped again.
+/// At most a quarter of the device. `GPUSORT_POOL_KEEP_BYTES` overrides it (0 restores the
+/// driver's behaviour), for measuring; `Sorter::release_memory` trims the pool to zero.
+pub(crate) const POOL_KEEP_BYTES: usize = 4 << 30;
+
+/// Raises the release threshold of the device's default memory pool (see `POOL_KEEP_BYTES`); a
+/// failure only costs speed.
+fn keep_device_memory(ctx: &CudaContext, total_memory: usize) {
+    let keep = std::env::var("GPUSORT_POOL_KEEP_BYTES").ok().and_then(|s| s.trim().parse().ok());
+    let mut keep = keep.unwrap_or(POOL_KEEP_BYTES).min(total_memory / 4) as u64;
+    // SAFETY: the device comes from its live context; the attribute takes a u64 (cuuint64_t).
+    let _ = unsafe {
+        result::device::get_default_mem_pool(ctx.cu_device()).and_then(|pool| {
+            result::mem_pool::set_attribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &mut keep as *mut u64 as *mut std::ffi::c_void,
+            )
+        })
+    };
 }

@@ -16,9 +16,9 @@
 //!   chunk has arrived.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
-use cudarc::driver::{result, sys, CudaEvent, CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{result, CudaEvent, CudaSlice, CudaStream, DeviceRepr};
 
 use super::staging::{self, par_copy, Plain, ZeroedBuf};
 use super::Gpu;
@@ -35,12 +35,6 @@ pub(crate) const MIN_CHUNKS: usize = 4;
 pub(crate) const MIN_CHUNK_BYTES: usize = 1 << 20;
 /// Chunks of the download ring: while the host copies one out, the next ones are in flight.
 pub(crate) const DOWN_SLOTS: usize = 4;
-/// Device memory the default stream-ordered pool keeps after a sort instead of returning it to
-/// the driver at the next synchronisation (its default threshold is 0), so the data buffer and
-/// the radix scratch of the next call are reused rather than mapped again. At most a quarter of
-/// the device. `GPUSORT_POOL_KEEP_BYTES` overrides it (0 restores the driver's behaviour), for
-/// measuring; `Sorter::release_memory` trims the pool to zero.
-pub(crate) const POOL_KEEP_BYTES: usize = 4 << 30;
 
 fn driver(op: &'static str, bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
     SortError::driver(op, bytes)
@@ -202,7 +196,6 @@ where
 
 pub(super) fn begin(gpu: &Gpu) -> Result<Arc<CudaStream>, SortError> {
     gpu.ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent", 0))?;
-    keep_device_memory(gpu);
     gpu.ctx.new_stream().map_err(driver("cuStreamCreate", 0))
 }
 
@@ -319,34 +312,6 @@ where
     synced?;
     par_copy(host, out.as_slice());
     Ok(())
-}
-
-/// Raises the release threshold of the device's default memory pool once (see `POOL_KEEP_BYTES`).
-fn keep_device_memory(gpu: &Gpu) {
-    static DONE: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-    let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
-    if done.contains(&gpu.ordinal) {
-        return;
-    }
-    done.push(gpu.ordinal);
-    let mut keep = pool_keep_bytes().min(gpu.total_memory / 4) as u64;
-    // SAFETY: the device comes from its live context; the attribute takes a u64 (cuuint64_t).
-    let _ = unsafe {
-        result::device::get_default_mem_pool(gpu.ctx.cu_device()).and_then(|pool| {
-            result::mem_pool::set_attribute(
-                pool,
-                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                &mut keep as *mut u64 as *mut std::ffi::c_void,
-            )
-        })
-    };
-}
-
-fn pool_keep_bytes() -> usize {
-    static KEEP: OnceLock<usize> = OnceLock::new();
-    *KEEP.get_or_init(|| {
-        std::env::var("GPUSORT_POOL_KEEP_BYTES").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(POOL_KEEP_BYTES)
-    })
 }
 
 /// Returns the device memory the pool keeps and unpins the staging buffers.
