@@ -30,6 +30,31 @@
         }                                                                                           \
     } while (0)
 
+// CUB_POOL=1: every buffer comes from the stream-ordered pool (cudaMallocAsync, kept), as gpusort's
+// scratch and its benchmarks' buffers do, instead of cudaMalloc; to compare the two placements.
+static bool use_pool() {
+    static const bool pool = [] {
+        const char *e = getenv("CUB_POOL");
+        if (!e || strcmp(e, "1") != 0) return false;
+        cudaMemPool_t p;
+        CK(cudaDeviceGetDefaultMemPool(&p, 0));
+        unsigned long long keep = ~0ull;
+        CK(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep));
+        return true;
+    }();
+    return pool;
+}
+template <class T> static cudaError_t dev_alloc(T **p, size_t bytes) {
+    if (!use_pool()) return cudaMalloc(p, bytes);
+    cudaError_t e = cudaMallocAsync((void **)p, bytes, 0);
+    return e == cudaSuccess ? cudaStreamSynchronize(0) : e;
+}
+static cudaError_t dev_free(void *p) {
+    if (!use_pool()) return cudaFree(p);
+    cudaError_t e = cudaFreeAsync(p, 0);
+    return e == cudaSuccess ? cudaStreamSynchronize(0) : e;
+}
+
 // Output i of the splitmix64 stream seeded with `seed` (the Rust side's Rng: seeded alike, both
 // sort the same keys).
 static unsigned long long splitmix(unsigned long long seed, unsigned long long i) {
@@ -128,12 +153,12 @@ int main(int argc, char **argv) {
         }
         for (size_t i = 0; i < n; ++i) hv[i] = (unsigned)i;
         unsigned *pk, *pv, *k0, *k1, *v0, *v1;
-        CK(cudaMalloc(&pk, n * 4));
-        CK(cudaMalloc(&pv, n * 4));
-        CK(cudaMalloc(&k0, n * 4));
-        CK(cudaMalloc(&k1, n * 4));
-        CK(cudaMalloc(&v0, n * 4));
-        CK(cudaMalloc(&v1, n * 4));
+        CK(dev_alloc(&pk, n * 4));
+        CK(dev_alloc(&pv, n * 4));
+        CK(dev_alloc(&k0, n * 4));
+        CK(dev_alloc(&k1, n * 4));
+        CK(dev_alloc(&v0, n * 4));
+        CK(dev_alloc(&v1, n * 4));
         CK(cudaMemcpy(pk, hk.data(), n * 4, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(pv, hv.data(), n * 4, cudaMemcpyHostToDevice));
         int ni = (int)n;
@@ -144,7 +169,7 @@ int main(int argc, char **argv) {
             size_t temp = 0;
             CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, dk, dv, ni));
             void *d_temp;
-            CK(cudaMalloc(&d_temp, temp));
+            CK(dev_alloc(&d_temp, temp));
             float ms = time_median(
                 [&] {
                     cub::DoubleBuffer<unsigned> k(k0, k1), v(v0, v1);
@@ -162,18 +187,18 @@ int main(int argc, char **argv) {
                     return 1;
                 }
             report(pattern, n, "pairs_dbuf", ms, temp);
-            CK(cudaFree(d_temp));
+            CK(dev_free(d_temp));
         }
         // Pairs, plain API (input arrays kept, output arrays separate).
         {
             size_t temp = 0;
             CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k0, k1, v0, v1, ni));
             void *d_temp;
-            CK(cudaMalloc(&d_temp, temp));
+            CK(dev_alloc(&d_temp, temp));
             float ms = time_median([&] { CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k0, k1, v0, v1, ni)); },
                                    pk, k0, pv, v0, n);
             report(pattern, n, "pairs_plain", ms, temp);
-            CK(cudaFree(d_temp));
+            CK(dev_free(d_temp));
         }
         // Keys, DoubleBuffer.
         {
@@ -181,7 +206,7 @@ int main(int argc, char **argv) {
             size_t temp = 0;
             CK(cub::DeviceRadixSort::SortKeys(nullptr, temp, dk, ni));
             void *d_temp;
-            CK(cudaMalloc(&d_temp, temp));
+            CK(dev_alloc(&d_temp, temp));
             float ms = time_median(
                 [&] {
                     cub::DoubleBuffer<unsigned> k(k0, k1);
@@ -197,9 +222,9 @@ int main(int argc, char **argv) {
                     return 1;
                 }
             report(pattern, n, "keys_dbuf", ms, temp);
-            CK(cudaFree(d_temp));
+            CK(dev_free(d_temp));
         }
-        for (unsigned *p : {pk, pv, k0, k1, v0, v1}) CK(cudaFree(p));
+        for (unsigned *p : {pk, pv, k0, k1, v0, v1}) CK(dev_free(p));
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tuning sweep of the sorting networks on the device (run through the `run` tool, from the repo
-# root): builds network.cu (sm_90) once per candidate of $CONFIGS ("name|nvcc flags" lines), times
+# root): builds network.cu (sm_90) once per candidate of $CONFIGS ("name|nvcc flags|environment"
+# lines, the environment optional: e.g. GPUSORT_OVERLAP_LAUNCHES=0), times
 # each with the `time_networks` test (GPUSORT_KERNELS_DIR loads the candidate; the image carries
 # its own tuning, so no Rust rebuild), and optionally the committed image through an older test
 # binary ($B/gpu_network_base). Then the network tests and compute-sanitizer on $CHECK (a name, or
@@ -13,7 +14,7 @@ B="${B:-bundle-net}"; export GPUSORT_REQUIRE_GPU=1
 SIZES="${SIZES:-1048576,16777216,67108864}"
 CONFIGS="${CONFIGS:-ci/net/configs.txt}"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-while IFS='|' read -r name flags; do
+while IFS='|' read -r name flags _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   mkdir -p /tmp/k_$name
   nvcc -O3 -std=c++17 -lineinfo -arch=sm_90 -Xptxas=-warn-spills $flags -Ikernels-cuda/cuda --fatbin \
@@ -32,9 +33,10 @@ if [[ -n "${CHECK:-}" && "${CHECK_FIRST:-0}" == 1 ]]; then
   echo "tests $CHECK rc=$? $(grep -E '^test result' "$OUT/tests.log")" | tee -a "$OUT/summary.txt"
 fi
 [[ -x "$B/gpu_network_base" ]] && SUFFIX=_base timing committed
-while IFS='|' read -r name flags; do
+while IFS='|' read -r name flags envs; do
   [[ -z "$name" || "$name" == \#* || ! -f /tmp/k_$name/network.fatbin ]] && continue
-  timing "$name" GPUSORT_KERNELS_DIR=/tmp/k_$name
+  # shellcheck disable=SC2086 # envs: space-separated assignments
+  timing "$name" GPUSORT_KERNELS_DIR=/tmp/k_$name $envs
 done < "$CONFIGS"
 # BIG_NAMES: the candidates also timed at BIG_SIZES (large sizes cost seconds of CPU validation each).
 if [[ -n "${BIG_NAMES:-}" ]]; then

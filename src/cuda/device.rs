@@ -121,18 +121,22 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
     }))
 }
 
-/// Device memory the default stream-ordered pool keeps after a sort instead of returning it to
-/// the driver at the next synchronisation (its default threshold is 0), so the buffers and the
-/// radix scratch of the next call, host or device-resident, are reused rather than mapped again.
-/// At most a quarter of the device. `GPUSORT_POOL_KEEP_BYTES` overrides it (0 restores the
-/// driver's behaviour), for measuring; `Sorter::release_memory` trims the pool to zero.
-pub(crate) const POOL_KEEP_BYTES: usize = 4 << 30;
+/// The default stream-ordered pool may keep up to 1/POOL_KEEP_SHARE of the device after a sort
+/// instead of returning it to the driver at the next synchronisation (its default threshold is
+/// 0), so the buffers and the radix scratch of the next call, host or device-resident, are reused
+/// rather than mapped again. The threshold counts everything the pool holds, the caller's own
+/// pool buffers too: at 4 GiB, 256M split pairs (4 GiB of the benchmark's buffers, 2 GiB of
+/// scratch) lost their scratch at every synchronisation, 9.67 ms timed against 8.80 ms of kernels
+/// (H200, 2026-11-23). `GPUSORT_POOL_KEEP_BYTES` overrides it (0 restores the driver's
+/// behaviour), for measuring; `Sorter::release_memory` trims the pool to zero, and a host sort
+/// that needs more than half the device trims it before it reads the free memory.
+pub(crate) const POOL_KEEP_SHARE: usize = 2;
 
-/// Raises the release threshold of the device's default memory pool (see `POOL_KEEP_BYTES`); a
+/// Raises the release threshold of the device's default memory pool (see `POOL_KEEP_SHARE`); a
 /// failure only costs speed.
 fn keep_device_memory(ctx: &CudaContext, total_memory: usize) {
     let keep = std::env::var("GPUSORT_POOL_KEEP_BYTES").ok().and_then(|s| s.trim().parse().ok());
-    let mut keep = keep.unwrap_or(POOL_KEEP_BYTES).min(total_memory / 4) as u64;
+    let mut keep = keep.unwrap_or(total_memory / POOL_KEEP_SHARE).min(total_memory) as u64;
     // SAFETY: the device comes from its live context; the attribute takes a u64 (cuuint64_t).
     let _ = unsafe {
         result::device::get_default_mem_pool(ctx.cu_device()).and_then(|pool| {

@@ -6,6 +6,7 @@ mod host_keys;
 mod modules;
 pub(crate) mod network;
 mod outofcore;
+mod overlap;
 mod pipeline;
 pub(crate) mod radix;
 #[cfg(test)]
@@ -59,6 +60,8 @@ impl CudaBackend {
             return Ok(None);
         }
         self.bind()?;
+        // What the pool keeps from earlier sorts is free for this one.
+        pipeline::trim_pool(&self.gpu);
         let (free, _) = self.gpu.ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
         let usable = free / AUTO_LIMIT_SHARE.1 * AUTO_LIMIT_SHARE.0;
         Ok((need > usable).then_some(usable))

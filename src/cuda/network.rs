@@ -7,7 +7,10 @@
 //! stage over a block's rows, and a tile merge that finishes the strides below one tile. Lengths
 //! that are not powers of two sort as if padded with elements that rank last; those are never
 //! stored, and blocks that would hold only them are not launched, so n costs about what its
-//! real elements touch. `plan.rs` decides the launches.
+//! real elements touch. `plan.rs` decides the launches. On compute capability 9.0 and newer every
+//! pass after the first is launched to overlap the drain of the one before it (`overlap.rs`; each
+//! kernel waits for the previous pass before touching memory): 1M pairs, H200, bitonic 0.153 ->
+//! 0.131 ms, odd-even 0.300 -> 0.271.
 //!
 //! At most 2^30 elements (`plan::MAX_LEN`; more returns `Unsupported`).
 //! Extra device memory: none for bitonic; one copy of the data for odd-even, whose windowed passes
@@ -149,9 +152,12 @@ fn sort<T: Element>(
         _ => data_ptr,
     };
     let n64 = n as i64;
-    for (pass, f) in passes.iter().zip(&funcs) {
+    // The first pass waits for whatever the stream held before the sort; later ones may overlap
+    // the pass before them (the kernels wait for it before touching memory).
+    let overlap = super::overlap::available(gpu.compute_capability);
+    for (i, (pass, f)) in passes.iter().zip(&funcs).enumerate() {
         let dst = if pass.swap { other(cur) } else { cur };
-        launch(stream, f, pass, (tuning.threads, shared), cur, dst, n64)?;
+        launch(stream, f, pass, (tuning.threads, shared), (cur, dst, n64), overlap && i > 0)?;
         cur = dst;
     }
     debug_assert_eq!(cur, data_ptr);
@@ -190,15 +196,28 @@ fn launch(
     f: &CudaFunction,
     pass: &Pass,
     (threads, shared): (u32, u32),
-    src: u64,
-    dst: u64,
-    n: i64,
+    (mut src, mut dst, mut n): (u64, u64, i64),
+    overlap: bool,
 ) -> Result<(), SortError> {
     let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
-    let [a, b, c] = pass.args;
-    let mut builder = stream.launch_builder(f);
-    builder.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);
-    // SAFETY: the kernel takes (const T*, T*, long long, unsigned x3); src and dst are live device
-    // buffers of n elements of the kernel's element type, held by the caller for the whole sort.
-    unsafe { builder.launch(cfg) }.map(drop).map_err(SortError::driver("network kernel launch", 0))
+    let [mut a, mut b, mut c] = pass.args;
+    // SAFETY (both launches): the kernel takes (const T*, T*, long long, unsigned x3); src and dst
+    // are live device buffers of n elements of the kernel's element type, held by the caller for
+    // the whole sort, and every network kernel waits for the previous grid first (network.cu).
+    let launched = if overlap {
+        let mut params: [*mut std::ffi::c_void; 6] = [
+            (&raw mut src).cast(),
+            (&raw mut dst).cast(),
+            (&raw mut n).cast(),
+            (&raw mut a).cast(),
+            (&raw mut b).cast(),
+            (&raw mut c).cast(),
+        ];
+        unsafe { super::overlap::launch(stream, f, cfg, &mut params) }
+    } else {
+        let mut builder = stream.launch_builder(f);
+        builder.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);
+        unsafe { builder.launch(cfg) }.map(drop)
+    };
+    launched.map_err(SortError::driver("network kernel launch", 0))
 }

@@ -317,6 +317,12 @@ where
 /// Returns the device memory the pool keeps and unpins the staging buffers.
 pub(crate) fn release_memory(gpu: &Gpu) {
     gpu.staging.release();
+    trim_pool(gpu);
+}
+
+/// Returns the device memory the default pool keeps but does not use to the driver, so that the
+/// free memory the driver reports counts it.
+pub(crate) fn trim_pool(gpu: &Gpu) {
     if gpu.ctx.bind_to_thread().is_ok() {
         // Memory still in use (a sort on another thread) stays; the pool frees it when done.
         // SAFETY: the device comes from its live context.

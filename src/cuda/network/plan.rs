@@ -10,7 +10,9 @@ pub(crate) const MAX_LEN: usize = 1 << 30;
 
 /// Words of `net_tuning`: a magic word that names the layout, then the numbers below.
 pub(crate) const TUNING_WORDS: usize = 10;
-const TUNING_MAGIC: u32 = 0x4e45_5432;
+/// "NET3": the layout below, and kernels that wait for the previous pass before touching memory,
+/// so launches may overlap (`overlap.rs`); an older image is refused rather than raced.
+const TUNING_MAGIC: u32 = 0x4e45_5433;
 
 /// The sorting-networks numbers of tuning.cuh an image was built with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,62 @@
+//! Programmatic dependent launch: a kernel launched this way may start while the stream's previous
+//! kernel drains, so a chain of short, one-wave kernels (the sorting networks at 1M) stops paying a
+//! launch latency and a ramp-up per kernel. The kernels keep the order themselves: they wait for the
+//! previous grid (`griddepcontrol.wait`) before touching memory (`network_common.cuh`).
+//!
+//! Needs compute capability 9.0 and a 12.0 driver (`cuLaunchKernelEx`); elsewhere callers launch the
+//! ordinary way. `GPUSORT_OVERLAP_LAUNCHES=0` turns it off, for measuring.
+
+use std::ffi::c_void;
+use std::sync::OnceLock;
+
+use cudarc::driver::sys;
+use cudarc::driver::{CudaFunction, CudaStream, DriverError, LaunchConfig};
+
+/// Whether kernels on a GPU of compute capability `cc` may be launched with `launch`.
+pub(crate) fn available(cc: (i32, i32)) -> bool {
+    static DRIVER: OnceLock<bool> = OnceLock::new();
+    let driver = *DRIVER.get_or_init(|| {
+        if std::env::var("GPUSORT_OVERLAP_LAUNCHES").is_ok_and(|v| v.trim() == "0") {
+            return false;
+        }
+        let mut version = 0;
+        // SAFETY: only called once a device is open, so the driver library is loaded; the call
+        // writes one int.
+        let r = unsafe { sys::cuDriverGetVersion(&mut version) };
+        r == sys::CUresult::CUDA_SUCCESS && version >= 12000
+    });
+    driver && cc.0 >= 9
+}
+
+/// Launches `f` on `stream`, allowed to overlap the stream's previous kernel.
+///
+/// # Safety
+/// As `cudarc`'s `LaunchArgs::launch`: `params` points at one value per kernel parameter, of its
+/// type, and every buffer they name stays alive until the kernel is done. The kernel must wait for
+/// the previous grid before its first memory access, and the caller must have checked `available`.
+pub(crate) unsafe fn launch(
+    stream: &CudaStream,
+    f: &CudaFunction,
+    cfg: LaunchConfig,
+    params: &mut [*mut c_void],
+) -> Result<(), DriverError> {
+    stream.context().bind_to_thread()?;
+    // SAFETY: a plain C struct and union for which all-zero bytes are valid.
+    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    let config = sys::CUlaunchConfig {
+        gridDimX: cfg.grid_dim.0,
+        gridDimY: cfg.grid_dim.1,
+        gridDimZ: cfg.grid_dim.2,
+        blockDimX: cfg.block_dim.0,
+        blockDimY: cfg.block_dim.1,
+        blockDimZ: cfg.block_dim.2,
+        sharedMemBytes: cfg.shared_mem_bytes,
+        hStream: stream.cu_stream(),
+        attrs: &mut attr,
+        numAttrs: 1,
+    };
+    // SAFETY: the caller's contract above; config and attr outlive the call.
+    unsafe { sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) }.result()
+}
