@@ -15,17 +15,17 @@ use cudarc::driver::{CudaFunction, CudaStream, DriverError, LaunchConfig};
 /// Whether kernels on a GPU of compute capability `cc` may be launched with `launch`.
 pub(crate) fn available(cc: (i32, i32)) -> bool {
     static DRIVER: OnceLock<bool> = OnceLock::new();
-    let driver = *DRIVER.get_or_init(|| {
-        if std::env::var("GPUSORT_OVERLAP_LAUNCHES").is_ok_and(|v| v.trim() == "0") {
-            return false;
-        }
-        let mut version = 0;
-        // SAFETY: only called once a device is open, so the driver library is loaded; the call
-        // writes one int.
-        let r = unsafe { sys::cuDriverGetVersion(&mut version) };
-        r == sys::CUresult::CUDA_SUCCESS && version >= 12000
-    });
-    driver && cc.0 >= 9
+    cc.0 >= 9
+        && *DRIVER.get_or_init(|| {
+            if std::env::var("GPUSORT_OVERLAP_LAUNCHES").is_ok_and(|v| v.trim() == "0") {
+                return false;
+            }
+            let mut version = 0;
+            // SAFETY: only called once a device is open, so the driver library is loaded; the call
+            // writes one int.
+            let r = unsafe { sys::cuDriverGetVersion(&mut version) };
+            r == sys::CUresult::CUDA_SUCCESS && version >= 12000
+        })
 }
 
 /// Launches `f` on `stream`, allowed to overlap the stream's previous kernel.
