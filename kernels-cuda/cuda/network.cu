@@ -19,7 +19,6 @@
 #define NET_ENTRY(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS, CALL)
 #define NET_ENTRY_TS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_TILE_SORT, CALL)
 #define NET_ENTRY_OTS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_OE_TILE_SORT, CALL)
-#define NET_ENTRY_OTM(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS_OE_TILE_MERGE, CALL)
 
 #define NET_TYPE(T, TS)                                                                                       \
   NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_asc, false, net::bitonic_tile_sort<false>(src, dst, n))           \
@@ -30,8 +29,8 @@
   NET_ENTRY(net_bitonic_global, T, TS##_desc, true, net::bitonic_global<true>(src, dst, n, a, b, c))         \
   NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n))          \
   NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n))           \
-  NET_ENTRY_OTM(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b)) \
-  NET_ENTRY_OTM(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b))  \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b))   \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b))    \
   NET_ENTRY(net_oddeven_global, T, TS##_asc, false, net::oddeven_global<false>(src, dst, n, a, b, c))        \
   NET_ENTRY(net_oddeven_global, T, TS##_desc, true, net::oddeven_global<true>(src, dst, n, a, b, c))
 

@@ -36,20 +36,12 @@ __device__ __forceinline__ T* tile_smem() {
 // Programmatic dependent launch (sm_90 and newer; src/cuda/overlap.rs launches every pass after the
 // first that way): a pass may be launched while the one before it drains, so the launch latency
 // hides behind work, but it waits for that pass to finish, its writes visible, before touching
-// memory. NET_NEXT_PASS_LAUNCH (tuning.cuh) says when a block lets the next pass launch. Without
-// the launch attribute (older GPUs and drivers, GPUSORT_OVERLAP_LAUNCHES=0) these are no-ops.
-__device__ __forceinline__ void next_pass_may_launch() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
+// memory. Blocks let the next pass launch only when they exit (no launch_dependents): letting it
+// launch as each block starts, or before its stores, was slower (tuning.cuh has the figures).
+// Without the launch attribute (older GPUs and drivers, GPUSORT_OVERLAP_LAUNCHES=0) a no-op.
 __device__ __forceinline__ void wait_for_previous_pass() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-#if NET_NEXT_PASS_LAUNCH == 1
-  next_pass_may_launch();
 #endif
 }
 
@@ -77,9 +69,6 @@ __device__ __forceinline__ void load_tile(T* sm, const T* src, const Map& map, l
 
 template <class T, class Map>
 __device__ __forceinline__ void store_tile(T* dst, const T* sm, const Map& map, long long n) {
-#if NET_NEXT_PASS_LAUNCH == 2
-  next_pass_may_launch();
-#endif
   for (unsigned v = threadIdx.x; v < Shape<T>::W; v += NET_THREADS) {
     const long long p = map.pos(v);
     if (p >= 0 && p < n && map.owns(v)) dst[p] = sm[slot(v)];

@@ -141,86 +141,6 @@ __device__ __forceinline__ unsigned oe_reg_top(T* sm, unsigned top, unsigned k, 
   return r;
 }
 
-__device__ __forceinline__ unsigned shfl(unsigned x, unsigned from) { return __shfl_sync(~0u, x, from); }
-__device__ __forceinline__ uint2 shfl(uint2 x, unsigned from) {
-  return make_uint2(__shfl_sync(~0u, x.x, from), __shfl_sync(~0u, x.y, from));
-}
-
-// Strides 2^(Q-1) .. 1 (Q <= 5, all below the warp width) of stage s over a contiguous tile window,
-// with one shared-memory round trip and one barrier instead of one per stride. Warp w owns slots
-// [w * OWN, (w + 1) * OWN) as rows of 32 (slot = row * 32 + lane) and also loads the row on each
-// side of them; a comparator (i, i + d) is then a shuffle between lanes, one row apart when it
-// wraps. Comparators whose partner lies outside the loaded rows are skipped, which spoils at most
-// 16 + 8 + .. + 1 < 32 slots inward: only the side rows, which are not stored. Slots outside
-// the tile are skipped just as oe_step skips them.
-//
-// Round r pairs row r of a lane with its partner's row r, except that a lane whose partner sits one
-// row up (the upper slot of a wrapping comparator) works on row r + 1 then: both ends of every
-// comparator meet in one shuffle, and each lane picks its row without indexing registers at run time.
-template <int Q, bool DESC, class T, class Map>
-__device__ __forceinline__ void oe_warp_tail(T* sm, const Map& map, unsigned s) {
-  static_assert(Q >= 1 && Q <= 5, "strides below the warp width");
-  constexpr int W = (int)Shape<T>::W, OWN = W / (NET_THREADS / 32), ROWS = OWN / 32;
-  static_assert(OWN % 32 == 0, "warps own whole rows");
-  const unsigned lane = threadIdx.x & 31;
-  const int base = (int)(threadIdx.x >> 5) * OWN - 32;  // slot of row 0 (the row before the warp's own)
-  T x[ROWS + 2];
-#pragma unroll
-  for (int j = 0; j < ROWS + 2; ++j) {
-    const int v = base + 32 * j + (int)lane;
-    if (v >= 0 && v < W) x[j] = sm[slot(v)];
-  }
-  __syncthreads();  // the side rows belong to the neighbouring warps, which store below
-#pragma unroll
-  for (int q = Q - 1; q >= 0; --q) {
-    const int d = 1 << q;
-    const bool low = lane & d;  // the lower slot of its comparator
-    const bool wrap = low ? (int)lane + d >= 32 : (int)lane < d;
-    const bool up = !low && wrap;  // partner one row up: works on row r + 1 in round r
-    const unsigned from = (low ? lane + d : lane - d) & 31;
-#pragma unroll
-    for (int r = -1; r <= ROWS + 1; ++r) {
-      const int row = up ? r + 1 : r;
-      const T cur = up ? x[r + 1 <= ROWS + 1 ? r + 1 : ROWS + 1] : x[r >= 0 ? r : 0];
-      const T other = shfl(cur, from);
-      const int v = base + 32 * row + (int)lane;
-      const int a = low ? v : v - d;  // the comparator's lower slot
-      const int prow = low ? (wrap ? row + 1 : row) : (wrap ? row - 1 : row);
-      const bool ok = row >= 0 && row <= ROWS + 1 && prow >= 0 && prow <= ROWS + 1 && a >= 0 && a + d < W &&
-                      map.pair_ok((unsigned)a, (unsigned)(a + d), s);
-      const unsigned ka = key_of(low ? cur : other), kb = key_of(low ? other : cur);
-      const bool swap = ok && (DESC ? ka < kb : kb < ka);
-      const T res = swap ? other : cur;
-      if (up) {
-        if (r + 1 <= ROWS + 1) x[r + 1 <= ROWS + 1 ? r + 1 : ROWS + 1] = res;
-      } else {
-        if (r >= 0) x[r >= 0 ? r : 0] = res;
-      }
-    }
-  }
-#pragma unroll
-  for (int j = 1; j <= ROWS; ++j) sm[slot(base + 32 * j + (int)lane)] = x[j];
-  __syncthreads();
-}
-
-// Strides 2^(q-1) .. 1 of stage s (the stage's last q): shared-memory steps down to 32, the rest
-// in oe_warp_tail (NET_OE_WARP_TAIL), else all shared-memory steps.
-template <bool DESC, class T, class Map>
-__device__ __forceinline__ void oe_low_steps(T* sm, const Map& map, unsigned s, unsigned q) {
-#if NET_OE_WARP_TAIL
-  for (unsigned d = q; d-- > 5;) oe_step<DESC>(sm, map, s, d, false);
-  switch (q < 5 ? q : 5) {
-    case 1: oe_warp_tail<1, DESC>(sm, map, s); break;
-    case 2: oe_warp_tail<2, DESC>(sm, map, s); break;
-    case 3: oe_warp_tail<3, DESC>(sm, map, s); break;
-    case 4: oe_warp_tail<4, DESC>(sm, map, s); break;
-    case 5: oe_warp_tail<5, DESC>(sm, map, s); break;
-  }
-#else
-  for (unsigned d = q; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
-#endif
-}
-
 // Contiguous window from `start` (negative for the first block). Positions fit in 32 bits since
 // n <= 2^30 (plan.rs). `pair_ok`: both real and in the same run of 2^s.
 struct OeTileMap {
@@ -279,7 +199,7 @@ __device__ __forceinline__ void oddeven_tile_sort(const T* src, T* dst, long lon
   oe_reg<NET_REG_BITS, true, DESC>(sm, 0, map, n, all_real);
   for (unsigned s = NET_REG_BITS + 1; s <= Shape<T>::LOG; ++s) {
     oe_reg<NET_REG_BITS, false, DESC>(sm, s - NET_REG_BITS, map, n, all_real);
-    oe_low_steps<DESC>(sm, map, s, s - NET_REG_BITS);
+    for (unsigned d = s - NET_REG_BITS; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
   }
   store_tile(dst, sm, map, n);
 }
@@ -292,7 +212,7 @@ __device__ __forceinline__ void oddeven_tile_merge(const T* src, T* dst, long lo
   const OeTileMap map((long long)blockIdx.x * own - halo, halo, Shape<T>::W, n);
   load_tile(sm, src, map, n);
   __syncthreads();
-  oe_low_steps<DESC>(sm, map, s, h);
+  for (unsigned d = h; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
   store_tile(dst, sm, map, n);
 }
 

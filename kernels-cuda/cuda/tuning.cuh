@@ -243,12 +243,6 @@
 #ifndef NET_MIN_BLOCKS_OE_TILE_SORT
 #define NET_MIN_BLOCKS_OE_TILE_SORT 2
 #endif
-// The odd-even tile merge. With NET_OE_WARP_TAIL it keeps a warp's 18 rows of pairs in registers:
-// sm_90 ptxas gives it about 120 registers unbounded, spills 260 bytes at 4 blocks (64), none at
-// 3 (80); try 3 with the warp tail.
-#ifndef NET_MIN_BLOCKS_OE_TILE_MERGE
-#define NET_MIN_BLOCKS_OE_TILE_MERGE NET_MIN_BLOCKS
-#endif
 // Comparators run in registers on 2^NET_REG_BITS elements per thread between shared-memory round
 // trips: 4 strides per round trip, 16 pairs = 32 registers. Not swept.
 #ifndef NET_REG_BITS
@@ -286,18 +280,13 @@
 #ifndef NET_OE_STEP_NEAR
 #define NET_OE_STEP_NEAR 1
 #endif
-// 1: the odd-even strides below 32 of the tile sort and the tile merges run per warp in registers
-// (network_oddeven.cuh oe_warp_tail), 0: one shared-memory step each. A candidate written on
-// 2026-11-23 when the GPU machine stopped being lent: it compiles (the pairs tile sort spills 152
-// bytes at 2 blocks) but has not run on a GPU, so it stays off until ci/net/sweep.sh has timed
-// it and the network tests have passed with it (ci/net/configs.txt lists the runs to make).
-#ifndef NET_OE_WARP_TAIL
-#define NET_OE_WARP_TAIL 0
-#endif
-// Overlapped launches (network_common.cuh): a block lets the next pass launch when it exits (0),
-// as soon as it starts (1: the next pass's blocks then wait on the SMs), or before its stores (2).
-// H200, pairs, ms, 1M / 16M, bitonic then odd-even (ci/net/sweep.sh, 2026-11-23): not overlapped
-// 0.153 / 2.906, 0.300 / 5.011; 1: 0.191 / 2.861, 0.355 / 4.973; 0: 0.131 / 2.867, 0.272 / 4.956.
-#ifndef NET_NEXT_PASS_LAUNCH
-#define NET_NEXT_PASS_LAUNCH 0
-#endif
+// Tried and removed (2026-11-23): the odd-even strides below 32 of the tile sort and tile merges
+// per warp in registers (one shuffle per row of 32 and stride, a row of context on each side, one
+// barrier instead of one per stride). Correct (network tests, compute-sanitizer clean) but slower,
+// H200 pairs ms 1M / 16M / 64M: 0.348 / 6.12 / 27.46 against 0.276 / 4.96 / 22.83 (its pairs
+// kernels spill 152-260 bytes; tile merge at 3 blocks per SM, tile sort at 1: no better).
+// Overlapped launches (network_common.cuh wait_for_previous_pass): when a block lets the next pass
+// launch. H200, pairs, ms, 1M / 16M, bitonic then odd-even (ci/net/sweep.sh, 2026-11-23): not
+// overlapped 0.153 / 2.906, 0.300 / 5.011; as each block starts 0.191 / 2.861, 0.355 / 4.973;
+// before its stores 0.151 / 2.870, 0.297 / 4.963; when it exits 0.131 / 2.867, 0.272 / 4.956 <- kept
+// (the only one left in the code).

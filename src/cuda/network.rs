@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::sys::CUfunction_attribute;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig};
 
 use super::Gpu;
 use crate::{Kvp, Order, SortError};
@@ -201,23 +201,17 @@ fn launch(
 ) -> Result<(), SortError> {
     let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
     let [mut a, mut b, mut c] = pass.args;
-    // SAFETY (both launches): the kernel takes (const T*, T*, long long, unsigned x3); src and dst
-    // are live device buffers of n elements of the kernel's element type, held by the caller for
-    // the whole sort, and every network kernel waits for the previous grid first (network.cu).
-    let launched = if overlap {
-        let mut params: [*mut std::ffi::c_void; 6] = [
-            (&raw mut src).cast(),
-            (&raw mut dst).cast(),
-            (&raw mut n).cast(),
-            (&raw mut a).cast(),
-            (&raw mut b).cast(),
-            (&raw mut c).cast(),
-        ];
-        unsafe { super::overlap::launch(stream, f, cfg, &mut params) }
-    } else {
-        let mut builder = stream.launch_builder(f);
-        builder.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);
-        unsafe { builder.launch(cfg) }.map(drop)
-    };
-    launched.map_err(SortError::driver("network kernel launch", 0))
+    let mut params: [*mut std::ffi::c_void; 6] = [
+        (&raw mut src).cast(),
+        (&raw mut dst).cast(),
+        (&raw mut n).cast(),
+        (&raw mut a).cast(),
+        (&raw mut b).cast(),
+        (&raw mut c).cast(),
+    ];
+    // SAFETY: the kernel takes (const T*, T*, long long, unsigned x3); src and dst are live device
+    // buffers of n elements of the kernel's element type, held by the caller for the whole sort,
+    // and every network kernel waits for the previous grid first (network.cu).
+    unsafe { super::overlap::launch(stream, f, cfg, &mut params, overlap) }
+        .map_err(SortError::driver("network kernel launch", 0))
 }

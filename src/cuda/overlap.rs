@@ -9,7 +9,7 @@
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-use cudarc::driver::sys;
+use cudarc::driver::{result, sys};
 use cudarc::driver::{CudaFunction, CudaStream, DriverError, LaunchConfig};
 
 /// Whether kernels on a GPU of compute capability `cc` may be launched with `launch`.
@@ -28,19 +28,35 @@ pub(crate) fn available(cc: (i32, i32)) -> bool {
         })
 }
 
-/// Launches `f` on `stream`, allowed to overlap the stream's previous kernel.
+/// Launches `f` on `stream`; when `overlapped`, it may start while the stream's previous kernel
+/// drains.
 ///
 /// # Safety
 /// As `cudarc`'s `LaunchArgs::launch`: `params` points at one value per kernel parameter, of its
-/// type, and every buffer they name stays alive until the kernel is done. The kernel must wait for
-/// the previous grid before its first memory access, and the caller must have checked `available`.
+/// type, and every buffer they name stays alive until the kernel is done. With `overlapped`, the
+/// kernel must wait for the previous grid before its first memory access, and the caller must
+/// have checked `available`.
 pub(crate) unsafe fn launch(
     stream: &CudaStream,
     f: &CudaFunction,
     cfg: LaunchConfig,
     params: &mut [*mut c_void],
+    overlapped: bool,
 ) -> Result<(), DriverError> {
     stream.context().bind_to_thread()?;
+    if !overlapped {
+        // SAFETY: the caller's contract above.
+        return unsafe {
+            result::launch_kernel(
+                f.cu_function(),
+                cfg.grid_dim,
+                cfg.block_dim,
+                cfg.shared_mem_bytes,
+                stream.cu_stream(),
+                params,
+            )
+        };
+    }
     // SAFETY: a plain C struct and union for which all-zero bytes are valid.
     let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
     attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
