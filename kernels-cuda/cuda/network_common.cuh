@@ -47,24 +47,53 @@ __device__ __forceinline__ void wait_for_previous_pass() {
 
 __device__ __forceinline__ unsigned slot(unsigned v) { return v + (v >> 4); }
 
-// Order a (lower position) before b.
+__host__ __device__ constexpr unsigned ilog2(unsigned x) { return x <= 1 ? 0 : 1 + ilog2(x / 2); }
+
+// Order a (lower position) before b; true when they traded places.
 template <bool DESC, class T>
-__device__ __forceinline__ void cas(T& a, T& b) {
+__device__ __forceinline__ bool cas(T& a, T& b) {
   const unsigned ka = key_of(a), kb = key_of(b);
   const bool swap = DESC ? ka < kb : kb < ka;
   const T lo = swap ? b : a;
   const T hi = swap ? a : b;
   a = lo;
   b = hi;
+  return swap;
 }
 
 // Tile slot v <-> global position; signed so that odd-even windows may hang over the front.
+// A thread must keep many loads in flight: a plain loop (store each element to shared memory as it
+// arrives) waited one DRAM round trip per element. sm_80+ copies global -> shared asynchronously
+// (cp.async, no registers); older GPUs issue NET_LOAD_BATCH loads before the first store.
 template <class T, class Map>
 __device__ __forceinline__ void load_tile(T* sm, const T* src, const Map& map, long long n) {
+#if NET_LOAD_ASYNC && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   for (unsigned v = threadIdx.x; v < Shape<T>::W; v += NET_THREADS) {
     const long long p = map.pos(v);
-    if (p >= 0 && p < n) sm[slot(v)] = src[p];
+    if (p >= 0 && p < n) {
+      const unsigned to = (unsigned)__cvta_generic_to_shared(sm + slot(v));
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src + p), "n"(sizeof(T)) : "memory");
+    }
   }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#else
+  constexpr unsigned PER = Shape<T>::W / NET_THREADS, BATCH = PER < NET_LOAD_BATCH ? PER : NET_LOAD_BATCH;
+#pragma unroll
+  for (unsigned k0 = 0; k0 < PER; k0 += BATCH) {
+    T x[BATCH];
+#pragma unroll
+    for (unsigned k = 0; k < BATCH; ++k) {
+      const long long p = map.pos(threadIdx.x + (k0 + k) * NET_THREADS);
+      if (p >= 0 && p < n) x[k] = src[p];
+    }
+#pragma unroll
+    for (unsigned k = 0; k < BATCH; ++k) {
+      const unsigned v = threadIdx.x + (k0 + k) * NET_THREADS;
+      const long long p = map.pos(v);
+      if (p >= 0 && p < n) sm[slot(v)] = x[k];
+    }
+  }
+#endif
 }
 
 template <class T, class Map>

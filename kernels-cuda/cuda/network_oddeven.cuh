@@ -22,15 +22,18 @@ namespace net {
 
 // One step on slots v: stride 2^dbit in v. Comparators go in batches of 8 that load before any
 // compares, so their shared-memory latencies overlap without holding 16 pairs of keys live.
-// Comparator k of a thread is i = tid + k * NET_THREADS. With NEAR (dv <= NET_THREADS) adding
-// k * NET_THREADS to i only adds to the bits above dbit, so the slots of comparator k are those of
-// comparator 0 plus a constant: one address computation per step instead of one per comparator.
-template <bool NEAR, bool DESC, class T, class Map>
+// Comparator k of a thread is i = i0 + k * INC: i0 = tid and INC = NET_THREADS over the tile, or
+// with WARP each warp's comparators over its own W / warps slots (i0 = warp * 32 * PER + lane,
+// INC = 32), synchronised by the warp alone. With NEAR (dv <= INC) adding k * INC to i only adds
+// to the bits above dbit, so the slots of comparator k are those of comparator 0 plus a constant:
+// one address computation per step instead of one per comparator.
+template <bool NEAR, bool WARP, bool DESC, class T, class Map>
 __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
   constexpr unsigned PER = Shape<T>::W / 2 / NET_THREADS, BATCH = PER < 8 ? PER : 8;
-  constexpr unsigned STEP = 2 * NET_THREADS, SLOT_STEP = STEP + STEP / 16;
+  constexpr unsigned INC = WARP ? 32 : NET_THREADS, STEP = 2 * INC, SLOT_STEP = STEP + STEP / 16;
   const unsigned dv = 1u << dbit;
-  const unsigned lower0 = (threadIdx.x & (dv - 1)) | ((threadIdx.x & ~(dv - 1)) << 1);
+  const unsigned i0 = WARP ? threadIdx.x / 32 * (32 * PER) + threadIdx.x % 32 : threadIdx.x;
+  const unsigned lower0 = (i0 & (dv - 1)) | ((i0 & ~(dv - 1)) << 1);
   const unsigned a0 = first ? lower0 : lower0 + dv;
   const unsigned sa0 = slot(a0), sb0 = slot(a0 + dv);
 #pragma unroll
@@ -43,7 +46,7 @@ __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, 
       if (NEAR) {
         a[k] = a0 + (k0 + k) * STEP;
       } else {
-        const unsigned i = threadIdx.x + (k0 + k) * NET_THREADS;
+        const unsigned i = i0 + (k0 + k) * INC;
         const unsigned lower = (i & (dv - 1)) | ((i & ~(dv - 1)) << 1);  // bit dbit clear
         a[k] = first ? lower : lower + dv;
       }
@@ -55,39 +58,47 @@ __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, 
     }
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
-      if (ok[k]) {
-        cas<DESC>(x[k], y[k]);
+      // Only comparators that swapped write back (NET_OE_STORE_SWAPS): fewer lanes per store.
+      if (ok[k] && (cas<DESC>(x[k], y[k]) || !(NET_OE_STORE_SWAPS & 1))) {
         sm[NEAR ? sa0 + (k0 + k) * SLOT_STEP : slot(a[k])] = x[k];
         sm[NEAR ? sb0 + (k0 + k) * SLOT_STEP : slot(a[k] + dv)] = y[k];
       }
     }
   }
-  __syncthreads();
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
 }
 
-template <bool DESC, class T, class Map>
+template <bool DESC, bool WARP = false, class T, class Map>
 __device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
 #if NET_OE_STEP_NEAR
-  if ((1u << dbit) <= NET_THREADS) {
-    oe_step_body<true, DESC>(sm, map, s, dbit, first);
+  if ((1u << dbit) <= (WARP ? 32u : NET_THREADS)) {
+    oe_step_body<true, WARP, DESC>(sm, map, s, dbit, first);
     return;
   }
 #endif
-  oe_step_body<false, DESC>(sm, map, s, dbit, first);
+  oe_step_body<false, WARP, DESC>(sm, map, s, dbit, first);
 }
 
 // The top R strides of stage `s` on bits [lo, lo + R) of v, which must be the stage's top bits
 // (lo + R = s in v bits), or with SORT every stage up to R when lo = 0: a thread's 2^R slots are
 // then closed under those comparators. Slot j is real when its position is < n (windows here never
 // hang over the front), and a comparator runs only when its upper slot is real.
-template <int R, bool SORT, bool DESC, bool ALL_REAL, class T, class Map>
+// With WARP a warp takes the groups q of its own W / warps slots, and only it synchronises.
+template <int R, bool SORT, bool DESC, bool ALL_REAL, bool WARP, class T, class Map>
 __device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, long long n) {
-  constexpr unsigned E = 1u << R;
+  constexpr unsigned E = 1u << R, GROUPS = Shape<T>::W >> R;
+  static_assert(!WARP || GROUPS % NET_THREADS == 0, "a warp's groups cover its slots");
   const unsigned low = (1u << lo) - 1;
-  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += NET_THREADS) {
+  constexpr unsigned PER_WARP = GROUPS / (NET_THREADS / 32);
+  const unsigned q0 = WARP ? threadIdx.x / 32 * PER_WARP + threadIdx.x % 32 : threadIdx.x;
+  const unsigned q_end = WARP ? (threadIdx.x / 32 + 1) * PER_WARP : GROUPS;
+  for (unsigned q = q0; q < q_end; q += WARP ? 32 : NET_THREADS) {
     const unsigned v0 = (q & low) | ((q & ~low) << R);
     T x[E];
-    unsigned real = ALL_REAL ? ~0u : 0u;
+    unsigned real = ALL_REAL ? ~0u : 0u, moved = 0;
 #pragma unroll
     for (unsigned j = 0; j < E; ++j) {
       const unsigned v = v0 | (j << lo);
@@ -98,27 +109,33 @@ __device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, 
     for (unsigned size = SORT ? 2 : E; size <= E; size <<= 1) {
 #pragma unroll
       for (unsigned j = 0; j < E; ++j)
-        if (!(j & (size / 2)) && ((real >> (j + size / 2)) & 1)) cas<DESC>(x[j], x[j + size / 2]);
+        if (!(j & (size / 2)) && ((real >> (j + size / 2)) & 1) && cas<DESC>(x[j], x[j + size / 2]))
+          moved |= 1u << j | 1u << (j + size / 2);
 #pragma unroll
       for (unsigned d = size / 4; d >= 1; d >>= 1) {
 #pragma unroll
         for (unsigned j = 0; j < E; ++j)
-          if ((j & d) && j / size == (j + d) / size && ((real >> (j + d)) & 1)) cas<DESC>(x[j], x[j + d]);
+          if ((j & d) && j / size == (j + d) / size && ((real >> (j + d)) & 1) && cas<DESC>(x[j], x[j + d]))
+            moved |= 1u << j | 1u << (j + d);
       }
     }
 #pragma unroll
-    for (unsigned j = 0; j < E; ++j) sm[slot(v0 | (j << lo))] = x[j];
+    for (unsigned j = 0; j < E; ++j)
+      if (!(NET_OE_STORE_SWAPS & 2) || ((moved >> j) & 1)) sm[slot(v0 | (j << lo))] = x[j];
   }
-  __syncthreads();
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
 }
 
 // Full windows (every slot real) take a copy without the checks.
-template <int R, bool SORT, bool DESC, class T, class Map>
+template <int R, bool SORT, bool DESC, bool WARP = false, class T, class Map>
 __device__ __forceinline__ void oe_reg(T* sm, unsigned lo, const Map& map, long long n, bool all_real) {
   if (all_real)
-    oe_reg_body<R, SORT, DESC, true>(sm, lo, map, n);
+    oe_reg_body<R, SORT, DESC, true, WARP>(sm, lo, map, n);
   else
-    oe_reg_body<R, SORT, DESC, false>(sm, lo, map, n);
+    oe_reg_body<R, SORT, DESC, false, WARP>(sm, lo, map, n);
 }
 
 // oe_reg with R = min(NET_REG_BITS, k) for the top k strides ending at bit `top` of v.
@@ -196,11 +213,21 @@ __device__ __forceinline__ void oddeven_tile_sort(const T* src, T* dst, long lon
   const bool all_real = map.start + Shape<T>::W <= n;
   load_tile(sm, src, map, n);
   __syncthreads();
-  oe_reg<NET_REG_BITS, true, DESC>(sm, 0, map, n, all_real);
-  for (unsigned s = NET_REG_BITS + 1; s <= Shape<T>::LOG; ++s) {
-    oe_reg<NET_REG_BITS, false, DESC>(sm, s - NET_REG_BITS, map, n, all_real);
-    for (unsigned d = s - NET_REG_BITS; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
+  // Stages whose runs fit one warp's W / warps slots run warp by warp, without block barriers.
+  constexpr unsigned R = NET_OE_SORT_REG_BITS, CHUNK_LOG = Shape<T>::LOG - ilog2(NET_THREADS / 32);
+  constexpr bool WARPS = NET_OE_WARP_STAGES && CHUNK_LOG >= R;
+  oe_reg<R, true, DESC, WARPS>(sm, 0, map, n, all_real);
+  for (unsigned s = R + 1; s <= Shape<T>::LOG; ++s) {
+    if (WARPS && s <= CHUNK_LOG) {
+      oe_reg<R, false, DESC, true>(sm, s - R, map, n, all_real);
+      for (unsigned d = s - R; d-- > 0;) oe_step<DESC, true>(sm, map, s, d, false);
+      continue;
+    }
+    if (WARPS && s == CHUNK_LOG + 1) __syncthreads();
+    oe_reg<R, false, DESC>(sm, s - R, map, n, all_real);
+    for (unsigned d = s - R; d-- > 0;) oe_step<DESC>(sm, map, s, d, false);
   }
+  if (WARPS && Shape<T>::LOG <= CHUNK_LOG) __syncthreads();
   store_tile(dst, sm, map, n);
 }
 

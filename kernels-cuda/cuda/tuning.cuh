@@ -248,6 +248,12 @@
 #ifndef NET_REG_BITS
 #define NET_REG_BITS 4
 #endif
+// The odd-even tile sort's register groups (its kernel may use 128 registers: 2 blocks per SM).
+// H200, pairs, odd-even ms, 1M / 16M (2026-11-23): 5 bits (spills 204 bytes) 0.266 / 4.745,
+// 4 bits 0.266 / 4.765; 4 stays.
+#ifndef NET_OE_SORT_REG_BITS
+#define NET_OE_SORT_REG_BITS NET_REG_BITS
+#endif
 // Bitonic global passes keep at least this many bytes of adjacent columns per row (half where a
 // flip mirrors them). H200, pairs, ms, 1M / 16M / 64M, 2026-11-22 sweep: 128-byte rows (one pass
 // fewer at 1M and 64M) 0.150 / 2.925 / 13.08 <- chosen, 256-byte rows 0.154 / 2.992 / 13.33.
@@ -279,6 +285,32 @@
 // (col bits 4, merge halo bits 3): 1 gave 0.291 / 5.411 / 24.61, 0 gave 0.341 / 6.299 / 28.52.
 #ifndef NET_OE_STEP_NEAR
 #define NET_OE_STEP_NEAR 1
+#endif
+// Bit 0: an odd-even shared-memory step writes back only the comparators that swapped (fewer lanes
+// per store); bit 1: register groups only the slots that moved. H200, pairs, odd-even ms, 1M / 2M /
+// 16M / 64M (2026-11-23, fixed merge halo): neither 0.267 / 0.501 / 4.758 / 22.01, bit 0 0.263 /
+// 0.489 / 4.610 / 21.22 <- chosen, both 0.267 / 0.499 / 4.611 / 21.21.
+// 1: the odd-even tile sort runs the stages whose runs fit one warp's share of the tile (512
+// pairs, 1024 keys) warp by warp, with warp barriers instead of block barriers. H200, pairs,
+// odd-even ms, 1M / 2M / 16M / 64M (2026-11-23): 1 gave 0.252 / 0.479 / 4.516 / 20.93, 0 gave
+// 0.254 / 0.483 / 4.554 / 21.07 (the tile sort at 1M: 48.3 against 50.3 us, ncu).
+#ifndef NET_OE_WARP_STAGES
+#define NET_OE_WARP_STAGES 1
+#endif
+#ifndef NET_OE_STORE_SWAPS
+#define NET_OE_STORE_SWAPS 1
+#endif
+// Tiles load global -> shared with cp.async on sm_80+ (1), else with NET_LOAD_BATCH loads in
+// registers per thread before the first shared store (network_common.cuh load_tile); the loop that
+// stored each element as it arrived kept one load in flight per thread. H200, pairs, ms, 1M / 16M /
+// 64M (2026-11-23), bitonic then odd-even: cp.async 0.131 / 2.529 / 11.27, 0.272 / 4.767 / 22.02;
+// one load in flight 0.134 / 2.884 / 13.02, 0.288 / 4.978 / 22.87; batches of 16 0.137 / 2.794,
+// 0.271 / 4.978; of 8 0.133 / 2.613, 0.269 / 4.849.
+#ifndef NET_LOAD_ASYNC
+#define NET_LOAD_ASYNC 1
+#endif
+#ifndef NET_LOAD_BATCH
+#define NET_LOAD_BATCH 16
 #endif
 // Tried and removed (2026-11-23): the odd-even strides below 32 of the tile sort and tile merges
 // per warp in registers (one shuffle per row of 32 and stride, a row of context on each side, one

@@ -161,13 +161,22 @@ pub(crate) fn plan(network: Network, n: usize, elem_bytes: usize, tuning: &Tunin
             out.push(Pass { kernel: Kernel::OddEvenTileSort, blocks: blocks(n, w), args: [0; 3], swap: false });
             let cb = tuning.oe_col_bits;
             let rows_log = t - cb;
-            let h = t - tuning.oe_merge_halo_bits;
+            let global_passes = |s: u32, h: u32| 1 + s.saturating_sub(h + rows_log).div_ceil(tuning.oe_halo_strides);
             let global = |out: &mut Vec<Pass>, s: u32, b: u32, k: u32, own: usize| {
                 let tiles = blocks(n.div_ceil(1 << b), own);
                 let blocks = tiles << (b - cb);
                 out.push(Pass { kernel: Kernel::OddEvenGlobal, blocks, args: [s, b, k], swap: true });
             };
             for s in t + 1..=l {
+                // The tile merge runs the strides below 2^h; one stride more (twice the halo)
+                // only where that saves the stage a global pass. H200, pairs, odd-even ms, 1M /
+                // 2M / 16M / 64M (2026-11-23): 0.255 / 0.483 / 4.560 / 21.07 against 0.262 /
+                // 0.494 / 4.608 / 21.22 with h fixed, and 0.251 / 0.505 / 4.733 / 22.21 with one
+                // stride more in every stage (NET_OE_MERGE_HALO_BITS 3).
+                let mut h = t - tuning.oe_merge_halo_bits;
+                if tuning.oe_merge_halo_bits > 2 && global_passes(s, h + 1) < global_passes(s, h) {
+                    h += 1;
+                }
                 // The stage's top strides: windows of whole runs (2^k rows) need no halo; the
                 // kernel tells this pass by b + k == s.
                 let k = (s - h).min(rows_log);
@@ -288,6 +297,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The merge halo doubles only in stages where that saves a global pass (stage 18 of 1M
+    /// pairs: 10 strides above 2^8 need two passes, 9 above 2^9 one).
+    #[test]
+    fn odd_even_widens_the_merge_halo_only_to_save_a_pass() {
+        let passes = plan(Network::OddEven, 1 << 20, 8, &T);
+        let halos: Vec<u32> =
+            passes.iter().filter(|p| p.kernel == Kernel::OddEvenTileMerge).map(|p| p.args[1]).collect();
+        assert_eq!(halos, [8, 8, 8, 8, 8, 9, 8, 8]);
+        assert_eq!(passes.len(), 1 + 8 + 10);
+        let fixed = Tuning { oe_merge_halo_bits: 2, ..T };
+        assert!(plan(Network::OddEven, 1 << 20, 8, &fixed)
+            .iter()
+            .all(|p| p.kernel != Kernel::OddEvenTileMerge || p.args[1] == 10));
     }
 
     #[test]
