@@ -86,6 +86,7 @@ __device__ __forceinline__ void load_tile(T* sm, const T* src, const Map& map, l
       const long long p = map.pos(threadIdx.x + (k0 + k) * NET_THREADS);
       if (p >= 0 && p < n) x[k] = src[p];
     }
+    // Positions are computed again rather than kept: 16 flags live across the loads spilled on sm_75.
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
       const unsigned v = threadIdx.x + (k0 + k) * NET_THREADS;

@@ -59,7 +59,7 @@ __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, 
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
       // Only comparators that swapped write back (NET_OE_STORE_SWAPS): fewer lanes per store.
-      if (ok[k] && (cas<DESC>(x[k], y[k]) || !(NET_OE_STORE_SWAPS & 1))) {
+      if (ok[k] && (cas<DESC>(x[k], y[k]) || !NET_OE_STORE_SWAPS)) {
         sm[NEAR ? sa0 + (k0 + k) * SLOT_STEP : slot(a[k])] = x[k];
         sm[NEAR ? sb0 + (k0 + k) * SLOT_STEP : slot(a[k] + dv)] = y[k];
       }
@@ -98,7 +98,7 @@ __device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, 
   for (unsigned q = q0; q < q_end; q += WARP ? 32 : NET_THREADS) {
     const unsigned v0 = (q & low) | ((q & ~low) << R);
     T x[E];
-    unsigned real = ALL_REAL ? ~0u : 0u, moved = 0;
+    unsigned real = ALL_REAL ? ~0u : 0u;
 #pragma unroll
     for (unsigned j = 0; j < E; ++j) {
       const unsigned v = v0 | (j << lo);
@@ -109,19 +109,16 @@ __device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, 
     for (unsigned size = SORT ? 2 : E; size <= E; size <<= 1) {
 #pragma unroll
       for (unsigned j = 0; j < E; ++j)
-        if (!(j & (size / 2)) && ((real >> (j + size / 2)) & 1) && cas<DESC>(x[j], x[j + size / 2]))
-          moved |= 1u << j | 1u << (j + size / 2);
+        if (!(j & (size / 2)) && ((real >> (j + size / 2)) & 1)) cas<DESC>(x[j], x[j + size / 2]);
 #pragma unroll
       for (unsigned d = size / 4; d >= 1; d >>= 1) {
 #pragma unroll
         for (unsigned j = 0; j < E; ++j)
-          if ((j & d) && j / size == (j + d) / size && ((real >> (j + d)) & 1) && cas<DESC>(x[j], x[j + d]))
-            moved |= 1u << j | 1u << (j + d);
+          if ((j & d) && j / size == (j + d) / size && ((real >> (j + d)) & 1)) cas<DESC>(x[j], x[j + d]);
       }
     }
 #pragma unroll
-    for (unsigned j = 0; j < E; ++j)
-      if (!(NET_OE_STORE_SWAPS & 2) || ((moved >> j) & 1)) sm[slot(v0 | (j << lo))] = x[j];
+    for (unsigned j = 0; j < E; ++j) sm[slot(v0 | (j << lo))] = x[j];
   }
   if (WARP)
     __syncwarp();

@@ -286,19 +286,19 @@
 #ifndef NET_OE_STEP_NEAR
 #define NET_OE_STEP_NEAR 1
 #endif
-// Bit 0: an odd-even shared-memory step writes back only the comparators that swapped (fewer lanes
-// per store); bit 1: register groups only the slots that moved. H200, pairs, odd-even ms, 1M / 2M /
-// 16M / 64M (2026-11-23, fixed merge halo): neither 0.267 / 0.501 / 4.758 / 22.01, bit 0 0.263 /
-// 0.489 / 4.610 / 21.22 <- chosen, both 0.267 / 0.499 / 4.611 / 21.21.
+// 1: an odd-even shared-memory step writes back only the comparators that swapped (fewer lanes per
+// store). H200, pairs, odd-even ms, 1M / 2M / 16M / 64M (2026-11-23, fixed merge halo): 0 gave
+// 0.267 / 0.501 / 4.758 / 22.01, 1 gave 0.263 / 0.489 / 4.610 / 21.22. The register groups doing
+// the same (a mask of the slots that moved) measured 0.267 / 0.499 / 4.611 / 21.21 on top: removed.
+#ifndef NET_OE_STORE_SWAPS
+#define NET_OE_STORE_SWAPS 1
+#endif
 // 1: the odd-even tile sort runs the stages whose runs fit one warp's share of the tile (512
 // pairs, 1024 keys) warp by warp, with warp barriers instead of block barriers. H200, pairs,
 // odd-even ms, 1M / 2M / 16M / 64M (2026-11-23): 1 gave 0.252 / 0.479 / 4.516 / 20.93, 0 gave
 // 0.254 / 0.483 / 4.554 / 21.07 (the tile sort at 1M: 48.3 against 50.3 us, ncu).
 #ifndef NET_OE_WARP_STAGES
 #define NET_OE_WARP_STAGES 1
-#endif
-#ifndef NET_OE_STORE_SWAPS
-#define NET_OE_STORE_SWAPS 1
 #endif
 // Tiles load global -> shared with cp.async on sm_80+ (1), else with NET_LOAD_BATCH loads in
 // registers per thread before the first shared store (network_common.cuh load_tile); the loop that
