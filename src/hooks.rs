@@ -13,6 +13,10 @@ use crate::SortError;
 /// A step of a host-to-host GPU sort that can be made to fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
+    /// Taking the pinned staging buffers for a sort (pinning them when they must grow).
+    PinnedAlloc,
+    /// A device buffer for the data of a run or block.
+    DeviceAlloc,
     /// Before a chunk is copied into pinned memory (as if the staging could not be had).
     PinnedCopy,
     /// The host-to-device copy of a chunk.
@@ -21,11 +25,12 @@ pub enum Step {
     Sort,
     /// The device-to-host copy of a chunk, or the wait for it.
     Download,
-    /// The CPU merge of an out-of-core sort, before it writes anything.
+    /// The CPU merge of an out-of-core sort past the held cap, before it writes anything.
     Merge,
 }
 
-pub const STEPS: [Step; 5] = [Step::PinnedCopy, Step::Upload, Step::Sort, Step::Download, Step::Merge];
+pub const STEPS: [Step; 7] =
+    [Step::PinnedAlloc, Step::DeviceAlloc, Step::PinnedCopy, Step::Upload, Step::Sort, Step::Download, Step::Merge];
 
 static ARMED: AtomicBool = AtomicBool::new(false);
 
@@ -55,8 +60,8 @@ pub fn set_chunk_bytes(bytes: usize) {
     CHUNK_BYTES.set(bytes);
 }
 
-/// Caps the pinned upload region at `bytes` in this thread (0: the tuned cap), so that small
-/// inputs go through the ring and the separate download buffer large ones need.
+/// Caps the held pinned buffer at `bytes` in this thread (0: the tuned cap), so that small inputs
+/// take the path of inputs too large to keep a copy of (the ring both ways, host scratch).
 pub fn set_pinned_cap(bytes: usize) {
     ARMED.store(true, Ordering::Relaxed);
     PINNED_CAP.set(bytes);

@@ -22,7 +22,7 @@ const PARTS_PER_THREAD: usize = 4;
 pub(crate) fn merge_runs<T, F>(runs: &[&[T]], out: &mut [T], key: F)
 where
     T: Copy + Send + Sync,
-    F: Fn(&T) -> u32 + Sync,
+    F: Fn(&T) -> u64 + Sync,
 {
     let total: usize = runs.iter().map(|r| r.len()).sum();
     assert_eq!(total, out.len(), "merge output length");
@@ -51,7 +51,7 @@ where
 }
 
 /// For output rank `rank`, how many items of each run come before it in the stable order.
-pub(crate) fn select<T, F: Fn(&T) -> u32>(runs: &[&[T]], rank: usize, key: &F) -> Vec<usize> {
+pub(crate) fn select<T, F: Fn(&T) -> u64>(runs: &[&[T]], rank: usize, key: &F) -> Vec<usize> {
     let total: usize = runs.iter().map(|r| r.len()).sum();
     if rank == 0 {
         return vec![0; runs.len()];
@@ -59,9 +59,9 @@ pub(crate) fn select<T, F: Fn(&T) -> u32>(runs: &[&[T]], rank: usize, key: &F) -
     if rank >= total {
         return runs.iter().map(|r| r.len()).collect();
     }
-    let at_most = |v: u32| -> usize { runs.iter().map(|r| r.partition_point(|x| key(x) <= v)).sum() };
+    let at_most = |v: u64| -> usize { runs.iter().map(|r| r.partition_point(|x| key(x) <= v)).sum() };
     // The smallest key v with at least `rank` items <= v: the key of the item at rank - 1.
-    let (mut lo, mut hi) = (0u32, u32::MAX);
+    let (mut lo, mut hi) = (0u64, u64::MAX);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if at_most(mid) >= rank {
@@ -93,7 +93,7 @@ const ROUND_BLOCK: usize = 1 << 15;
 /// neighbouring runs (neighbours keep the run order, so ties still go to the earlier run). A winner
 /// tree over all heads reads each item once, but its leaf-to-root replay is a chain of dependent
 /// loads: 4 runs of 4M pairs merged 2.5x slower that way than in two rounds of the merge below.
-fn merge_seq<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], out: &mut [T], key: &F) {
+fn merge_seq<T: Copy, F: Fn(&T) -> u64>(runs: &[&[T]], out: &mut [T], key: &F) {
     let live: Vec<&[T]> = runs.iter().copied().filter(|r| !r.is_empty()).collect();
     match live.len() {
         0 => return,
@@ -117,7 +117,7 @@ fn merge_seq<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], out: &mut [T], key: &F) {
 
 /// Merges three or more runs into `out` in rounds that alternate between `out` and `tmp` (same
 /// length); the last round writes `out`.
-fn merge_rounds<T: Copy, F: Fn(&T) -> u32>(live: &[&[T]], out: &mut [T], tmp: &mut [T], key: &F) {
+fn merge_rounds<T: Copy, F: Fn(&T) -> u64>(live: &[&[T]], out: &mut [T], tmp: &mut [T], key: &F) {
     let rounds = live.len().next_power_of_two().trailing_zeros();
     let mut into_out = rounds % 2 == 1;
     let mut lens: Vec<usize> = live.iter().map(|r| r.len()).collect();
@@ -149,7 +149,7 @@ fn pair_lens(lens: &[usize]) -> Vec<usize> {
 }
 
 /// Merges runs 0+1, 2+3, ... into consecutive ranges of `dst` (an odd last run is copied).
-fn merge_round<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], dst: &mut [T], key: &F) {
+fn merge_round<T: Copy, F: Fn(&T) -> u64>(runs: &[&[T]], dst: &mut [T], key: &F) {
     let mut at = 0;
     for pair in runs.chunks(2) {
         let len: usize = pair.iter().map(|r| r.len()).sum();
@@ -167,7 +167,7 @@ fn merge_round<T: Copy, F: Fn(&T) -> u32>(runs: &[&[T]], dst: &mut [T], key: &F)
 /// branch on the comparison (random keys would mispredict half of the time). The front takes
 /// the smallest item, the earlier run on ties; the back the largest, the later run on ties; with
 /// that strict order the two halves meet exactly.
-fn merge_two<T: Copy, F: Fn(&T) -> u32>(a: &[T], b: &[T], out: &mut [T], key: &F) {
+fn merge_two<T: Copy, F: Fn(&T) -> u64>(a: &[T], b: &[T], out: &mut [T], key: &F) {
     let n = out.len();
     debug_assert_eq!(n, a.len() + b.len());
     if a.is_empty() || b.is_empty() {
@@ -175,7 +175,7 @@ fn merge_two<T: Copy, F: Fn(&T) -> u32>(a: &[T], b: &[T], out: &mut [T], key: &F
         out[a.len()..].copy_from_slice(b);
         return;
     }
-    // Exhausted sides read as 2^32 at the front and -1 at the back: every real key beats them.
+    // Exhausted sides read as 2^64 at the front and -1 at the back: every real key beats them.
     let (la, lb) = (a.len(), b.len());
     let (mut i, mut j) = (0usize, 0usize);
     let (mut ia, mut jb) = (la, lb);
@@ -184,16 +184,16 @@ fn merge_two<T: Copy, F: Fn(&T) -> u32>(a: &[T], b: &[T], out: &mut [T], key: &F
         // SAFETY (all four unchecked accesses): the indices are clamped into 0..la and 0..lb
         // (both non-empty), and o < n / 2 <= n - 1 - o < n.
         let (x, y) = unsafe { (*a.get_unchecked(i.min(la - 1)), *b.get_unchecked(j.min(lb - 1))) };
-        let kx = if i < la { key(&x) as u64 } else { 1 << 32 };
-        let ky = if j < lb { key(&y) as u64 } else { 1 << 32 };
+        let kx = if i < la { key(&x) as u128 } else { 1 << 64 };
+        let ky = if j < lb { key(&y) as u128 } else { 1 << 64 };
         let ta = kx <= ky;
         unsafe { *out.get_unchecked_mut(o) = if ta { x } else { y } };
         i += ta as usize;
         j += !ta as usize;
 
         let (x, y) = unsafe { (*a.get_unchecked(ia.max(1) - 1), *b.get_unchecked(jb.max(1) - 1)) };
-        let kx = if ia > 0 { key(&x) as i64 } else { -1 };
-        let ky = if jb > 0 { key(&y) as i64 } else { -1 };
+        let kx = if ia > 0 { key(&x) as i128 } else { -1 };
+        let ky = if jb > 0 { key(&y) as i128 } else { -1 };
         let ta = kx > ky;
         unsafe { *out.get_unchecked_mut(n - 1 - o) = if ta { x } else { y } };
         ia -= ta as usize;
@@ -201,8 +201,8 @@ fn merge_two<T: Copy, F: Fn(&T) -> u32>(a: &[T], b: &[T], out: &mut [T], key: &F
     }
     if front > n / 2 {
         // Odd length: the middle item, taken from the front.
-        let kx = if i < la { key(&a[i]) as u64 } else { 1 << 32 };
-        let ky = if j < lb { key(&b[j]) as u64 } else { 1 << 32 };
+        let kx = if i < la { key(&a[i]) as u128 } else { 1 << 64 };
+        let ky = if j < lb { key(&b[j]) as u128 } else { 1 << 64 };
         out[n / 2] = if kx <= ky { a[i] } else { b[j] };
     }
 }
@@ -252,9 +252,9 @@ mod tests {
         let refs: Vec<&[Item]> = runs.iter().map(|r| r.as_slice()).collect();
         let mut out = vec![(0, 0, 0); expect.len()];
         if descending {
-            merge_runs(&refs, &mut out, |x| !x.0);
+            merge_runs(&refs, &mut out, |x| !(x.0 as u64));
         } else {
-            merge_runs(&refs, &mut out, |x| x.0);
+            merge_runs(&refs, &mut out, |x| x.0 as u64);
         }
         if let Some(i) = out.iter().zip(&expect).position(|(a, b)| a != b) {
             panic!("lengths {lengths:?} desc={descending}: first difference at {i}: {:?} vs {:?}", out[i], expect[i]);
@@ -342,7 +342,7 @@ mod tests {
         let mut r = rng(6);
         let (runs, _) = case(&[1000, 17, 0, 4000, 999], || (r() % 50) as u32, false);
         let refs: Vec<&[Item]> = runs.iter().map(|r| r.as_slice()).collect();
-        let key = |x: &Item| x.0;
+        let key = |x: &Item| x.0 as u64;
         let total: usize = refs.iter().map(|r| r.len()).sum();
         let mut prev = vec![0; refs.len()];
         for rank in 0..=total {

@@ -99,17 +99,20 @@ impl Sorter {
     }
 
     /// The same sorter with at most `bytes` of device memory per host sort. A sort that needs
-    /// more is cut into runs that fit, each sorted on the GPU (a host round trip per run), and
-    /// the runs are merged on all CPU cores, stably (equal keys keep their input order), so the
-    /// result is the same as in one run.
+    /// more is cut into runs that fit, each sorted on the GPU, and the runs are merged stably
+    /// (equal keys keep their input order), so the result is the same as in one run: on the GPU
+    /// (blocks cut at the runs' merge positions, sorted again) when the input fits the pinned
+    /// staging, which may hold up to a quarter of the host's memory, else on all CPU cores.
     ///
     /// What a run of n items needs: radix 2n items + n bytes (pairs: 17n bytes, u32 keys: 9n),
     /// odd-even merge 2n items, bitonic n items, each plus 64 KiB. A limit below what one item
     /// needs makes sorts fail with `InvalidArgument`. The limit applies to host-memory sorts,
     /// not to the `*_device` methods (their data is on the device already).
     ///
-    /// Without a limit, a sort that would not fit in the device's free memory runs out of core
-    /// within 80% of it; `auto()` hands a sort to the CPU only when that fails for memory too.
+    /// Without a limit, every host sort reads the device's free memory first: one that would not
+    /// fit runs out of core within 80% of it; `auto()` hands a sort to the CPU only when that
+    /// fails for memory too. Split pairs with `u64` keys have no out-of-core merge: past the
+    /// budget they are `OutOfMemory` (and `auto()` sorts them on the CPU).
     /// No effect on a sorter without a GPU.
     pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {
         if let Some(g) = &self.gpu {
@@ -121,6 +124,13 @@ impl Sorter {
     /// The device memory limit set with [`Sorter::with_device_memory_limit`].
     pub fn device_memory_limit(&self) -> Option<usize> {
         self.gpu.as_ref().and_then(|g| g.device_limit)
+    }
+
+    /// Pinned host memory the GPU path keeps now for the next host sort: a copy of the largest
+    /// input sorted so far (up to a quarter of the host's memory) and a 64 MiB transfer ring,
+    /// shared by every `Sorter` of the process. [`Sorter::release_memory`] frees it. 0 without a GPU.
+    pub fn kept_host_bytes(&self) -> usize {
+        self.gpu.as_ref().map_or(0, |g| g.kept_host_bytes())
     }
 
     /// Frees the memory kept between sorts for speed: the GPU's pinned staging buffers and the

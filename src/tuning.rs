@@ -35,7 +35,7 @@ pub enum JobShape {
 /// threshold at 16K costs at most 10% there and gains up to 3x below. The sorting networks (GPU
 /// only, chosen explicitly) won from 1M (bitonic, 1.244 against 1.332 ms) and 8M (odd-even
 /// merge, 8.583 against 9.472 ms). Before small host copies stayed on the calling thread
-/// (`cuda::staging::par_copy`), the GPU lost from 128K to 512K in every shape.
+/// (`cuda::hostdata::par_copy`), the GPU lost from 128K to 512K in every shape.
 pub const fn gpu_from_items(shape: JobShape) -> usize {
     match shape {
         JobShape::Kvp => 1 << 14,
@@ -46,7 +46,34 @@ pub const fn gpu_from_items(shape: JobShape) -> usize {
     }
 }
 
-/// Largest page-locked staging buffer kept per device for host-to-host sorts (64M pairs). Larger
-/// inputs pass through it as a ring of chunks (see cuda/pipeline.rs). Pinned copies run at 55 GB/s against 8.7 (up) and 15.4
-/// (down) GB/s pageable on the H200 machine (shared/anchors/README.md).
-pub const PINNED_STAGING_MAX_BYTES: usize = 512 << 20;
+/// The held pinned buffer (a copy of the whole input, staged, for the length of a host sort; see
+/// `cuda/staging.rs`) may grow to this share of the host's memory: 1/4, 32 GiB on the H200 machine
+/// (128 GiB), so sorts of up to 4G pairs keep a copy of their input in pinned memory. Larger inputs
+/// go through the ring and a host scratch buffer instead (256M pairs that way took 287 ms in
+/// session 7, 3.7x the PCIe floor, against 78 ms for the floor).
+pub const PINNED_HELD_SHARE_OF_MEMORY: usize = 4;
+
+/// The held buffer's cap where the host's memory size cannot be read.
+pub const PINNED_HELD_FALLBACK_BYTES: usize = 512 << 20;
+
+/// Chunk of the host pipeline: each host copy into or out of pinned memory, and each copy-engine
+/// transfer, moves this much. H200 machine, 512 MiB through a pinned ring of 4 slots, 16 host
+/// threads (2026-11-25, `ci/probe/host_bw.cu`): the download ran at 54.2 GB/s with 16 MiB chunks
+/// against 42.9 with 32 MiB and 36.9-41.7 with 4-8 MiB (a 64 MiB ring stays in the host's 300 MiB
+/// last-level cache, where the copy engine writes and the cores read it; 128 MiB does not).
+///
+/// Measured and not kept (same machine, 2026-11-25, host to host through the public API): the
+/// held copy of the input echoed back from the device by the idle device-to-host direction while
+/// the cores gathered into a cache-resident ring, instead of the cores gathering into the held
+/// buffer: 64M pairs 36.4 ms against 26.3, 256M 130 against 102 (host memory bandwidth, not the
+/// bus, is what the three streams share); 8 MiB chunks: 64M 42.0 ms (8 slots 37.9).
+pub const CHUNK_BYTES: usize = 16 << 20;
+
+/// Slots of the download ring (and of the upload ring, for inputs past the held cap).
+pub const RING_SLOTS: usize = 4;
+
+/// Smaller inputs are cut into at least this many chunks, so their copies overlap too ...
+pub const MIN_CHUNKS: usize = 4;
+
+/// ... but no chunk is smaller than this: each costs an event and a rayon hand-off (~10-20 us).
+pub const MIN_CHUNK_BYTES: usize = 1 << 20;

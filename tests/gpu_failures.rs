@@ -91,8 +91,8 @@ fn every_step<T: Clone + PartialEq + std::fmt::Debug>(
     }
 }
 
-/// The GPU tests share one device's pinned staging: run alone, every sort takes the staged path
-/// (a sort that finds the staging busy takes the pageable one, which has no pinned-copy step).
+/// The GPU tests share one device's pinned staging and the test hooks' sizes: one at a time, each
+/// sort takes the path its shape is set up for.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn sorter(base: &Sorter, shape: Shape, n: usize, item_bytes: usize, alg: Algorithm) -> Sorter {

@@ -9,7 +9,7 @@ use gpusort::hooks;
 use gpusort::{check, Algorithm, Order, Sorter};
 
 /// One GPU test at a time: the tests sharing the device's pinned staging would send each other
-/// down the pageable path, and the transfer shapes under test would not run.
+/// wait for each other, and the transfer shapes under test would mix.
 fn alone() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
@@ -91,7 +91,7 @@ fn keys_every_transfer_shape() {
 
 #[test]
 fn threads_sharing_the_staging_all_sort_right() {
-    // Only one sort holds the pinned staging at a time; the others take the pageable path.
+    // Only one sort holds the pinned staging at a time; the others wait for it.
     let Some(s) = cuda_or_skip("host path threads") else { return };
     let _alone = alone();
     let handles: Vec<_> = (0..6u64)

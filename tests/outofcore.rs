@@ -9,7 +9,7 @@ use gpusort::hooks;
 use gpusort::{check, Algorithm, Kvp, Order, SortError, Sorter};
 
 /// One GPU test at a time: the tests sharing the device's pinned staging would send each other
-/// down the pageable path, and the transfer shapes under test would not run.
+/// wait for each other, and the transfer shapes under test would mix.
 fn alone() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
@@ -149,5 +149,99 @@ fn limit_on_a_cpu_sorter_is_ignored() {
     let mut v = input.clone();
     s.sort_kvp(&mut v).unwrap();
     check::validate(&input, &v, Order::Ascending, true).unwrap();
+    s.release_memory();
+}
+
+#[test]
+fn every_key_type_out_of_core_in_both_orders() {
+    // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every 32-bit key
+    // type, each cut into several runs and also forced past the held buffer (the CPU-merge path).
+    let Some(s) = cuda_or_skip("out-of-core every key type") else { return };
+    let _alone = alone();
+    for cap in [0, 64 << 10] {
+        hooks::set_pinned_cap(cap);
+        for order in ORDERS {
+            for &n in &[3usize, 4097, 65537, 300_007] {
+                for &p in PATTERNS {
+                    let raw = bits(n, p, 27);
+                    let s32 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u32>(n.div_ceil(5).max(1)));
+                    let floats: Vec<f32> = raw.iter().map(|&b| f32::from_bits(b as u32)).collect();
+                    let mut out = floats.clone();
+                    s32.sort_keys_by(&mut out, order).unwrap();
+                    check::validate_keys(&floats, &out, order)
+                        .unwrap_or_else(|e| panic!("f32 n={n} {p:?} {order:?} cap={cap}: {e}"));
+
+                    let s64 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u64>(n.div_ceil(5).max(1)));
+                    let wide: Vec<u64> = raw.iter().map(|&b| b.rotate_left(17)).collect();
+                    let mut out = wide.clone();
+                    s64.sort_keys_by(&mut out, order).unwrap();
+                    check::validate_keys(&wide, &out, order)
+                        .unwrap_or_else(|e| panic!("u64 n={n} {p:?} {order:?} cap={cap}: {e}"));
+
+                    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+                    let sp = s.clone().with_device_memory_limit(limit(n, 5));
+                    split_pairs_case(&sp, &floats, &values, order, &format!("f32 pairs n={n} {p:?} cap={cap}"));
+                    let ints: Vec<i32> = raw.iter().map(|&b| b as i32).collect();
+                    split_pairs_case(&sp, &ints, &values, order, &format!("i32 pairs n={n} {p:?} cap={cap}"));
+                }
+            }
+        }
+    }
+    hooks::set_pinned_cap(0);
+}
+
+/// Split pairs sorted on `s` must equal the CPU backend's stable result exactly.
+fn split_pairs_case<K: gpusort::Key + PartialEq + std::fmt::Debug>(
+    s: &Sorter,
+    keys: &[K],
+    values: &[u32],
+    order: Order,
+    what: &str,
+) {
+    let (mut k, mut v) = (keys.to_vec(), values.to_vec());
+    s.sort_pairs_by(&mut k, &mut v, order).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (mut ek, mut ev) = (keys.to_vec(), values.to_vec());
+    Sorter::cpu().sort_pairs_by(&mut ek, &mut ev, order).unwrap();
+    // Bitwise: NaN keys compare unequal to themselves.
+    let same = k.iter().zip(&ek).all(|(a, b)| format!("{a:?}") == format!("{b:?}"));
+    assert!(same && v == ev, "{what} {order:?}: differs from the CPU's stable result");
+}
+
+#[test]
+fn shared_device_runs_out_of_core_or_fails_untouched() {
+    // Another user of the device holds all of its memory but a little: a sort that would fit an
+    // empty device must read the free memory, and run out of core (or fail with OutOfMemory and
+    // the data as it was), never fail in the middle of an in-core attempt.
+    let Some(s) = cuda_or_skip("shared device") else { return };
+    let _alone = alone();
+    let ctx = s.cuda_context().expect("a CUDA sorter has a context");
+    ctx.bind_to_thread().unwrap();
+    s.release_memory();
+    let (free, _) = ctx.mem_get_info().unwrap();
+    let leave = 96usize << 20;
+    let stream = ctx.default_stream();
+    let hog = stream.alloc_zeros::<u8>(free.saturating_sub(leave)).expect("hold the device's memory");
+    stream.synchronize().unwrap();
+    let n = 16usize << 20; // 128 MiB of pairs: a radix sort in one run needs 272 MiB
+    let input = kvp_input(n, Pattern::Random, 28);
+    let mut v = input.clone();
+    match s.sort_kvp(&mut v) {
+        Ok(()) => check::validate(&input, &v, Order::Ascending, true).expect("out of core on a shared device"),
+        Err(e) => {
+            assert!(matches!(e, SortError::OutOfMemory { .. }), "{e:?}");
+            assert!(v == input, "a failed sort changed the data");
+        }
+    }
+    let (keys, values): (Vec<u64>, Vec<u32>) = input.iter().map(|p| ((p.key as u64) << 7, p.value)).unzip();
+    let (mut k, mut vals) = (keys.clone(), values.clone());
+    let e = s.sort_pairs(&mut k, &mut vals).expect_err("u64 pairs have no out-of-core path");
+    assert!(matches!(e, SortError::OutOfMemory { .. }), "{e:?}");
+    assert!(k == keys && vals == values, "a refused sort changed the data");
+    // auto() takes the CPU for what the GPU cannot hold.
+    let mut a = keys.clone();
+    let mut av = values.clone();
+    Sorter::auto().with_crossover(0).sort_pairs(&mut a, &mut av).unwrap();
+    assert!(a.windows(2).all(|w| w[0] <= w[1]), "auto() on the CPU did not sort");
+    drop(hog);
     s.release_memory();
 }

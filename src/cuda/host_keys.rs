@@ -1,10 +1,8 @@
-//! Host-side bridges for key types and layouts the GPU kernels do not take directly yet: keys
-//! become their 32-bit ordered bits (an order-preserving bijection, see `gpusort_cpu::SortKey`),
-//! split key/value arrays become `Kvp`s, and back after the sort.
+//! Keys as their 32-bit ordered bits (an order-preserving bijection, see `gpusort_cpu::SortKey`),
+//! and back: how split pairs and the sorting networks carry signed and float keys
+//! (`hostdata::SplitAsKvp`, `hostdata::KeysAsBits`).
 
 use gpusort_cpu::SortKey;
-
-use crate::Kvp;
 
 /// A key whose ordered bits are 32 bits wide, with the inverse map.
 pub(crate) trait Bits32: SortKey<Bits = u32> {
@@ -27,27 +25,6 @@ impl Bits32 for f32 {
     fn from_ordered_bits(bits: u32) -> f32 {
         // A set top bit marks a key that was non-negative (only its sign bit was flipped).
         f32::from_bits(if bits & 0x8000_0000 != 0 { bits ^ 0x8000_0000 } else { !bits })
-    }
-}
-
-pub(crate) fn to_bits<K: Bits32>(keys: &[K]) -> Vec<u32> {
-    keys.iter().map(|k| k.to_ordered_bits()).collect()
-}
-
-pub(crate) fn from_bits<K: Bits32>(bits: &[u32], keys: &mut [K]) {
-    for (k, &b) in keys.iter_mut().zip(bits) {
-        *k = K::from_ordered_bits(b);
-    }
-}
-
-pub(crate) fn to_pairs<K: Bits32>(keys: &[K], values: &[u32]) -> Vec<Kvp> {
-    keys.iter().zip(values).map(|(k, &v)| Kvp::new(k.to_ordered_bits(), v)).collect()
-}
-
-pub(crate) fn from_pairs<K: Bits32>(pairs: &[Kvp], keys: &mut [K], values: &mut [u32]) {
-    for ((k, v), p) in keys.iter_mut().zip(values.iter_mut()).zip(pairs) {
-        *k = K::from_ordered_bits(p.key);
-        *v = p.value;
     }
 }
 

@@ -1,12 +1,17 @@
-//! The CUDA backend: host-memory sorts (copy up, sort on the device, copy back) and the
-//! device-resident entry points the host path and GPU pipelines share.
+//! The CUDA backend. A host sort goes one way: the job becomes `HostData` (how its items are
+//! staged) and a `DeviceSort` (which kernels), the budget decides between one run and several
+//! (`outofcore`), the pipeline moves the data, and `dispatch` runs the kernels. The
+//! device-resident entry points go to `dispatch` directly.
 
 mod device;
+mod dispatch;
 mod host_keys;
+mod hostdata;
 mod modules;
 pub(crate) mod network;
 mod outofcore;
 mod overlap;
+mod pinned;
 mod pipeline;
 pub(crate) mod radix;
 #[cfg(test)]
@@ -15,16 +20,16 @@ mod staging;
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaSlice, CudaStream};
 
 pub(crate) use device::{gpu, Gpu};
-pub(crate) use staging::par_copy;
+pub(crate) use hostdata::par_copy;
 
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
-use host_keys::Bits32;
-use radix::RadixKey;
-use staging::{MergeKey, Plain};
+use dispatch::DeviceSort;
+use hostdata::{Direct, HostData, KeysAsBits, SplitAsKvp};
+use outofcore::need_bytes;
 
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
@@ -33,11 +38,11 @@ pub(crate) struct CudaBackend {
     pub(crate) device_limit: Option<usize>,
 }
 
-/// Without a set limit, a sort that needs more than this share of the device's total memory
-/// first checks the free memory, and runs out of core within `AUTO_LIMIT_SHARE` of it when it
-/// would not fit (other users and fragmentation take the rest).
-const CHECK_FREE_ABOVE_SHARE: usize = 2;
-const AUTO_LIMIT_SHARE: (usize, usize) = (8, 10);
+/// Without a set limit, a sort runs in core when it needs at most 9/10 of the device's free
+/// memory; otherwise the pool's idle memory is handed back and the sort runs out of core within
+/// 8/10 of what is free then (other users and fragmentation take the rest).
+const IN_CORE_SHARE: (usize, usize) = (9, 10);
+const OUT_OF_CORE_SHARE: (usize, usize) = (8, 10);
 
 impl CudaBackend {
     pub(crate) fn open(ordinal: usize) -> Result<Self, SortError> {
@@ -50,46 +55,62 @@ impl CudaBackend {
         pipeline::release_memory(&self.gpu);
     }
 
-    /// The device budget for a host sort needing `need` bytes: the set limit, else 80% of the
-    /// free memory when the sort would not fit in it, else none.
+    /// Pinned host bytes kept between calls now.
+    pub(crate) fn kept_host_bytes(&self) -> usize {
+        self.gpu.staging.kept_bytes()
+    }
+
+    /// The device budget for a host sort needing `need` bytes: the set limit, else none when the
+    /// sort fits the free memory, else 80% of the free memory. The free memory is read at every
+    /// call: a device shared with other programs (or with the caller's own buffers) has less
+    /// than its size.
     fn budget(&self, need: usize) -> Result<Option<usize>, SortError> {
         if let Some(limit) = self.device_limit {
             return Ok(Some(limit));
         }
-        if need <= self.gpu.total_memory / CHECK_FREE_ABOVE_SHARE {
+        let free = || self.gpu.ctx.mem_get_info().map(|(f, _)| f).map_err(SortError::driver("cuMemGetInfo", 0));
+        if need <= free()? / IN_CORE_SHARE.1 * IN_CORE_SHARE.0 {
             return Ok(None);
         }
-        self.bind()?;
         // What the pool keeps from earlier sorts is free for this one.
         pipeline::trim_pool(&self.gpu);
-        let (free, _) = self.gpu.ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
-        let usable = free / AUTO_LIMIT_SHARE.1 * AUTO_LIMIT_SHARE.0;
+        let usable = free()? / OUT_OF_CORE_SHARE.1 * OUT_OF_CORE_SHARE.0;
         Ok((need > usable).then_some(usable))
     }
 
-    /// Sorts host items on the device: one pipelined round trip when the sort fits the budget,
-    /// else out of core (runs sorted on the GPU, merged on the CPU). Either way the slice is
-    /// left untouched when an error is returned.
-    fn host_sort<T: DeviceRepr + MergeKey>(
-        &self,
-        host: &mut [T],
-        order: Order,
-        algorithm: Algorithm,
-        sort: impl Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
-    ) -> Result<(), SortError> {
-        let need = outofcore::need_bytes::<T>(host.len(), algorithm);
+    /// Sorts host data on the device: one pipelined round trip when the sort fits the budget,
+    /// else out of core. Either way the data is left untouched when an error is returned.
+    fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError> {
+        let need = need_bytes::<H::Item>(data.len(), sort.algorithm);
         match self.budget(need)? {
             Some(limit) if need > limit => {
                 // A budget derived from the free memory that holds not even one run is the device
                 // being full: out of memory (so that `auto()` sorts on the CPU), not a bad limit.
-                let run = outofcore::run_len::<T>(limit, algorithm).map_err(|e| match self.device_limit {
-                    Some(_) => e,
-                    None => SortError::OutOfMemory { op: "out-of-core run", bytes: need },
-                })?;
-                outofcore::sort(&self.gpu, host, run, order, sort)
+                let run =
+                    outofcore::run_len::<H::Item>(limit, sort.algorithm).map_err(|e| match self.device_limit {
+                        Some(_) => e,
+                        None => SortError::OutOfMemory { op: "out-of-core run (device memory)", bytes: need },
+                    })?;
+                outofcore::sort(&self.gpu, data, run, &sort)
             }
-            _ => pipeline::round_trip(&self.gpu, host, sort),
+            _ => pipeline::round_trip(&self.gpu, data, &sort),
         }
+    }
+
+    /// Split u64 pairs: one round trip of two arrays; no out-of-core merge for them yet, so past
+    /// the budget they are `OutOfMemory` (and `Sorter::auto()` sorts them on the CPU).
+    fn sort_pairs_u64(&self, keys: &mut [u64], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+        let need = need_bytes::<u64>(keys.len(), Algorithm::Radix)
+            .saturating_add(need_bytes::<u32>(keys.len(), Algorithm::Radix));
+        if self.budget(need)?.is_some_and(|limit| need > limit) {
+            return Err(SortError::OutOfMemory { op: "split u64 pairs (no out-of-core merge for them)", bytes: need });
+        }
+        pipeline::round_trip_pairs(&self.gpu, keys, values, &sort)
+    }
+
+    fn device_sort(&self, order: Order, algorithm: Algorithm) -> Result<DeviceSort<'_>, SortError> {
+        self.bind()?;
+        Ok(DeviceSort { gpu: &self.gpu, order, algorithm })
     }
 
     pub(crate) fn sort_kvp_device(
@@ -99,12 +120,7 @@ impl CudaBackend {
         order: Order,
         algorithm: Algorithm,
     ) -> Result<(), SortError> {
-        self.bind()?;
-        match algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(&self.gpu, stream, data, order),
-            Algorithm::Bitonic => network::bitonic_kvp(&self.gpu, stream, data, order),
-            Algorithm::OddEvenMerge => network::odd_even_kvp(&self.gpu, stream, data, order),
-        }
+        self.device_sort(order, algorithm)?.run(stream, data)
     }
 
     pub(crate) fn sort_keys_u32_device(
@@ -114,12 +130,18 @@ impl CudaBackend {
         order: Order,
         algorithm: Algorithm,
     ) -> Result<(), SortError> {
-        self.bind()?;
-        match algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_keys(&self.gpu, stream, data, order),
-            Algorithm::Bitonic => network::bitonic_keys_u32(&self.gpu, stream, data, order),
-            Algorithm::OddEvenMerge => network::odd_even_keys_u32(&self.gpu, stream, data, order),
-        }
+        self.device_sort(order, algorithm)?.run(stream, data)
+    }
+
+    pub(crate) fn sort_pairs_u32_device(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<u32>,
+        values: &mut CudaSlice<u32>,
+        order: Order,
+        algorithm: Algorithm,
+    ) -> Result<(), SortError> {
+        self.device_sort(order, algorithm)?.run_pairs(stream, keys, values)
     }
 
     /// Driver calls act on the calling thread's current context; `Sorter`s move between threads.
@@ -141,164 +163,27 @@ impl SortBackend for CudaBackend {
         if job.len() < 2 {
             return Ok(());
         }
+        let sort = self.device_sort(order, algorithm)?;
         let radix = matches!(algorithm, Algorithm::Auto | Algorithm::Radix);
         match job {
-            SortJob::Kvp(v) => self.host_sort(v, order, algorithm, |s, d| self.sort_kvp_device(s, d, order, algorithm)),
-            SortJob::Keys(KeySlice::U32(k)) => {
-                self.host_sort(k, order, algorithm, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))
-            }
-            // Signed and float keys go to the radix kernels as they are (the kernels flip their
-            // bits on the fly); the sorting networks take them as ordered u32 bits.
-            SortJob::Keys(KeySlice::I32(k)) if radix => self.host_sort(k, order, algorithm, self.radix_keys(order)),
-            SortJob::Keys(KeySlice::F32(k)) if radix => self.host_sort(k, order, algorithm, self.radix_keys(order)),
-            SortJob::Keys(KeySlice::I32(k)) => self.sort_keys_as_bits(k, order, algorithm),
-            SortJob::Keys(KeySlice::F32(k)) => self.sort_keys_as_bits(k, order, algorithm),
-            SortJob::Keys(KeySlice::U64(k)) if radix => self.sort_in_core(k, self.radix_keys(order)),
-            SortJob::Pairs(KeySlice::U32(k), v) if radix && self.split_in_core(k.len())? => {
-                self.sort_pairs_split(k, v, order)
-            }
-            SortJob::Pairs(KeySlice::I32(k), v) if radix && self.split_in_core(k.len())? => {
-                self.sort_pairs_split(k, v, order)
-            }
-            SortJob::Pairs(KeySlice::F32(k), v) if radix && self.split_in_core(k.len())? => {
-                self.sort_pairs_split(k, v, order)
-            }
-            SortJob::Pairs(KeySlice::U64(k), v) if radix => {
-                self.require_in_core(outofcore::need_bytes::<(u64, u32)>(k.len(), Algorithm::Radix))?;
-                self.sort_pairs_split(k, v, order)
-            }
-            SortJob::Pairs(KeySlice::U32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
-            SortJob::Pairs(KeySlice::I32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
-            SortJob::Pairs(KeySlice::F32(k), v) => self.sort_pairs_as_kvp(k, v, order, algorithm),
+            SortJob::Kvp(v) => self.host_sort(&mut Direct(v), sort),
+            SortJob::Keys(KeySlice::U32(k)) => self.host_sort(&mut Direct(k), sort),
+            // Signed and float keys go to the radix kernels as they are; the sorting networks take
+            // their ordered bits.
+            SortJob::Keys(KeySlice::I32(k)) if radix => self.host_sort(&mut Direct(k), sort),
+            SortJob::Keys(KeySlice::F32(k)) if radix => self.host_sort(&mut Direct(k), sort),
+            SortJob::Keys(KeySlice::I32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            SortJob::Keys(KeySlice::F32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            SortJob::Keys(KeySlice::U64(k)) if radix => self.host_sort(&mut Direct(k), sort),
+            // Split 32-bit pairs travel as `Kvp`s: the fastest kernels, and every host path.
+            SortJob::Pairs(KeySlice::U32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::I32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::F32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_u64(keys, values, sort),
             SortJob::Keys(KeySlice::U64(_)) | SortJob::Pairs(KeySlice::U64(_), _) => Err(SortError::Unsupported {
                 backend: "cuda",
                 what: format!("u64 keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
             }),
         }
-    }
-}
-
-impl CudaBackend {
-    /// Split 32-bit pairs take the device as two arrays in one run, staged through the pinned
-    /// upload buffer; when they do not fit the device budget or that buffer, they go as `Kvp`s
-    /// instead (out of core, or through the pinned ring).
-    fn split_in_core(&self, n: usize) -> Result<bool, SortError> {
-        Ok(pipeline::pairs_fit_staging::<u32>(n)
-            && !self.over_budget(outofcore::need_bytes::<Kvp>(n, Algorithm::Radix))?)
-    }
-
-    /// Whether a one-run sort needing `need` device bytes exceeds the budget.
-    fn over_budget(&self, need: usize) -> Result<bool, SortError> {
-        Ok(self.budget(need)?.is_some_and(|limit| need > limit))
-    }
-
-    /// 64-bit keys have no out-of-core merge yet: beyond the device budget they are refused
-    /// (`OutOfMemory`), and `Sorter::auto()` sorts them on the CPU.
-    fn require_in_core(&self, need: usize) -> Result<(), SortError> {
-        if self.over_budget(need)? {
-            return Err(SortError::OutOfMemory {
-                op: "u64 key sort (no out-of-core merge for 64-bit keys)",
-                bytes: need,
-            });
-        }
-        Ok(())
-    }
-
-    /// The radix sort of device keys of any type the kernels take, for the host paths.
-    fn radix_keys<K: RadixKey>(
-        &self,
-        order: Order,
-    ) -> impl Fn(&Arc<CudaStream>, &mut CudaSlice<K>) -> Result<(), SortError> + '_ {
-        move |s, d| {
-            self.bind()?;
-            radix::sort_keys(&self.gpu, s, d, order)
-        }
-    }
-
-    /// One pipelined round trip when the sort fits the device budget, else `OutOfMemory`: for
-    /// items the out-of-core merge cannot order.
-    fn sort_in_core<T: DeviceRepr + Plain>(
-        &self,
-        host: &mut [T],
-        sort: impl Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
-    ) -> Result<(), SortError> {
-        self.require_in_core(outofcore::need_bytes::<T>(host.len(), Algorithm::Radix))?;
-        pipeline::round_trip(&self.gpu, host, sort)
-    }
-
-    /// Split pairs go to the radix kernels as two arrays (no interleaving on the host).
-    fn sort_pairs_split<K: RadixKey + Plain + Default>(
-        &self,
-        keys: &mut [K],
-        values: &mut [u32],
-        order: Order,
-    ) -> Result<(), SortError> {
-        self.bind()?;
-        let staged = pipeline::round_trip_pairs(&self.gpu, keys, values, |s, dk, dv| {
-            self.bind()?;
-            radix::sort_pairs(&self.gpu, s, dk, dv, order)
-        });
-        if let Some(result) = staged {
-            return result;
-        }
-        // Beyond the pinned cap (u64 keys only: 32-bit ones go as Kvp), or while another sort
-        // holds the staging: the driver's pageable copies.
-        let bytes = std::mem::size_of_val(keys);
-        let stream = self.gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
-        let mut dk = stream.clone_htod(keys).map_err(SortError::driver("copy keys to device", bytes))?;
-        let mut dv = stream.clone_htod(values).map_err(SortError::driver("copy values to device", bytes))?;
-        radix::sort_pairs(&self.gpu, &stream, &mut dk, &mut dv, order)?;
-        let mut out_k = vec![K::default(); keys.len()];
-        let mut out_v = vec![0u32; values.len()];
-        stream.memcpy_dtoh(&dk, &mut out_k).map_err(SortError::driver("copy keys to host", bytes))?;
-        stream.memcpy_dtoh(&dv, &mut out_v).map_err(SortError::driver("copy values to host", bytes))?;
-        stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
-        // Both results are complete before either caller slice is written.
-        keys.copy_from_slice(&out_k);
-        values.copy_from_slice(&out_v);
-        Ok(())
-    }
-
-    pub(crate) fn sort_pairs_u32_device(
-        &self,
-        stream: &Arc<CudaStream>,
-        keys: &mut CudaSlice<u32>,
-        values: &mut CudaSlice<u32>,
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        self.bind()?;
-        match algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs(&self.gpu, stream, keys, values, order),
-            other => Err(SortError::Unsupported {
-                backend: "cuda",
-                what: format!("{other:?} on split device arrays; sort Kvp structs with it instead"),
-            }),
-        }
-    }
-
-    fn sort_keys_as_bits<K: Bits32>(
-        &self,
-        keys: &mut [K],
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        let mut bits = host_keys::to_bits(keys);
-        self.host_sort(&mut bits, order, algorithm, |s, d| self.sort_keys_u32_device(s, d, order, algorithm))?;
-        host_keys::from_bits(&bits, keys);
-        Ok(())
-    }
-
-    fn sort_pairs_as_kvp<K: Bits32>(
-        &self,
-        keys: &mut [K],
-        values: &mut [u32],
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        let mut pairs = host_keys::to_pairs(keys, values);
-        self.host_sort(&mut pairs, order, algorithm, |s, d| self.sort_kvp_device(s, d, order, algorithm))?;
-        host_keys::from_pairs(&pairs, keys, values);
-        Ok(())
     }
 }

@@ -1,40 +1,30 @@
 //! Out-of-core hybrid sort: an input whose sort does not fit in the device memory budget is cut
 //! into runs that do; each run is uploaded, sorted on the GPU and downloaded, then the runs are
-//! combined into the caller's slice:
-//! - up to the pinned staging cap, the runs live in the pinned upload buffer and pipeline on one
-//!   stream, and the GPU combines them too: the output is cut into blocks at the runs' merge
-//!   positions, and each block's pieces are sorted again on the device (see `staged`);
-//! - beyond it, each run makes a host round trip of its own into a host scratch buffer, and a
-//!   parallel k-way merge on all cores (`crate::merge`) combines them.
+//! combined into the caller's data:
+//! - when the input fits the held buffer (`staging::held_cap`), the runs wait there and the GPU
+//!   combines them too: the output is cut into blocks at the runs' merge positions, and each
+//!   block's pieces are sorted again on the device (see `held`);
+//! - beyond it, each run makes a round trip of its own into a host scratch buffer, and a parallel
+//!   k-way merge on all cores (`crate::merge`) combines them.
 //!
 //! Runs are as equal as the length allows (they differ by at most one item) and need not be
-//! powers of two. A failure before the caller's slice is first written leaves it untouched; after
-//! that (the GPU blocks), the CPU merge finishes the job, so the slice ends completely sorted.
+//! powers of two. A failure before the caller's data is first written leaves it untouched; after
+//! that (the GPU blocks), the CPU merge finishes the job, so the data ends completely sorted.
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
-use super::pipeline;
-use super::staging::{MergeKey, ZeroedBuf};
+use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort};
+use super::hostdata::{Direct, HostData, ZeroedBuf};
+use super::pipeline::{self, Chunks};
+use super::staging::MergeKey;
 use super::Gpu;
 use crate::hooks::{self, Step};
 use crate::{merge, Algorithm, Order, SortError};
 
 /// Device bytes not proportional to the length that a sort may need (counters, plan, alignment).
 pub(crate) const FIXED_BYTES: usize = 64 << 10;
-
-/// Device bytes per item a sort of `T` with `algorithm` needs: the data, plus for radix the
-/// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for
-/// odd-even merge its second buffer; bitonic sorts in place.
-pub(crate) fn bytes_per_item<T>(algorithm: Algorithm) -> usize {
-    let size = std::mem::size_of::<T>();
-    match algorithm {
-        Algorithm::Bitonic => size,
-        Algorithm::OddEvenMerge => 2 * size,
-        _ => 2 * size + 1,
-    }
-}
 
 /// Device bytes a one-run sort of `n` items needs.
 pub(crate) fn need_bytes<T>(n: usize, algorithm: Algorithm) -> usize {
@@ -53,36 +43,48 @@ pub(crate) fn run_len<T>(limit: usize, algorithm: Algorithm) -> Result<usize, So
     Ok(run)
 }
 
-/// Sorts `host` in runs of at most `run` items, then merges them in `order`.
-pub(crate) fn sort<T, S>(gpu: &Gpu, host: &mut [T], run: usize, order: Order, sort: S) -> Result<(), SortError>
-where
-    T: DeviceRepr + MergeKey,
-    S: Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
-{
-    let n = host.len();
+/// Sorts `data` in runs of at most `run` items, then merges them.
+pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &DeviceSort) -> Result<(), SortError> {
+    let n = data.len();
     let runs = n.div_ceil(run.max(1));
     let bounds: Vec<usize> = (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect();
-    if let Some(r) = staged(gpu, host, &bounds, order, &sort) {
-        return r;
+    let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+    let c = pipeline::chunks::<H::Item>(longest);
+    let streams = pipeline::begin(gpu).and_then(|main| {
+        let uploads = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+        Ok(Ahead { main, uploads })
+    })?;
+    let (mut lease, held_len) = pipeline::lease::<H::Item>(gpu, n, c)?;
+    let (held, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
+    if held_len == n {
+        return held_runs(&streams, data, &bounds, held, ring, c, sort);
     }
-    // Too large for the pinned buffer (or it is busy): each run makes its own round trip into a
-    // host scratch buffer.
-    let mut aux = ZeroedBuf::<T>::new(n)?;
+    // Past the held cap: each run makes its own round trip into host scratch.
+    let mut aux = ZeroedBuf::<H::Item>::new(n)?;
     let scratch = aux.as_mut_slice();
     for w in bounds.windows(2) {
-        pipeline::sort_into(gpu, &host[w[0]..w[1]], &mut scratch[w[0]..w[1]], &sort)?;
+        let result = (|| {
+            let mut dev = pipeline::device_buffer(&streams.main, w[1] - w[0])?;
+            pipeline::upload(&streams.main, &*data, w[0], ring, &mut dev, c.chunk)?;
+            hooks::hit(Step::Sort)?;
+            sort.run(&streams.main, &mut dev)?;
+            let mut sink = Direct(&mut scratch[w[0]..w[1]]);
+            pipeline::download(&streams.main, &dev.as_view(), &mut sink, 0, ring, c.chunk).map_err(|(e, _)| e)
+        })();
+        pipeline::finish(&streams.main, result)?;
     }
-    merge_into(aux.as_slice(), &bounds, host, order)
+    hooks::hit(Step::Merge)?;
+    merge_into(aux.as_slice(), &bounds, data, sort.order)
 }
 
-/// The whole input in the pinned upload buffer, in two phases:
+/// The whole input in the held buffer, in two phases:
 /// 1. each run goes up from there, is sorted, and its result comes back to the same place;
 /// 2. the output is cut into blocks no longer than a run; block j holds, from every run, the items
 ///    between the cuts j and j + 1 (`merge::select`). Those pieces, sent up in run order and sorted
-///    stably, are exactly the merge's block j; it comes back through the download ring straight
-///    into the caller's slice. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in
-///    4 runs, 88.8 ms against 30.4 ms for one run, most of it the merge; 51.4 ms with the GPU
-///    blocks on one stream.
+///    stably, are exactly the merge's block j; it comes back through the ring straight into the
+///    caller's data. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in 4 runs,
+///    88.8 ms against 30.4 ms for one run, most of it the merge; 51.4 ms with the GPU blocks on
+///    one stream.
 ///
 /// Uploads run on a stream of their own, one run (or block) ahead: the next one goes up while the
 /// current one is sorted and comes back, the two copy directions overlapping on the bus. The
@@ -91,84 +93,71 @@ where
 /// and the current one is freed in stream order before the next sort allocates, so the sort stays
 /// within the budget.
 ///
-/// If a step of phase 2 fails, the CPU merges the runs (still in the pinned buffer) into the
-/// caller's slice instead, which leaves it completely sorted. `None` when the input is larger than
-/// the pinned cap or the staging is in use.
-fn staged<T, S>(gpu: &Gpu, host: &mut [T], bounds: &[usize], order: Order, sort: &S) -> Option<Result<(), SortError>>
-where
-    T: DeviceRepr + MergeKey,
-    S: Fn(&Arc<CudaStream>, &mut CudaSlice<T>) -> Result<(), SortError>,
-{
-    let n = host.len();
-    let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-    let (chunk, _, down_len) = pipeline::layout::<T>(longest);
-    let (_, up_len, _) = pipeline::layout::<T>(n);
-    if up_len < n {
-        return None;
-    }
-    let size = std::mem::size_of::<T>();
-    let streams = pipeline::begin(gpu).and_then(|main| {
-        let uploads = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
-        Ok((main, uploads))
-    });
-    let (stream, uploads) = match streams {
-        Ok(s) => s,
-        Err(e) => return Some(Err(e)),
-    };
-    let mut lease = match gpu.staging.lease(&gpu.ctx, std::mem::size_of_val(host), down_len * size) {
-        Ok(Some(l)) => l,
-        Ok(None) => return None,
-        Err(e) => return Some(Err(e)),
-    };
-    let (up, down) = lease.regions::<T>(n, down_len);
-    let ahead = Ahead { main: &stream, uploads: &uploads };
-    let result = (|| {
-        let runs: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+/// If a step of phase 2 fails, the CPU merges the runs (still in the held buffer) into the
+/// caller's data instead, which leaves it completely sorted.
+fn held_runs<H: HostData>(
+    ahead: &Ahead,
+    data: &mut H,
+    bounds: &[usize],
+    held: &mut [H::Item],
+    ring: &mut [H::Item],
+    c: Chunks,
+    sort: &DeviceSort,
+) -> Result<(), SortError> {
+    let n = data.len();
+    let size = std::mem::size_of::<H::Item>();
+    let stream = &ahead.main;
+    let runs: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let sorted = (|| {
         let (a, b) = runs[0];
-        let mut next =
-            Some(ahead.upload(b - a, |dev| pipeline::upload(&uploads, &host[a..b], &mut up[a..b], dev, chunk))?);
+        let mut next = Some(
+            ahead.upload(b - a, |dev| pipeline::upload(&ahead.uploads, &*data, a, &mut held[a..b], dev, c.chunk))?,
+        );
         for (r, &(a, b)) in runs.iter().enumerate() {
             let (mut dev, ready) = next.take().expect("queued one ahead");
             stream.wait(&ready).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
             hooks::hit(Step::Sort)?;
-            sort(&stream, &mut dev)?;
-            if let Some(&(c, d)) = runs.get(r + 1) {
-                let (src, dst) = (&host[c..d], &mut up[c..d]);
-                next = Some(ahead.upload(d - c, |dev| pipeline::upload(&uploads, src, dst, dev, chunk))?);
+            sort.run(stream, &mut dev)?;
+            if let Some(&(c0, d0)) = runs.get(r + 1) {
+                let room = &mut held[c0..d0];
+                next = Some(
+                    ahead.upload(d0 - c0, |dev| pipeline::upload(&ahead.uploads, &*data, c0, room, dev, c.chunk))?,
+                );
             }
-            for start in (a..b).step_by(chunk) {
-                let end = (start + chunk).min(b);
+            for start in (a..b).step_by(c.chunk) {
+                let end = (start + c.chunk).min(b);
                 hooks::hit(Step::Download)?;
                 // The same pinned range the run went up from: its upload is done (the sort waited).
                 stream
-                    .memcpy_dtoh(&dev.slice(start - a..end - a), &mut up[start..end])
+                    .memcpy_dtoh(&dev.slice(start - a..end - a), &mut held[start..end])
                     .map_err(SortError::driver("copy to host", (end - start) * size))?;
             }
         }
         Ok(())
     })();
-    // Every run is back (or failed) before anything reads the pinned buffer.
-    let uploaded = pipeline::finish(&uploads, Ok(()));
-    if let Err(e) = pipeline::finish(&stream, result).and(uploaded) {
-        return Some(Err(e));
-    }
-    let up: &[T] = up;
-    let runs: Vec<&[T]> = bounds.windows(2).map(|w| &up[w[0]..w[1]]).collect();
+    // Every run is back (or failed) before anything reads the held buffer.
+    let uploaded = pipeline::finish(&ahead.uploads, Ok(()));
+    pipeline::finish(stream, sorted).and(uploaded)?;
+
+    let held: &[H::Item] = held;
+    let parts: Vec<&[H::Item]> = runs.iter().map(|&(a, b)| &held[a..b]).collect();
+    let longest = runs.iter().map(|&(a, b)| b - a).max().unwrap_or(1);
     let blocks = n.div_ceil(longest.max(1));
-    let cut = |rank: usize| match order {
-        Order::Ascending => merge::select(&runs, rank, &|x: &T| x.merge_key()),
-        Order::Descending => merge::select(&runs, rank, &|x: &T| !x.merge_key()),
+    let cut = |rank: usize| match sort.order {
+        Order::Ascending => merge::select(&parts, rank, &|x: &H::Item| x.merge_key()),
+        Order::Descending => merge::select(&parts, rank, &|x: &H::Item| !x.merge_key()),
     };
     let cuts: Vec<Vec<usize>> = (0..=blocks).map(|j| cut(n * j / blocks)).collect();
     let span = |j: usize| (n * j / blocks, n * (j + 1) / blocks);
     // Block j's pieces, one per run, into `dev` in run order.
-    let send = |j: usize, dev: &mut CudaSlice<T>| -> Result<(), SortError> {
+    let send = |j: usize, dev: &mut CudaSlice<H::Item>| -> Result<(), SortError> {
         let mut at = 0;
-        for (r, run) in runs.iter().enumerate() {
+        for (r, run) in parts.iter().enumerate() {
             let piece = &run[cuts[j][r]..cuts[j + 1][r]];
             if !piece.is_empty() {
                 hooks::hit(Step::Upload)?;
-                uploads
+                ahead
+                    .uploads
                     .memcpy_htod(piece, &mut dev.slice_mut(at..at + piece.len()))
                     .map_err(SortError::driver("copy to device", std::mem::size_of_val(piece)))?;
             }
@@ -181,48 +170,46 @@ where
         let (a, b) = span(0);
         let mut next = Some(ahead.upload(b - a, |dev| send(0, dev))?);
         for j in 0..blocks {
-            let (a, b) = span(j);
+            let (a, _) = span(j);
             let (mut dev, ready) = next.take().expect("queued one ahead");
             stream.wait(&ready).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
             hooks::hit(Step::Sort)?;
-            sort(&stream, &mut dev)?;
+            sort.run(stream, &mut dev)?;
             if j + 1 < blocks {
-                let (c, d) = span(j + 1);
-                next = Some(ahead.upload(d - c, |dev| send(j + 1, dev))?);
+                let (c0, d0) = span(j + 1);
+                next = Some(ahead.upload(d0 - c0, |dev| send(j + 1, dev))?);
             }
-            pipeline::download(&stream, &dev, &mut host[a..b], down, chunk).map_err(|(e, _)| e)?;
+            pipeline::download(stream, &dev.as_view(), data, a, ring, c.chunk).map_err(|(e, _)| e)?;
         }
         Ok(())
     })();
-    let uploaded = pipeline::finish(&uploads, Ok(()));
-    Some(match pipeline::finish(&stream, merged).and(uploaded) {
+    let uploaded = pipeline::finish(&ahead.uploads, Ok(()));
+    match pipeline::finish(stream, merged).and(uploaded) {
         Ok(()) => Ok(()),
-        // The runs are intact in the pinned buffer: merging them on the CPU rewrites all of
-        // `host`, whatever the failed phase left in it.
-        Err(_) => {
-            merge_runs_into(up, bounds, host, order);
-            Ok(())
-        }
-    })
+        // The runs are intact in the held buffer: merging them on the CPU rewrites all of the
+        // caller's data, whatever the failed phase left in it.
+        Err(_) => merge_into(held, bounds, data, sort.order),
+    }
 }
 
-/// Queues uploads one run or block ahead of the sorts (see `staged`).
-struct Ahead<'a> {
-    main: &'a Arc<CudaStream>,
-    uploads: &'a Arc<CudaStream>,
+/// The two streams of an out-of-core sort: sorts and downloads on `main`, uploads one run or
+/// block ahead on `uploads`.
+struct Ahead {
+    main: Arc<CudaStream>,
+    uploads: Arc<CudaStream>,
 }
 
-impl Ahead<'_> {
+impl Ahead {
     /// A device buffer of `len` items filled by `fill` on the upload stream, and the event that
     /// says it is full. The buffer is allocated on the main stream, at its current point (after the
     /// sort just queued, whose scratch is then free again), and freed there when dropped, in order
     /// after the main stream's last use of it.
-    fn upload<T: DeviceRepr>(
+    fn upload<T: DeviceItem>(
         &self,
         len: usize,
         fill: impl FnOnce(&mut CudaSlice<T>) -> Result<(), SortError>,
     ) -> Result<(CudaSlice<T>, CudaEvent), SortError> {
-        let mut dev = pipeline::device_buffer::<T>(self.main, len)?;
+        let mut dev = pipeline::device_buffer::<T>(&self.main, len)?;
         let allocated = self.main.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
         self.uploads.wait(&allocated).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
         fill(&mut dev)?;
@@ -231,20 +218,38 @@ impl Ahead<'_> {
     }
 }
 
-/// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `host`: the only write to it.
-fn merge_into<T: MergeKey>(sorted: &[T], bounds: &[usize], host: &mut [T], order: Order) -> Result<(), SortError> {
-    hooks::hit(Step::Merge)?;
-    merge_runs_into(sorted, bounds, host, order);
-    Ok(())
-}
+/// Output items merged per block when the merge writes through `HostData::scatter`: 32 MiB of
+/// pairs, on all cores, then scattered on all cores.
+const MERGE_BLOCK: usize = 1 << 22;
 
-/// The merge itself: infallible.
-fn merge_runs_into<T: MergeKey>(sorted: &[T], bounds: &[usize], host: &mut [T], order: Order) {
-    let parts: Vec<&[T]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
-    match order {
-        Order::Ascending => merge::merge_runs(&parts, host, |x| x.merge_key()),
-        Order::Descending => merge::merge_runs(&parts, host, |x| !x.merge_key()),
+/// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `data`, block by block: the
+/// only writes to it. Needs one block of host scratch (smaller blocks if that cannot be had).
+fn merge_into<H: HostData>(sorted: &[H::Item], bounds: &[usize], data: &mut H, order: Order) -> Result<(), SortError> {
+    let n = data.len();
+    let runs: Vec<&[H::Item]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
+    let mut block = MERGE_BLOCK.min(n.max(1));
+    let mut buf = loop {
+        match ZeroedBuf::<H::Item>::new(block) {
+            Ok(b) => break b,
+            Err(e) if block <= 1 << 12 => return Err(e),
+            Err(_) => block /= 16,
+        }
+    };
+    let key = |x: &H::Item| match order {
+        Order::Ascending => x.merge_key(),
+        Order::Descending => !x.merge_key(),
+    };
+    let mut lo = vec![0; runs.len()];
+    for start in (0..n).step_by(block) {
+        let end = (start + block).min(n);
+        let hi = merge::select(&runs, end, &key);
+        let sub: Vec<&[H::Item]> = runs.iter().zip(lo.iter().zip(&hi)).map(|(r, (&a, &b))| &r[a..b]).collect();
+        let out = &mut buf.as_mut_slice()[..end - start];
+        merge::merge_runs(&sub, out, key);
+        data.scatter(start, out);
+        lo = hi;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,111 @@
+//! The device sort of one call: which kernels sort a device buffer, per item type and algorithm.
+//! The host pipeline and the device-resident entry points both end here.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+
+use super::radix::{self, RadixKey};
+use super::staging::MergeKey;
+use super::{network, Gpu};
+use crate::{Algorithm, Kvp, Order, SortError};
+
+/// What to run on the device: the order, the algorithm, and the device.
+#[derive(Clone, Copy)]
+pub(crate) struct DeviceSort<'g> {
+    pub(crate) gpu: &'g Gpu,
+    pub(crate) order: Order,
+    pub(crate) algorithm: Algorithm,
+}
+
+impl DeviceSort<'_> {
+    /// Sorts `data` in place, asynchronously on `stream`.
+    pub(crate) fn run<T: DeviceItem>(
+        &self,
+        stream: &Arc<CudaStream>,
+        data: &mut CudaSlice<T>,
+    ) -> Result<(), SortError> {
+        T::sort_on(self, stream, data)
+    }
+
+    /// Sorts split arrays in place (radix only), asynchronously on `stream`.
+    pub(crate) fn run_pairs<K: RadixKey>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        values: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError> {
+        match self.algorithm {
+            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs(self.gpu, stream, keys, values, self.order),
+            other => Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!("{other:?} on split arrays; sort Kvp structs with it instead"),
+            }),
+        }
+    }
+
+    fn is_radix(&self) -> bool {
+        matches!(self.algorithm, Algorithm::Auto | Algorithm::Radix)
+    }
+
+    fn radix_only(&self, what: &str) -> SortError {
+        SortError::Unsupported {
+            backend: "cuda",
+            what: format!("{what} with {:?}: the GPU sorting networks take 32-bit keys; use Radix", self.algorithm),
+        }
+    }
+}
+
+/// An item type a device buffer of which the GPU sorts, and that the out-of-core merge orders.
+pub(crate) trait DeviceItem: DeviceRepr + MergeKey {
+    fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError>;
+}
+
+impl DeviceItem for Kvp {
+    fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Kvp>) -> Result<(), SortError> {
+        match sort.algorithm {
+            Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(sort.gpu, stream, data, sort.order),
+            Algorithm::Bitonic => network::bitonic_kvp(sort.gpu, stream, data, sort.order),
+            Algorithm::OddEvenMerge => network::odd_even_kvp(sort.gpu, stream, data, sort.order),
+        }
+    }
+}
+
+impl DeviceItem for u32 {
+    fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<u32>) -> Result<(), SortError> {
+        match sort.algorithm {
+            Algorithm::Auto | Algorithm::Radix => radix::sort_keys(sort.gpu, stream, data, sort.order),
+            Algorithm::Bitonic => network::bitonic_keys_u32(sort.gpu, stream, data, sort.order),
+            Algorithm::OddEvenMerge => network::odd_even_keys_u32(sort.gpu, stream, data, sort.order),
+        }
+    }
+}
+
+/// Signed, float and 64-bit keys go to the radix kernels as they are (the kernels flip their bits
+/// on the fly); the sorting networks take signed and float keys as ordered u32 bits, converted on
+/// the host before the pipeline (`CudaBackend::sort`).
+macro_rules! radix_only_items {
+    ($($t:ty),*) => {$(
+        impl DeviceItem for $t {
+            fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<$t>) -> Result<(), SortError> {
+                if !sort.is_radix() {
+                    return Err(sort.radix_only(concat!(stringify!($t), " keys")));
+                }
+                radix::sort_keys(sort.gpu, stream, data, sort.order)
+            }
+        }
+    )*};
+}
+radix_only_items!(i32, f32, u64);
+
+/// Device bytes per item a sort of `T` with `algorithm` needs: the data, plus for radix the
+/// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for
+/// odd-even merge its second buffer; bitonic sorts in place.
+pub(crate) fn bytes_per_item<T>(algorithm: Algorithm) -> usize {
+    let size = std::mem::size_of::<T>();
+    match algorithm {
+        Algorithm::Bitonic => size,
+        Algorithm::OddEvenMerge => 2 * size,
+        _ => 2 * size + 1,
+    }
+}

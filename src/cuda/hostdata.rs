@@ -1,0 +1,215 @@
+//! The caller's host data as the host pipeline moves it: ranges of staged items gathered into
+//! pinned memory and scattered back, on all cores. Most sorts stage their items as they are; split
+//! pairs of 32-bit keys are staged as `Kvp`s (the key's ordered bits beside its value), interleaved
+//! while they are copied anyway, so they take the `Kvp` kernels and the whole host path of one
+//! array, out of core included.
+
+use rayon::prelude::*;
+
+use super::dispatch::DeviceItem;
+use super::host_keys::Bits32;
+use super::staging::Plain;
+use crate::{Kvp, SortError};
+
+/// The caller's data, seen as `len()` staged items.
+pub(crate) trait HostData: Send {
+    type Item: DeviceItem;
+    fn len(&self) -> usize;
+    /// Staged items `start..start + dst.len()` into `dst`.
+    fn gather(&self, start: usize, dst: &mut [Self::Item]);
+    /// Staged items `src` back to positions `start..start + src.len()`.
+    fn scatter(&mut self, start: usize, src: &[Self::Item]);
+}
+
+/// A slice whose items are staged as they are.
+pub(crate) struct Direct<'a, T>(pub(crate) &'a mut [T]);
+
+impl<T: DeviceItem> HostData for Direct<'_, T> {
+    type Item = T;
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [T]) {
+        par_copy(dst, &self.0[start..start + dst.len()]);
+    }
+    fn scatter(&mut self, start: usize, src: &[T]) {
+        par_copy(&mut self.0[start..start + src.len()], src);
+    }
+}
+
+/// Split arrays of 32-bit keys and their values, staged as `Kvp { key: ordered bits, value }`.
+pub(crate) struct SplitAsKvp<'a, K> {
+    pub(crate) keys: &'a mut [K],
+    pub(crate) values: &'a mut [u32],
+}
+
+/// Items per parallel task of the interleaving copies: 2 MiB of pairs.
+const ZIP_PIECE: usize = 1 << 18;
+
+impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
+    type Item = Kvp;
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [Kvp]) {
+        let (keys, values) = (&self.keys[start..start + dst.len()], &self.values[start..start + dst.len()]);
+        let zip = |(d, (k, v)): (&mut [Kvp], (&[K], &[u32]))| {
+            for ((d, k), &v) in d.iter_mut().zip(k).zip(v) {
+                *d = Kvp::new(k.to_ordered_bits(), v);
+            }
+        };
+        if dst.len() <= ZIP_PIECE {
+            zip((dst, (keys, values)));
+        } else {
+            dst.par_chunks_mut(ZIP_PIECE)
+                .zip(keys.par_chunks(ZIP_PIECE).zip(values.par_chunks(ZIP_PIECE)))
+                .for_each(zip);
+        }
+    }
+    fn scatter(&mut self, start: usize, src: &[Kvp]) {
+        let end = start + src.len();
+        let (keys, values) = (&mut self.keys[start..end], &mut self.values[start..end]);
+        let unzip = |((k, v), s): ((&mut [K], &mut [u32]), &[Kvp])| {
+            for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(s) {
+                *k = K::from_ordered_bits(s.key);
+                *v = s.value;
+            }
+        };
+        if src.len() <= ZIP_PIECE {
+            unzip(((keys, values), src));
+        } else {
+            keys.par_chunks_mut(ZIP_PIECE)
+                .zip(values.par_chunks_mut(ZIP_PIECE))
+                .zip(src.par_chunks(ZIP_PIECE))
+                .for_each(unzip);
+        }
+    }
+}
+
+/// 32-bit keys the sorting networks take as their ordered bits (`u32`), converted while copied.
+pub(crate) struct KeysAsBits<'a, K>(pub(crate) &'a mut [K]);
+
+impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
+    type Item = u32;
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [u32]) {
+        let keys = &self.0[start..start + dst.len()];
+        dst.par_chunks_mut(ZIP_PIECE).zip(keys.par_chunks(ZIP_PIECE)).for_each(|(d, k)| {
+            for (d, k) in d.iter_mut().zip(k) {
+                *d = k.to_ordered_bits();
+            }
+        });
+    }
+    fn scatter(&mut self, start: usize, src: &[u32]) {
+        let keys = &mut self.0[start..start + src.len()];
+        keys.par_chunks_mut(ZIP_PIECE).zip(src.par_chunks(ZIP_PIECE)).for_each(|(k, s)| {
+            for (k, &s) in k.iter_mut().zip(s) {
+                *k = K::from_ordered_bits(s);
+            }
+        });
+    }
+}
+
+/// A zero-filled host buffer of `Plain` items from the allocator's zeroed pages: no pass over
+/// memory to initialise it, and the pages fault in on first write, in parallel, where the data
+/// lands. Allocation failure is `OutOfMemory`, never an abort.
+pub(crate) struct ZeroedBuf<T: Plain> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: owns its memory like a Vec<T>.
+unsafe impl<T: Plain> Send for ZeroedBuf<T> {}
+// SAFETY: as above; shared access is read-only.
+unsafe impl<T: Plain> Sync for ZeroedBuf<T> {}
+
+impl<T: Plain> ZeroedBuf<T> {
+    pub(crate) fn new(len: usize) -> Result<Self, SortError> {
+        let layout = std::alloc::Layout::array::<T>(len.max(1))
+            .map_err(|_| SortError::InvalidArgument(format!("{len} items do not fit in memory")))?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+        // Reported as memory exhaustion, so that `auto()` may still try the CPU.
+        let ptr = std::ptr::NonNull::new(ptr).ok_or(SortError::OutOfMemory {
+            op: "host scratch buffer (host memory, not device)",
+            bytes: layout.size(),
+        })?;
+        Ok(ZeroedBuf { ptr, len })
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: `len` zero-initialised items (zero bits are valid for Plain types), owned.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[T] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Plain> Drop for ZeroedBuf<T> {
+    fn drop(&mut self) {
+        let layout = std::alloc::Layout::array::<T>(self.len.max(1)).expect("checked in new");
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
+    }
+}
+
+/// `dst.copy_from_slice(src)` on all cores: one thread copies far below the memory bandwidth
+/// (8.9 GB/s against 53 GB/s for 16 threads, 512 MiB into pinned memory on the H200 machine,
+/// `ci/probe/host_bw.cu`). Copies up to 1 MiB stay on the calling thread: waking the pool cost
+/// more than it saved (H200 machine, host to host, 64K pairs: 0.285 ms with two 256 KiB pieces
+/// per copy, against 0.134 ms for 32K copied on one thread). Pieces are at most 4 MiB. Copies of
+/// 16 MiB and more store with non-temporal writes (`gpusort_cpu::copy_streaming`), which skip
+/// reading each destination line first: 64M pairs host to host 30.4 ms against 41.4 before;
+/// smaller copies, whose destination may still be in cache, keep ordinary stores (1M pairs took
+/// 1.51 ms streamed, against 1.25 ms).
+pub(crate) fn par_copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
+    const STREAM_MIN: usize = 16 << 20;
+    copy_pieces(dst, src, std::mem::size_of_val(src) >= STREAM_MIN);
+}
+
+fn copy_pieces<T: Copy + Send + Sync>(dst: &mut [T], src: &[T], streaming: bool) {
+    const SEQ_MAX: usize = 1 << 20;
+    const MAX_PIECE: usize = 4 << 20;
+    assert_eq!(dst.len(), src.len(), "par_copy lengths");
+    let size = std::mem::size_of::<T>().max(1);
+    let bytes = std::mem::size_of_val(src);
+    if bytes <= SEQ_MAX {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let piece = (bytes / rayon::current_num_threads().max(1)).clamp(SEQ_MAX / 4, MAX_PIECE);
+    let chunk = (piece / size).max(1);
+    let pieces = dst.par_chunks_mut(chunk).zip(src.par_chunks(chunk));
+    if streaming {
+        pieces.for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
+    } else {
+        pieces.for_each(|(d, s)| d.copy_from_slice(s));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpusort_cpu::SortKey;
+
+    #[test]
+    fn split_pairs_stage_as_ordered_kvp_and_come_back() {
+        let mut keys: Vec<f32> = (0..(ZIP_PIECE * 3 + 7)).map(|i| (i as f32 - 1e5) * 0.37).collect();
+        keys[5] = f32::NAN;
+        keys[6] = -0.0;
+        let mut values: Vec<u32> = (0..keys.len() as u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        let (k0, v0) = (keys.clone(), values.clone());
+        let mut data = SplitAsKvp { keys: &mut keys, values: &mut values };
+        let mut staged = vec![Kvp::new(0, 0); data.len() - 3];
+        data.gather(3, &mut staged);
+        assert!(staged.iter().enumerate().all(|(i, p)| p.key == k0[i + 3].to_ordered_bits() && p.value == v0[i + 3]));
+        // Scattered back one place later: every key and value moves together, bits intact.
+        data.scatter(2, &staged);
+        assert!((2..k0.len() - 1).all(|i| keys[i].to_bits() == k0[i + 1].to_bits() && values[i] == v0[i + 1]));
+    }
+}

@@ -1,0 +1,183 @@
+//! Page-locked host memory, and how much of it the host path may keep.
+//!
+//! The driver's own allocator (`cuMemHostAlloc`) took 306 ms for 512 MiB and 1376 ms for 2 GiB
+//! on the H200 machine (2026-11-25, `ci/probe/host_bw.cu`), as long as the copies it serves. Plain
+//! anonymous memory, advised to transparent huge pages, touched on all cores and then registered
+//! with the driver is pinned far faster: first touch 45 GB/s and registration 13 ms per 512 MiB
+//! with huge pages (26 ms with 4 KiB pages), so about 50 ms per GiB. Where registration is refused
+//! (no huge pages, another OS) the driver's allocator is the fallback.
+
+use std::ptr::NonNull;
+use std::sync::{Arc, OnceLock};
+
+use cudarc::driver::{result, sys, CudaContext};
+use rayon::prelude::*;
+
+use crate::SortError;
+
+/// Page-locked host memory owned by the backend, zero-filled when made.
+pub(crate) struct Pinned {
+    ptr: NonNull<u8>,
+    bytes: usize,
+    registered: bool,
+    ctx: Arc<CudaContext>,
+}
+
+// SAFETY: plain host memory owned by this struct; every access goes through `&mut self` or a
+// lease that holds the staging mutex.
+unsafe impl Send for Pinned {}
+
+impl Pinned {
+    /// At least `bytes` of page-locked memory.
+    pub(crate) fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Pinned, SortError> {
+        let bytes = bytes.max(1);
+        ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
+        if let Some(ptr) = registered(bytes) {
+            return Ok(Pinned { ptr, bytes, registered: true, ctx: ctx.clone() });
+        }
+        // SAFETY: a plain page-locked allocation, freed in `drop`.
+        let ptr = unsafe { result::malloc_host(bytes, 0) }
+            .map_err(SortError::driver("cuMemHostAlloc (pinned staging, host memory)", bytes))?;
+        let ptr = NonNull::new(ptr as *mut u8)
+            .ok_or(SortError::OutOfMemory { op: "cuMemHostAlloc (pinned staging, host memory)", bytes })?;
+        // Zeroed so that typed views never expose uninitialised memory (mapped memory is already).
+        // SAFETY: `bytes` writable bytes at `ptr`.
+        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, bytes) };
+        Ok(Pinned { ptr, bytes, registered: false, ctx: ctx.clone() })
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// `len` items of `T` from byte `offset` on.
+    ///
+    /// # Panics
+    /// When the range is not inside the buffer or not aligned for `T` (internal errors).
+    pub(crate) fn view<T: super::staging::Plain>(&mut self, offset: usize, len: usize) -> &mut [T] {
+        let end = len.checked_mul(std::mem::size_of::<T>()).and_then(|b| b.checked_add(offset));
+        assert!(end.is_some_and(|e| e <= self.bytes), "pinned view past the buffer");
+        assert_eq!(offset % std::mem::align_of::<T>(), 0, "pinned view misaligned");
+        // SAFETY: in bounds and aligned (checked above; the buffer is page aligned), initialised
+        // (zeroed when made, then only ever holding Plain values), borrowed mutably through
+        // `&mut self` alone.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(offset) as *mut T, len) }
+    }
+
+    /// Two disjoint views: `a` items of `A` from the start and `b` items of `B` from `offset`.
+    pub(crate) fn two_views<A: super::staging::Plain, B: super::staging::Plain>(
+        &mut self,
+        a: usize,
+        offset: usize,
+        b: usize,
+    ) -> (&mut [A], &mut [B]) {
+        assert!(a * std::mem::size_of::<A>() <= offset, "pinned views overlap");
+        let second = self.view::<B>(offset, b) as *mut [B];
+        let first = self.view::<A>(0, a);
+        // SAFETY: the two ranges are disjoint (checked above), both borrowed from `&mut self`.
+        (first, unsafe { &mut *second })
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+        // SAFETY: `ptr` was registered or allocated by the driver in `new`, and no copy using it
+        // is in flight (every lease synchronises its streams before it ends).
+        unsafe {
+            if self.registered {
+                let _ = sys::cuMemHostUnregister(self.ptr.as_ptr() as _);
+                unmap(self.ptr, self.bytes);
+            } else {
+                let _ = result::free_host(self.ptr.as_ptr() as _);
+            }
+        }
+    }
+}
+
+/// Anonymous memory in huge pages where the kernel gives them, faulted in on all cores, then
+/// registered with the driver; `None` where any step is refused.
+#[cfg(unix)]
+fn registered(bytes: usize) -> Option<NonNull<u8>> {
+    // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if ptr == libc::MAP_FAILED {
+        return None;
+    }
+    let ptr = NonNull::new(ptr as *mut u8)?;
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on our own mapping; failure only costs speed.
+    unsafe {
+        libc::madvise(ptr.as_ptr() as _, bytes, libc::MADV_HUGEPAGE)
+    };
+    // The driver would fault the pages in on one thread; all cores do it five times faster.
+    let base = ptr.as_ptr() as usize;
+    (0..bytes.div_ceil(FAULT_STEP)).into_par_iter().for_each(|i| {
+        let start = i * FAULT_STEP;
+        let end = (start + FAULT_STEP).min(bytes);
+        for page in (start..end).step_by(4096) {
+            // SAFETY: inside the mapping; a volatile write of zero over zero faults the page in.
+            unsafe { std::ptr::write_volatile((base + page) as *mut u8, 0) };
+        }
+    });
+    const CU_MEMHOSTREGISTER_PORTABLE: u32 = 1;
+    // SAFETY: the range is our mapping, registered once and unregistered before it is unmapped.
+    let r = unsafe { sys::cuMemHostRegister_v2(ptr.as_ptr() as _, bytes, CU_MEMHOSTREGISTER_PORTABLE) };
+    if r != sys::CUresult::CUDA_SUCCESS {
+        // SAFETY: our own mapping, not registered.
+        unsafe { unmap(ptr, bytes) };
+        return None;
+    }
+    Some(ptr)
+}
+
+/// Pages faulted in per parallel task when pinning: one huge page.
+const FAULT_STEP: usize = 2 << 20;
+
+#[cfg(not(unix))]
+fn registered(_bytes: usize) -> Option<NonNull<u8>> {
+    None
+}
+
+/// # Safety
+/// `ptr..ptr + bytes` is a mapping made by `registered` and no longer registered or used.
+#[cfg(unix)]
+unsafe fn unmap(ptr: NonNull<u8>, bytes: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { libc::munmap(ptr.as_ptr() as _, bytes) };
+}
+
+#[cfg(not(unix))]
+unsafe fn unmap(_ptr: NonNull<u8>, _bytes: usize) {}
+
+/// Host memory of this machine, or of this process's memory cgroup when that is smaller; `None`
+/// where it cannot be read.
+pub(crate) fn host_memory() -> Option<usize> {
+    static MEMORY: OnceLock<Option<usize>> = OnceLock::new();
+    *MEMORY.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            // SAFETY: sysconf only reads system constants.
+            let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+            let physical = (pages > 0 && page > 0).then(|| (pages as usize).saturating_mul(page as usize));
+            let cgroup = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+                .iter()
+                .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<usize>().ok());
+            match (physical, cgroup) {
+                (Some(p), Some(c)) => Some(p.min(c)),
+                (p, c) => p.or(c),
+            }
+        }
+        #[cfg(not(unix))]
+        None
+    })
+}
