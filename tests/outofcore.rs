@@ -8,8 +8,8 @@ use common::*;
 use gpusort::hooks;
 use gpusort::{check, Algorithm, Kvp, Order, SortError, Sorter};
 
-/// One GPU test at a time: the tests sharing the device's pinned staging would send each other
-/// wait for each other, and the transfer shapes under test would mix.
+/// One GPU test at a time: the tests share the device's pinned staging and the per-thread test
+/// hooks' sizes, so they would wait for each other, and the transfer shapes under test would mix.
 fn alone() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
