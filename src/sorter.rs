@@ -60,7 +60,11 @@ impl Sorter {
 
     fn auto_detect() -> Sorter {
         match CudaBackend::open(0) {
-            Ok(gpu) => Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::Auto { crossover: None }, ..Sorter::cpu() },
+            Ok(gpu) => {
+                // Out of core in many small runs, the CPU is faster (`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`).
+                let gpu = CudaBackend { max_runs: Some(tuning::AUTO_OUT_OF_CORE_MAX_RUNS), ..gpu };
+                Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::Auto { crossover: None }, ..Sorter::cpu() }
+            }
             Err(e) => Sorter { note: Some(e.to_string()), ..Sorter::cpu() },
         }
     }
@@ -110,8 +114,9 @@ impl Sorter {
     /// not to the `*_device` methods (their data is on the device already).
     ///
     /// Without a limit, every host sort reads the device's free memory first: one that would not
-    /// fit runs out of core within 80% of it; `auto()` hands a sort to the CPU only when that
-    /// fails for memory too. Split pairs with `u64` keys have no out-of-core merge: past the
+    /// fit runs out of core within 80% of it; `auto()` hands a sort to the CPU when that fails for
+    /// memory too, or would take more than [`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`] runs (the CPU is
+    /// faster then). Split pairs with `u64` keys have no out-of-core merge: past the
     /// budget they are `OutOfMemory` (and `auto()` sorts them on the CPU).
     /// No effect on a sorter without a GPU.
     pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {

@@ -77,3 +77,11 @@ pub const MIN_CHUNKS: usize = 4;
 
 /// ... but no chunk is smaller than this: each costs an event and a rayon hand-off (~10-20 us).
 pub const MIN_CHUNK_BYTES: usize = 1 << 20;
+
+/// The most out-of-core runs with which `Sorter::auto()` still sorts on the GPU; with more it sorts
+/// on the CPU. Phase 2 of the GPU merge copies one piece per run into every block, so its cost
+/// grows with the square of the run count. H200 machine, 512M random pairs host to host
+/// (2026-11-25): 256 MiB budget (34 runs) 279 ms, 64 MiB (136 runs) 627 ms, 16 MiB (544 runs)
+/// 5743 ms, the CPU backend on 16 cores 1626 ms; a fit of a + b * runs^2 to those puts the tie near
+/// 270 runs.
+pub const AUTO_OUT_OF_CORE_MAX_RUNS: usize = 128;

@@ -283,7 +283,7 @@ fn bench_host_round_trip() {
         let floor = floor_64m * n as f64 / (64 << 20) as f64;
         let c = time_sort(&input, &mut work, 0, 2, |v| cpu.sort_kvp(v).unwrap());
         println!("out of core, {n} pairs: cpu {c:.1} ms, floor {floor:.1} ms");
-        for mib in [256usize, 512, 2048] {
+        for mib in sizes_from_env("GPUSORT_OOC_BUDGETS_MIB", &[256, 512, 2048]) {
             let o = s.clone().with_device_memory_limit(mib << 20);
             let t = time_sort(&input, &mut work, 1, 3, |v| o.sort_kvp(v).unwrap());
             check_kvp(&input, &work, true);

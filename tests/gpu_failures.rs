@@ -149,6 +149,70 @@ fn every_step_of_a_keys_sort_fails_cleanly() {
 }
 
 #[test]
+fn every_step_of_a_split_pairs_sort_fails_cleanly() {
+    // Split f32 pairs stage as Kvp (keys as ordered bits): a failed download must put the exact
+    // bits back (NaN and -0.0 included), and u64 keys take their own two-array round trip.
+    let Some(base) = cuda_or_skip("failure injection, split pairs") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 150_001;
+    let raw = bits(n, Pattern::Random, 34);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let floats: Vec<(u32, u32)> = raw.iter().zip(&values).map(|(&b, &v)| (b as u32, v)).collect();
+    let wide: Vec<(u64, u32)> = raw.iter().zip(&values).map(|(&b, &v)| (b, v)).collect();
+    for shape in SHAPES {
+        let s = sorter(&base, shape, n, 8, Algorithm::Auto);
+        every_step(
+            &format!("f32 pairs {}", shape.name),
+            &floats,
+            |v: &mut Vec<(u32, u32)>| {
+                let (mut k, mut vals): (Vec<f32>, Vec<u32>) = v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
+                let r = s.sort_pairs_by(&mut k, &mut vals, Order::Descending);
+                *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
+                r
+            },
+            |out: &[(u32, u32)]| {
+                pairs_valid(&floats, out, |b| gpusort::SortKey::to_ordered_bits(f32::from_bits(b)) as u64, true)
+            },
+        );
+        if shape.runs > 0 || shape.cap > 0 {
+            continue; // u64 split pairs have neither an out-of-core path nor one past the held cap
+        }
+        every_step(
+            &format!("u64 pairs {}", shape.name),
+            &wide,
+            |v: &mut Vec<(u64, u32)>| {
+                let (mut k, mut vals): (Vec<u64>, Vec<u32>) = v.iter().copied().unzip();
+                let r = s.sort_pairs(&mut k, &mut vals);
+                *v = k.into_iter().zip(vals).collect();
+                r
+            },
+            |out: &[(u64, u32)]| pairs_valid(&wide, out, |k| k, false),
+        );
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
+/// `out` is `input` sorted stably by `key` (descending when asked): values are unique indices.
+fn pairs_valid<K: Copy + PartialEq>(
+    input: &[(K, u32)],
+    out: &[(K, u32)],
+    key: impl Fn(K) -> u64,
+    descending: bool,
+) -> Result<(), String> {
+    let mut expect = input.to_vec();
+    if descending {
+        expect.sort_by_key(|&(k, _)| std::cmp::Reverse(key(k)));
+    } else {
+        expect.sort_by_key(|&(k, _)| key(k));
+    }
+    if out.len() != expect.len() || out.iter().zip(&expect).any(|(a, b)| a != b) {
+        return Err("split pairs differ from the stable sort of the input".into());
+    }
+    Ok(())
+}
+
+#[test]
 fn injection_hooks_are_inert_without_a_gpu_sort() {
     // Runs everywhere: the CPU backend passes no hook, so nothing fires and nothing fails.
     let input = kvp_input(10_000, Pattern::Random, 33);

@@ -245,3 +245,23 @@ fn shared_device_runs_out_of_core_or_fails_untouched() {
     drop(hog);
     s.release_memory();
 }
+
+#[test]
+fn auto_leaves_many_small_runs_to_the_cpu() {
+    // Past `tuning::AUTO_OUT_OF_CORE_MAX_RUNS` runs the CPU is faster: auto() sorts there (no GPU
+    // step runs, so an injected failure never fires), while a cuda() sorter still goes out of core.
+    let Some(s) = cuda_or_skip("auto and many runs") else { return };
+    let _alone = alone();
+    let n = 200_000;
+    let many = limit(n, 2 * gpusort::tuning::AUTO_OUT_OF_CORE_MAX_RUNS);
+    let input = kvp_input(n, Pattern::Random, 29);
+    let auto = Sorter::auto().with_crossover(0).with_device_memory_limit(many);
+    let mut v = input.clone();
+    hooks::inject(hooks::Step::Sort, 0);
+    auto.sort_kvp(&mut v).unwrap();
+    assert!(!hooks::clear(), "auto() ran {n} pairs in many runs on the GPU");
+    check::validate(&input, &v, Order::Ascending, true).unwrap();
+    let mut w = input.clone();
+    s.with_device_memory_limit(many).sort_kvp(&mut w).unwrap();
+    assert!(v == w, "cuda() out of core and auto() on the CPU differ");
+}

@@ -36,6 +36,9 @@ pub(crate) struct CudaBackend {
     pub(crate) gpu: Arc<Gpu>,
     /// Device bytes a host sort may use; larger sorts run out of core (see `host_sort`).
     pub(crate) device_limit: Option<usize>,
+    /// Out-of-core sorts of more runs fail with `OutOfMemory` instead (`Sorter::auto()` sets it,
+    /// so that the CPU takes sorts it runs faster).
+    pub(crate) max_runs: Option<usize>,
 }
 
 /// Without a set limit, a sort runs in core when it needs at most 9/10 of the device's free
@@ -46,7 +49,7 @@ const OUT_OF_CORE_SHARE: (usize, usize) = (8, 10);
 
 impl CudaBackend {
     pub(crate) fn open(ordinal: usize) -> Result<Self, SortError> {
-        Ok(CudaBackend { gpu: gpu(ordinal)?, device_limit: None })
+        Ok(CudaBackend { gpu: gpu(ordinal)?, device_limit: None, max_runs: None })
     }
 
     /// Frees what the backend keeps between calls: the pinned staging and the device memory the
@@ -91,6 +94,12 @@ impl CudaBackend {
                         Some(_) => e,
                         None => SortError::OutOfMemory { op: "out-of-core run (device memory)", bytes: need },
                     })?;
+                if self.max_runs.is_some_and(|most| data.len().div_ceil(run) > most) {
+                    return Err(SortError::OutOfMemory {
+                        op: "out of core in more runs than pay (device memory)",
+                        bytes: need,
+                    });
+                }
                 outofcore::sort(&self.gpu, data, run, &sort)
             }
             _ => pipeline::round_trip(&self.gpu, data, &sort),
