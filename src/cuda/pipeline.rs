@@ -271,8 +271,8 @@ mod tests {
 
     #[test]
     fn chunks_cut_small_and_large_inputs() {
-        // 1M pairs: four 2 MiB chunks, a ring of all of them.
-        assert_eq!(chunks::<crate::Kvp>(1 << 20), Chunks { chunk: 1 << 18, ring: 1 << 20 });
+        // 1M pairs: two chunks of the minimum size, a ring of both.
+        assert_eq!(chunks::<crate::Kvp>(1 << 20), Chunks { chunk: tuning::MIN_CHUNK_BYTES / 8, ring: 1 << 20 });
         // 64M pairs: the tuned chunk, a ring of RING_SLOTS of them.
         let chunk = tuning::CHUNK_BYTES / 8;
         assert_eq!(chunks::<crate::Kvp>(64 << 20), Chunks { chunk, ring: chunk * tuning::RING_SLOTS });
