@@ -3,17 +3,22 @@
 //!
 //! All pair sorts here are stable in both orders: items with equal keys keep their input order,
 //! ascending or descending. Keys-only sorts need no stability (equal keys are indistinguishable).
+//!
+//! Sorts run on the backend's own thread pool ([`install`]), never on rayon's global one, so a
+//! process forked from one that sorted can sort too.
 
 pub mod check;
 pub mod key;
 mod keys;
 mod pairs;
+mod pool;
 mod presorted;
 mod radix;
 mod raw;
 mod wc;
 
 pub use key::{Keyed, RadixBits, SortKey};
+pub use pool::{install, threads};
 pub use raw::release_scratch;
 
 /// Sort direction.
@@ -48,23 +53,28 @@ pub fn copy_streaming<T: Copy>(dst: &mut [T], src: &[T]) {
     unsafe { wc::copy(raw::Ptr(src.as_ptr() as *mut T), raw::Ptr(dst.as_mut_ptr()), src.len()) }
 }
 
-/// Threads the CPU backend uses (rayon's global pool).
-pub fn threads() -> usize {
-    rayon::current_num_threads()
+/// Runs a sort of `len` items on the pool, or on the calling thread when it is small enough
+/// that the sort takes no parallel path (waking the pool would cost more than such a sort).
+fn on_pool<R: Send>(len: usize, f: impl FnOnce() -> R + Send) -> R {
+    if len <= radix::SEQ_MAX {
+        f()
+    } else {
+        install(f)
+    }
 }
 
 /// Stable sort of items by their keys.
 pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) {
     // One monomorphised sort per direction keeps the key function free of a branch.
-    match order {
+    on_pool(v.len(), || match order {
         Order::Ascending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits()),
         Order::Descending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits().invert()),
-    }
+    })
 }
 
 /// Sort keys only.
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) {
-    keys::sort(v, order);
+    on_pool(v.len(), || keys::sort(v, order));
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.
@@ -72,5 +82,5 @@ pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) {
 /// # Panics
 /// If the two slices differ in length (the public API checks this first and returns an error).
 pub fn sort_pairs<K: SortKey, V: Copy + Send + Sync + 'static>(keys: &mut [K], values: &mut [V], order: Order) {
-    pairs::sort(keys, values, order);
+    on_pool(keys.len(), || pairs::sort(keys, values, order));
 }
