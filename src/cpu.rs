@@ -26,11 +26,12 @@ impl SortBackend for CpuBackend {
                 what: format!("{algorithm:?} is a GPU sorting network; use Algorithm::Auto or Radix on the CPU"),
             });
         }
-        match job {
+        let sorted = match job {
             SortJob::Kvp(v) => gpusort_cpu::sort_stable(v, order),
             SortJob::Keys(keys) => with_keys!(keys, k => gpusort_cpu::sort_keys(k, order)),
             SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
-        }
-        Ok(())
+        };
+        // gpusort-cpu allocates before it writes: the job's data is untouched on failure.
+        sorted.map_err(|e| SortError::OutOfMemory { op: "CPU sort scratch (host memory)", bytes: e.bytes })
     }
 }

@@ -4,6 +4,8 @@
 //! initialised as a whole (zeroing it would cost a full extra pass over memory), so they address
 //! both through pointers: every slot is written before it is read.
 
+use crate::alloc::{try_vec, AllocError};
+
 /// A pointer that may cross rayon's thread boundary. Callers hand disjoint ranges to each task.
 pub(crate) struct Ptr<T>(pub *mut T);
 
@@ -69,17 +71,24 @@ pub(crate) struct Scratch<T> {
 }
 
 impl<T: Copy> Scratch<T> {
-    pub(crate) fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Result<Self, AllocError> {
         let bytes = n.saturating_mul(std::mem::size_of::<T>());
         if std::mem::align_of::<T>() <= 16 && (KEEP_MIN_BYTES..=KEEP_MAX_BYTES).contains(&bytes) {
             let mut words = kept().map(|mut k| std::mem::take(&mut *k)).unwrap_or_default();
             let need = bytes.div_ceil(16);
             if words.capacity() < need {
-                words = Vec::with_capacity(need);
+                // Freed first: the old buffer and its replacement need not fit at once.
+                drop(words);
+                words = try_vec(need)?;
             }
-            return Scratch { words, own: Vec::new() };
+            return Ok(Scratch { words, own: Vec::new() });
         }
-        Scratch { words: Vec::new(), own: Vec::with_capacity(n) }
+        // Too large to keep: the kept buffer, if any, is worth freeing to make room.
+        let own = try_vec(n).or_else(|_| {
+            release_scratch();
+            try_vec(n)
+        })?;
+        Ok(Scratch { words: Vec::new(), own })
     }
 
     pub(crate) fn ptr(&mut self) -> Ptr<T> {
@@ -124,16 +133,18 @@ pub(crate) fn hot_fits<T>() -> bool {
     std::mem::align_of::<T>() <= 16
 }
 
-/// Runs `f` with this thread's hot buffer, grown to room for `len` items (contents undefined).
+/// Runs `f` with this thread's hot buffer, grown to room for `len` items (contents undefined);
+/// `None`, without running `f`, when the buffer cannot grow (the caller has a path without it).
 /// `f` must not sort on this thread meanwhile (the buffer is borrowed).
-pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> R {
+pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> Option<R> {
     debug_assert!(hot_fits::<T>());
     HOT.with(|h| {
         let mut words = h.borrow_mut();
         let need = len.saturating_mul(std::mem::size_of::<T>()).div_ceil(16);
         if words.capacity() < need {
-            *words = Vec::with_capacity(need);
+            *words = Vec::new();
+            *words = try_vec(need).ok()?;
         }
-        f(Ptr(words.as_mut_ptr() as *mut T))
+        Some(f(Ptr(words.as_mut_ptr() as *mut T)))
     })
 }
