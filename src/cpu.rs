@@ -32,6 +32,6 @@ impl SortBackend for CpuBackend {
             SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
         };
         // gpusort-cpu allocates before it writes: the job's data is untouched on failure.
-        sorted.map_err(|e| SortError::OutOfMemory { op: "CPU sort scratch (host memory)", bytes: e.bytes })
+        sorted.map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU sort", bytes: e.bytes })
     }
 }
