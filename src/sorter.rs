@@ -299,6 +299,10 @@ impl Sorter {
     /// survives fork, rather than rayon's global one; CPU sorts go to that pool on their own
     /// (small ones stay on the calling thread, as waking the pool would cost more).
     fn run(&self, job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+        if job.len() < 2 {
+            // Nothing to order: every sorter succeeds, whatever its backend, algorithm or process.
+            return Ok(());
+        }
         let backend = self.pick(job.shape(), job.len());
         if backend.kind() == BackendKind::Cpu {
             return backend.sort(job, order, self.algorithm);
