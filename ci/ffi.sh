@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C ABI (issue 5): builds libgpusort.{so,a}, regenerates ffi/include/gpusort.h with cbindgen
 # and fails if the committed header differs, checks the header compiles as C11 and C++, runs the
-# C tests (static, plain; shared, with ASan and UBSan) and the Python ctypes test.
+# C tests (static, plain; shared, with ASan and UBSan), the Python ctypes test, and the fork and
+# memory-limit tests in C and Python.
 #
 # CARGO_TARGET_DIR is honoured (default: the workspace's target/). GPUSORT_FFI_PROFILE=release
 # tests the release build instead of the dev one. CC/CXX pick the compilers (gcc/g++).
@@ -53,5 +54,15 @@ LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ASAN_OPTIONS=dete
 
 step "Python ctypes test"
 GPUSORT_LIB="$libdir/libgpusort.so" python3 ffi/python/test_gpusort.py | tee "$out/python.log" | tail -n 3
+
+# Issue 26. Static and without sanitizers: ASan's shadow memory cannot live under the
+# address-space limit that test sets.
+step "C test: sorting in forked children, and under an address-space limit"
+"$cc" -std=c11 "${warn[@]}" -O1 -Iffi/include ffi/tests/c/test_fork.c "$libdir/libgpusort.a" \
+    "${native_libs[@]}" -o "$out/test_fork"
+"$out/test_fork" | tee "$out/c-fork.log" | tail -n 3
+
+step "Python test: multiprocessing with the fork start method"
+GPUSORT_LIB="$libdir/libgpusort.so" python3 ffi/python/test_fork.py | tee "$out/python-fork.log" | tail -n 3
 
 step "all FFI checks passed (full logs in $out)"

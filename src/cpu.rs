@@ -16,17 +16,22 @@ impl SortBackend for CpuBackend {
     }
 
     fn sort(&self, job: SortJob<'_>, order: Order, algorithm: Algorithm) -> Result<(), SortError> {
+        // Nothing to order: every algorithm succeeds on every backend, as on the GPU.
+        if job.len() < 2 {
+            return Ok(());
+        }
         if algorithm.is_gpu_only() {
             return Err(SortError::Unsupported {
                 backend: "cpu",
                 what: format!("{algorithm:?} is a GPU sorting network; use Algorithm::Auto or Radix on the CPU"),
             });
         }
-        match job {
+        let sorted = match job {
             SortJob::Kvp(v) => gpusort_cpu::sort_stable(v, order),
             SortJob::Keys(keys) => with_keys!(keys, k => gpusort_cpu::sort_keys(k, order)),
             SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
-        }
-        Ok(())
+        };
+        // gpusort-cpu allocates before it writes: the job's data is untouched on failure.
+        sorted.map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU sort", bytes: e.bytes })
     }
 }

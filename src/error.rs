@@ -20,8 +20,9 @@ pub enum SortError {
         #[source]
         source: DriverError,
     },
-    /// The device could not hold the data and the scratch space the sort needs.
-    #[error("out of GPU memory ({op}, {bytes} bytes requested)")]
+    /// The device, or the host for a CPU sort, could not hold the data and the scratch space
+    /// the sort needs; `op` says which allocation failed.
+    #[error("out of memory ({op}, {bytes} bytes requested)")]
     OutOfMemory { op: &'static str, bytes: usize },
     /// The backend cannot do what was asked (an algorithm, a type, an old GPU).
     #[error("unsupported on the {backend} backend: {what}")]

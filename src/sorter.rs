@@ -30,6 +30,25 @@ enum Policy {
 /// Pair sorts with [`Algorithm::Auto`] or [`Algorithm::Radix`] are stable on every backend (equal
 /// keys keep their input order, in both orders), so the result does not depend on which backend
 /// ran.
+///
+/// # Fork
+///
+/// A process forked from one that sorted can sort host data at every size: the CPU work runs on
+/// a thread pool of gpusort's own, made anew in the child. A CUDA context does not survive
+/// `fork()`, so once the parent has opened the GPU, the child cannot use it: there `auto()`
+/// sorters (made before or after the fork) sort on the CPU and [`Sorter::describe`] says why,
+/// while [`Sorter::cuda`] and the sorters it made return [`SortError::NoDevice`] naming the
+/// fork. A child forked before the parent touched CUDA may open the GPU itself.
+///
+/// ```
+/// # use gpusort::Sorter;
+/// let sorter = Sorter::auto();
+/// let mut keys: Vec<u32> = (0..1_000_000u32).rev().collect();
+/// sorter.sort_keys(&mut keys)?;
+/// // In a child of this process (libc::fork(), Python's multiprocessing with "fork"), the same
+/// // `sorter` still sorts, on the CPU if the GPU was in use here.
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Sorter {
     cpu: Arc<CpuBackend>,
@@ -142,7 +161,7 @@ impl Sorter {
     /// device memory its allocator holds (shared by every `Sorter` of the process), and the CPU
     /// backend's scratch buffer. The next sort allocates them again.
     pub fn release_memory(&self) {
-        if let Some(g) = &self.gpu {
+        if let Some(g) = self.live_gpu() {
             g.release_memory();
         }
         gpusort_cpu::release_scratch();
@@ -165,6 +184,12 @@ impl Sorter {
     /// One line: the backend, the GPU, and why the CPU is used where it is.
     pub fn describe(&self) -> String {
         let cpu = self.cpu.describe();
+        if let Some(Err(e)) = self.gpu.as_ref().map(|g| g.gpu.check_process()) {
+            return match self.policy {
+                Policy::Auto { .. } => format!("{cpu}: {e}; sorting on the CPU"),
+                _ => format!("cuda (unusable here: {e})"),
+            };
+        }
         match (&self.gpu, self.policy) {
             (Some(g), Policy::Auto { crossover }) => {
                 let from = crossover.unwrap_or_else(|| tuning::gpu_from_items(JobShape::Kvp));
@@ -262,9 +287,16 @@ impl Sorter {
         })
     }
 
+    /// The GPU, unless there is none or it belongs to the process this one was forked from.
+    fn live_gpu(&self) -> Option<&CudaBackend> {
+        self.gpu.as_deref().filter(|g| g.gpu.check_process().is_ok())
+    }
+
     fn pick(&self, shape: JobShape, len: usize) -> &dyn SortBackend {
         match (&self.gpu, self.policy) {
             (Some(g), Policy::GpuOnly) => g.as_ref(),
+            // A GPU opened by the parent of a forked child is of no use to it: the CPU sorts.
+            (Some(_), Policy::Auto { .. }) if self.live_gpu().is_none() => self.cpu.as_ref(),
             (Some(g), Policy::Auto { crossover }) => {
                 let from = crossover.unwrap_or_else(|| tuning::gpu_from_items(shape));
                 if len >= from || self.algorithm.is_gpu_only() {
@@ -277,21 +309,37 @@ impl Sorter {
         }
     }
 
-    fn run(&self, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+    /// Sorts on the backend `pick` chose. GPU sorts run on gpusort-cpu's thread pool, so that
+    /// their parallel host work (staging copies, out-of-core merges) uses that pool, which
+    /// survives fork, rather than rayon's global one; CPU sorts go to that pool on their own
+    /// (small ones stay on the calling thread, as waking the pool would cost more).
+    fn run(&self, job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+        if job.len() < 2 {
+            // Nothing to order: every sorter succeeds, whatever its backend, algorithm or process.
+            return Ok(());
+        }
         let backend = self.pick(job.shape(), job.len());
-        if backend.kind() == BackendKind::Cuda
-            && matches!(self.policy, Policy::Auto { .. })
-            && !self.algorithm.is_gpu_only()
-        {
+        if backend.kind() == BackendKind::Cpu {
+            return backend.sort(job, order, self.algorithm);
+        }
+        if let Some(g) = &self.gpu {
+            // A `cuda()` sorter in a forked child: a clear error, before any driver call.
+            g.gpu.check_process()?;
+        }
+        crate::hooks::on_pool(|| self.run_gpu(backend, job, order))
+    }
+
+    fn run_gpu(&self, gpu: &dyn SortBackend, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+        if matches!(self.policy, Policy::Auto { .. }) && !self.algorithm.is_gpu_only() {
             // The GPU leaves the data untouched when it fails; in auto mode a GPU that runs out of
             // memory, or lacks a kernel for this type, hands the job to the CPU instead.
-            return match backend.sort(job.reborrow(), order, self.algorithm) {
+            return match gpu.sort(job.reborrow(), order, self.algorithm) {
                 Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {
                     self.cpu.sort(job, order, self.algorithm)
                 }
                 r => r,
             };
         }
-        backend.sort(job, order, self.algorithm)
+        gpu.sort(job, order, self.algorithm)
     }
 }

@@ -78,3 +78,37 @@ fn sorter_is_clone_send_sync() {
         h.join().unwrap();
     }
 }
+
+#[test]
+fn lengths_0_and_1_succeed_with_every_algorithm_on_every_sorter() {
+    let algorithms = [Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge];
+    for (name, sorter) in [("cpu", Sorter::cpu()), ("auto", Sorter::auto())] {
+        for alg in algorithms {
+            let s = sorter.clone().with_algorithm(alg);
+            let what = format!("{name} {alg:?}");
+            for n in [0usize, 1] {
+                let mut kvp: Vec<Kvp> = (0..n as u32).map(|i| Kvp::new(7, i)).collect();
+                s.sort_kvp(&mut kvp).unwrap_or_else(|e| panic!("{what} kvp len {n}: {e}"));
+                assert_eq!(kvp, (0..n as u32).map(|i| Kvp::new(7, i)).collect::<Vec<_>>(), "{what}");
+                let mut keys = vec![u64::MAX; n];
+                s.sort_keys(&mut keys).unwrap_or_else(|e| panic!("{what} u64 keys len {n}: {e}"));
+                assert_eq!(keys, vec![u64::MAX; n], "{what}");
+                let mut fkeys = vec![-0.0f32; n];
+                s.sort_keys(&mut fkeys).unwrap_or_else(|e| panic!("{what} f32 keys len {n}: {e}"));
+                assert!(fkeys.iter().all(|k| k.to_bits() == (-0.0f32).to_bits()), "{what}");
+                let (mut k, mut v) = (vec![-5i32; n], vec![9u32; n]);
+                s.sort_pairs(&mut k, &mut v).unwrap_or_else(|e| panic!("{what} i32 pairs len {n}: {e}"));
+                assert_eq!((k, v), (vec![-5i32; n], vec![9u32; n]), "{what}");
+            }
+            // The same sorter still refuses a GPU-only algorithm where there is work, if it has no GPU.
+            let mut two = vec![Kvp::new(2, 0), Kvp::new(1, 1)];
+            let r = s.sort_kvp(&mut two);
+            if alg.is_gpu_only() && s.backend_for(2) == BackendKind::Cpu {
+                assert!(matches!(r, Err(SortError::Unsupported { .. })), "{what}: {r:?}");
+            } else {
+                r.unwrap_or_else(|e| panic!("{what} len 2: {e}"));
+                assert_eq!(two, vec![Kvp::new(1, 1), Kvp::new(2, 0)], "{what}");
+            }
+        }
+    }
+}

@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
     ];
     for (name, input) in &patterns {
         g.bench_with_input(BenchmarkId::new("kvp-ours-stable", name), input, |b, v| {
-            b.iter_batched(|| v.clone(), |mut v| sort_stable(&mut v, Order::Ascending), BatchSize::LargeInput)
+            b.iter_batched(|| v.clone(), |mut v| sort_stable(&mut v, Order::Ascending).unwrap(), BatchSize::LargeInput)
         });
         g.bench_with_input(BenchmarkId::new("kvp-rayon-unstable", name), input, |b, v| {
             b.iter_batched(|| v.clone(), |mut v| v.par_sort_unstable_by_key(|p| p.key), BatchSize::LargeInput)
@@ -111,7 +111,7 @@ fn bench(c: &mut Criterion) {
 
     let keys = random_keys(3);
     g.bench_function(BenchmarkId::new("u32-ours", "random"), |b| {
-        b.iter_batched(|| keys.clone(), |mut v| sort_keys(&mut v, Order::Ascending), BatchSize::LargeInput)
+        b.iter_batched(|| keys.clone(), |mut v| sort_keys(&mut v, Order::Ascending).unwrap(), BatchSize::LargeInput)
     });
     g.bench_function(BenchmarkId::new("u32-voracious-mt", "random"), |b| {
         b.iter_batched(|| keys.clone(), |mut v| v.voracious_mt_sort(threads), BatchSize::LargeInput)
@@ -127,7 +127,7 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1 << 14));
     let small = pairs(random_keys(4).into_iter().take(1 << 14));
     g.bench_function("kvp-ours-stable", |b| {
-        b.iter_batched(|| small.clone(), |mut v| sort_stable(&mut v, Order::Ascending), BatchSize::SmallInput)
+        b.iter_batched(|| small.clone(), |mut v| sort_stable(&mut v, Order::Ascending).unwrap(), BatchSize::SmallInput)
     });
     g.bench_function("kvp-rayon-unstable", |b| {
         b.iter_batched(|| small.clone(), |mut v| v.par_sort_unstable_by_key(|p| p.key), BatchSize::SmallInput)

@@ -47,7 +47,8 @@ pub fn is_permutation_of<T: Eq + Hash>(input: &[T], output: &[T]) -> bool {
 /// reference (not with the radix code under test).
 pub fn stable_reference<T: Keyed>(input: &[T], order: Order) -> Vec<T> {
     let mut r = input.to_vec();
-    r.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits()));
+    // On the backend's pool, so the oracle works in a forked child too.
+    crate::install(|| r.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits())));
     r
 }
 

@@ -1,38 +1,54 @@
-//! Keys-only sorts. Equal keys are indistinguishable, so an unstable sort serves; for plain
-//! integers at sizes where voracious' in-place multithreaded MSD sort (no scratch buffer, so no
-//! page faults on a fresh allocation) is at least as fast as our radix, it is used.
+//! Keys-only sorts. Equal keys are indistinguishable, so an unstable sort serves; for u64 keys
+//! at sizes where voracious' in-place multithreaded MSD sort (no scratch buffer, so no page
+//! faults on a fresh allocation) beats our radix, it is used.
 
 use std::any::TypeId;
 
 use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 
+use crate::alloc::{try_vec, AllocError};
 use crate::{presorted, sort_stable, Order, SortKey};
 
-/// Below this voracious_mt_sort falls back to rayon's comparison sort for u32 (2.5M) and our
-/// radix is faster; above it the two were within noise of each other at 16M (see benches/cpu.rs).
+/// From here u64 keys go to voracious_mt_sort (below it, it falls back to rayon's comparison
+/// sort for u64). Random keys on the 2-core dev machine, ours against voracious, kept scratch:
+/// 4M 43 against 32 ms, 16M 191 against 171, 64M 1.0 s against 0.83. For u32 keys ours was the
+/// faster (4M 18 against 29 ms, 16M 95 against 121, 64M 0.47 s against 0.66), and i32 keys sort
+/// as u32 bits, so 32-bit keys stay with our radix.
 const VORACIOUS_MIN: usize = 1 << 22;
 
-pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) {
-    if v.len() >= VORACIOUS_MIN
-        && (try_voracious::<K, u32, u32>(v, order)
-            || try_voracious::<K, u64, u64>(v, order)
-            || try_voracious::<K, i32, i32>(v, order))
-    {
-        return;
+pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
+    if v.len() >= VORACIOUS_MIN && try_voracious::<K, u64, u64>(v, order)? {
+        return Ok(());
     }
-    sort_stable(v, order);
+    sort_stable(v, order)
 }
 
 /// Sorts with voracious when `K` is `P`, whose natural order is the order of its ordered bits.
-fn try_voracious<K: SortKey, P: Radixable<PK> + Send + 'static, PK: RadixKey>(v: &mut [K], order: Order) -> bool {
+fn try_voracious<K: SortKey, P: Radixable<PK> + Send + 'static, PK: RadixKey>(
+    v: &mut [K],
+    order: Order,
+) -> Result<bool, AllocError> {
     if TypeId::of::<K>() != TypeId::of::<P>() {
-        return false;
+        return Ok(false);
     }
+    make_room_for_voracious::<K>(v.len())?;
     // SAFETY: K and P are the same type (checked just above).
     let p = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut P, v.len()) };
     p.voracious_mt_sort(rayon::current_num_threads());
     if order == Order::Descending {
         presorted::reverse(p);
     }
-    true
+    Ok(true)
+}
+
+/// voracious allocates without a way to fail: a merge buffer of half the input when it finds
+/// presorted runs, and a thread pool of its own (stacks). Asking for that much first, and handing
+/// it straight back, turns a memory limit that would abort the process inside voracious into an
+/// error here, before anything is written. It costs a map and an unmap of untouched pages.
+fn make_room_for_voracious<K>(n: usize) -> Result<(), AllocError> {
+    const STACK_BYTES: usize = 8 << 20;
+    let bytes = (n / 2 + 2).saturating_mul(std::mem::size_of::<K>());
+    let room = try_vec::<u8>(bytes.saturating_add(rayon::current_num_threads().saturating_mul(STACK_BYTES)))?;
+    drop(room);
+    Ok(())
 }

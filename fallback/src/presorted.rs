@@ -83,7 +83,13 @@ fn reverse_equal_runs<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &m
     // Tasks own whole runs: each starts at the first run that begins in its chunk. The starts are
     // found before anything moves, so no task reads what another one writes.
     let chunks = n.div_ceil(CHUNK);
-    let mut starts: Vec<usize> = (0..chunks)
+    // `v` is already reversed: without room for the table, one thread finishes the job.
+    let mut starts: Vec<usize> = Vec::new();
+    if starts.try_reserve_exact(chunks + 1).is_err() {
+        reverse_runs_in(v, key);
+        return;
+    }
+    (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut i = c * CHUNK;
@@ -92,7 +98,7 @@ fn reverse_equal_runs<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &m
             }
             i
         })
-        .collect();
+        .collect_into_vec(&mut starts);
     starts.push(n);
     let base = Ptr(v.as_mut_ptr());
     (0..chunks).into_par_iter().for_each(|c| {

@@ -20,6 +20,7 @@
 
 use rayon::prelude::*;
 
+use crate::alloc::AllocError;
 use crate::raw::{self, copy, Ptr, Scratch};
 use crate::{presorted, wc, RadixBits};
 
@@ -52,18 +53,19 @@ const WC_MIN_BUCKETS: usize = 48;
 /// Items per histogram/scatter task in a parallel MSD pass.
 const PAR_CHUNK: usize = 1 << 18;
 
-/// Sorts `v` stably by `key`, ascending.
-pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut [T], key: F) {
+/// Sorts `v` stably by `key`, ascending. On `Err` nothing was written: the scratch buffer is
+/// the only allocation that can fail, and it is had before the first pass.
+pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut [T], key: F) -> Result<(), AllocError> {
     let n = v.len();
     if n <= INSERTION_MAX {
         // SAFETY: `v` holds `n` items.
         unsafe { insertion(Ptr(v.as_mut_ptr()), n, key) };
-        return;
+        return Ok(());
     }
     if presorted::settle(v, key) {
-        return;
+        return Ok(());
     }
-    let mut scratch = Scratch::<T>::new(n);
+    let mut scratch = Scratch::<T>::new(n)?;
     let (a, b) = (Ptr(v.as_mut_ptr()), scratch.ptr());
     // SAFETY: `a` holds `n` initialised items, `b` has room for `n`; the two do not overlap.
     unsafe {
@@ -73,6 +75,7 @@ pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut 
             msd(a, b, n, B::BYTES, true, std::mem::size_of_val(v) >= COLD_MIN_BYTES, key);
         }
     }
+    Ok(())
 }
 
 /// Sorts the `len` items at `src` on their low `digits` bytes (higher ones are equal within the
@@ -122,12 +125,21 @@ unsafe fn msd<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
     let d = digits - 1;
     let parallel = len >= PAR_MIN;
     let chunks = if parallel { len.div_ceil(PAR_CHUNK).max(2 * rayon::current_num_threads()) } else { 1 };
+    // One histogram per chunk, in a table that grows with the input. Earlier passes may have
+    // moved items already, so rather than fail halfway when even this small table cannot be had,
+    // the pass counts and scatters on one thread, with its one histogram on the stack.
+    let mut tables: Vec<[usize; 256]> = Vec::new();
+    let split = chunks > 1 && tables.try_reserve_exact(chunks).is_ok();
+    let chunks = if split { chunks } else { 1 };
     let chunk_len = len.div_ceil(chunks);
     let range = |c: usize| (c * chunk_len).min(len)..((c + 1) * chunk_len).min(len);
-    let counts: Vec<[usize; 256]> = if parallel {
-        (0..chunks).into_par_iter().map(|c| histogram(src, range(c), d, key)).collect()
+    let mut one = [[0usize; 256]];
+    let counts: &mut [[usize; 256]] = if split {
+        (0..chunks).into_par_iter().map(|c| histogram(src, range(c), d, key)).collect_into_vec(&mut tables);
+        &mut tables
     } else {
-        vec![histogram(src, 0..len, d, key)]
+        one[0] = histogram_whole(src, len, d, key);
+        &mut one
     };
     let mut starts = [0usize; 257];
     for b in 0..256 {
@@ -139,7 +151,7 @@ unsafe fn msd<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
         return region(src, other, len, varying, land_in_src, cold, key);
     }
     // Chunk c's share of bucket b follows the shares of chunks 0..c: the scatter is stable.
-    let mut offsets = counts;
+    let offsets = counts;
     for b in 0..256 {
         let mut at = starts[b];
         for h in offsets.iter_mut() {
@@ -162,8 +174,8 @@ unsafe fn msd<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
             }
         }
     };
-    if parallel {
-        offsets.into_par_iter().enumerate().for_each(|(c, mut offs)| pass(range(c), &mut offs));
+    if split {
+        offsets.par_iter_mut().enumerate().for_each(|(c, offs)| pass(range(c), offs));
     } else {
         pass(0..len, &mut offsets[0]);
     }
@@ -231,13 +243,23 @@ unsafe fn histogram<T, B: RadixBits, F: KeyFn<T, B>>(
     for x in quads.remainder() {
         h[0][key(x).byte(d)] += 1;
     }
-    // u32 tables are half the cache footprint; a chunk holds at most PAR_CHUNK items, and a
-    // sequential region at most PAR_MIN, so no table overflows.
+    // u32 tables are half the cache footprint; a range holds at most PAR_CHUNK items (see
+    // `msd` and `histogram_whole`), so no table overflows.
     let mut out = [0usize; 256];
     for (b, o) in out.iter_mut().enumerate() {
         *o = (h[0][b] + h[1][b] + h[2][b] + h[3][b]) as usize;
     }
     out
+}
+
+/// Counts byte `d` over the whole region, a chunk at a time (so no u32 table overflows).
+unsafe fn histogram_whole<T, B: RadixBits, F: KeyFn<T, B>>(src: Ptr<T>, len: usize, d: usize, key: F) -> [usize; 256] {
+    let mut total = [0usize; 256];
+    for start in (0..len).step_by(PAR_CHUNK) {
+        let h = histogram(src, start..(start + PAR_CHUNK).min(len), d, key);
+        total.iter_mut().zip(h).for_each(|(t, c)| *t += c);
+    }
+    total
 }
 
 /// Moves the items of `range` from `src` to `dst` by byte `d`; `offs[b]` is where the next item
@@ -308,7 +330,10 @@ unsafe fn lsd<T: Copy, B: RadixBits, F: KeyFn<T, B>>(
     }
     let passes = &passes[..k];
     if cold && k > 0 && raw::hot_fits::<T>() {
-        return raw::with_hot(len, |hot| lsd_via(src, other, hot, len, passes, &counts, land_in_src, key));
+        // Without a hot buffer (no memory for it) the plain passes below do the same, slower.
+        if let Some(()) = raw::with_hot(len, |hot| lsd_via(src, other, hot, len, passes, &counts, land_in_src, key)) {
+            return;
+        }
     }
     let (mut from, mut to) = (src, other);
     for &d in passes {

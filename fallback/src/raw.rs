@@ -4,6 +4,8 @@
 //! initialised as a whole (zeroing it would cost a full extra pass over memory), so they address
 //! both through pointers: every slot is written before it is read.
 
+use crate::alloc::{try_vec, AllocError};
+
 /// A pointer that may cross rayon's thread boundary. Callers hand disjoint ranges to each task.
 pub(crate) struct Ptr<T>(pub *mut T);
 
@@ -34,13 +36,32 @@ const KEEP_MIN_BYTES: usize = 1 << 20;
 const KEEP_MAX_BYTES: usize = 1 << 30;
 
 /// The last large scratch buffer, in 16-byte words so it suits any item aligned to 16 or less.
+/// Only ever `try_lock`ed: a sort that finds it busy allocates its own buffer rather than wait,
+/// so a lock held by another thread when the process forked cannot block the child.
 static KEPT: std::sync::Mutex<Vec<u128>> = std::sync::Mutex::new(Vec::new());
 
+/// The kept buffer, unless another thread holds it at this instant.
+fn kept() -> Option<std::sync::MutexGuard<'static, Vec<u128>>> {
+    match KEPT.try_lock() {
+        Ok(g) => Some(g),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
+
 /// Frees the scratch buffer kept from earlier sorts (up to 1 GiB; it is reused by the next large
-/// sort otherwise).
+/// sort otherwise). A sort running meanwhile may keep its buffer when it ends.
 pub fn release_scratch() {
-    let old = std::mem::take(&mut *KEPT.lock().unwrap_or_else(|e| e.into_inner()));
-    drop(old);
+    // The lock is held for a swap at most: a few tries find it free.
+    for _ in 0..1000 {
+        if let Some(mut k) = kept() {
+            let old = std::mem::take(&mut *k);
+            drop(k);
+            drop(old);
+            return;
+        }
+        std::thread::yield_now();
+    }
 }
 
 /// Scratch room for `n` items; its contents start uninitialised.
@@ -50,17 +71,24 @@ pub(crate) struct Scratch<T> {
 }
 
 impl<T: Copy> Scratch<T> {
-    pub(crate) fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Result<Self, AllocError> {
         let bytes = n.saturating_mul(std::mem::size_of::<T>());
         if std::mem::align_of::<T>() <= 16 && (KEEP_MIN_BYTES..=KEEP_MAX_BYTES).contains(&bytes) {
-            let mut words = std::mem::take(&mut *KEPT.lock().unwrap_or_else(|e| e.into_inner()));
+            let mut words = kept().map(|mut k| std::mem::take(&mut *k)).unwrap_or_default();
             let need = bytes.div_ceil(16);
             if words.capacity() < need {
-                words = Vec::with_capacity(need);
+                // Freed first: the old buffer and its replacement need not fit at once.
+                drop(words);
+                words = try_vec(need)?;
             }
-            return Scratch { words, own: Vec::new() };
+            return Ok(Scratch { words, own: Vec::new() });
         }
-        Scratch { words: Vec::new(), own: Vec::with_capacity(n) }
+        // Too large to keep: the kept buffer, if any, is worth freeing to make room.
+        let own = try_vec(n).or_else(|_| {
+            release_scratch();
+            try_vec(n)
+        })?;
+        Ok(Scratch { words: Vec::new(), own })
     }
 
     pub(crate) fn ptr(&mut self) -> Ptr<T> {
@@ -75,10 +103,11 @@ impl<T: Copy> Scratch<T> {
 impl<T> Drop for Scratch<T> {
     fn drop(&mut self) {
         if self.words.capacity() > 0 {
-            let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-            // Two sorts at once: keep the larger buffer.
-            if kept.capacity() < self.words.capacity() {
-                std::mem::swap(&mut *kept, &mut self.words);
+            if let Some(mut kept) = kept() {
+                // Two sorts at once: keep the larger buffer.
+                if kept.capacity() < self.words.capacity() {
+                    std::mem::swap(&mut *kept, &mut self.words);
+                }
             }
         }
     }
@@ -104,16 +133,18 @@ pub(crate) fn hot_fits<T>() -> bool {
     std::mem::align_of::<T>() <= 16
 }
 
-/// Runs `f` with this thread's hot buffer, grown to room for `len` items (contents undefined).
+/// Runs `f` with this thread's hot buffer, grown to room for `len` items (contents undefined);
+/// `None`, without running `f`, when the buffer cannot grow (the caller has a path without it).
 /// `f` must not sort on this thread meanwhile (the buffer is borrowed).
-pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> R {
+pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> Option<R> {
     debug_assert!(hot_fits::<T>());
     HOT.with(|h| {
         let mut words = h.borrow_mut();
         let need = len.saturating_mul(std::mem::size_of::<T>()).div_ceil(16);
         if words.capacity() < need {
-            *words = Vec::with_capacity(need);
+            *words = Vec::new();
+            *words = try_vec(need).ok()?;
         }
-        f(Ptr(words.as_mut_ptr() as *mut T))
+        Some(f(Ptr(words.as_mut_ptr() as *mut T)))
     })
 }

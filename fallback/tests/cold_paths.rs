@@ -99,13 +99,13 @@ fn four_byte_items() {
     let floats: Vec<f32> = (0..n).map(|_| f32::from_bits(r.next() as u32)).collect();
     for order in ORDERS {
         let mut v = floats.clone();
-        sort_keys(&mut v, order);
+        sort_keys(&mut v, order).unwrap();
         check::validate_keys(&floats, &v, order).unwrap_or_else(|e| panic!("f32, {order:?}: {e}"));
     }
     let keys = keys_u32("random", n, 7);
     for order in ORDERS {
         let mut v = keys.clone();
-        sort_stable(&mut v, order);
+        sort_stable(&mut v, order).unwrap();
         check::validate_keys(&keys, &v, order).unwrap_or_else(|e| panic!("u32 sort_stable, {order:?}: {e}"));
     }
 }
@@ -122,7 +122,7 @@ fn destinations_off_line_boundaries() {
         // SAFETY: Item<u32> is two u32s (align 4); the range lies inside `words`.
         let v: &mut [Item<u32>] = unsafe { std::slice::from_raw_parts_mut(words[at..].as_mut_ptr().cast(), n) };
         v.copy_from_slice(&input);
-        sort_stable(v, order);
+        sort_stable(v, order).unwrap();
         check::validate(&input, v, order, true).unwrap_or_else(|e| panic!("4 mod 8, {order:?}: {e}"));
     }
     let mut r = Rng::new(13);
@@ -132,6 +132,6 @@ fn destinations_off_line_boundaries() {
     // SAFETY: Item<u64> is 16 bytes with align 8; the range lies inside `words`.
     let v: &mut [Item<u64>] = unsafe { std::slice::from_raw_parts_mut(words[at..].as_mut_ptr().cast(), input.len()) };
     v.copy_from_slice(&input);
-    sort_stable(v, Order::Ascending);
+    sort_stable(v, Order::Ascending).unwrap();
     check::validate(&input, v, Order::Ascending, true).unwrap_or_else(|e| panic!("8 mod 16: {e}"));
 }

@@ -8,7 +8,7 @@ use gpusort_cpu::{check, sort_keys, SortKey};
 fn check_keys<K: SortKey>(input: &[K], what: &str) {
     for order in ORDERS {
         let mut v = input.to_vec();
-        sort_keys(&mut v, order);
+        sort_keys(&mut v, order).unwrap();
         if let Err(e) = check::validate_keys(input, &v, order) {
             panic!("{what}, n = {}, {order:?}: {e}", input.len());
         }
@@ -99,7 +99,7 @@ fn f32_keys_follow_total_cmp() {
         check_stable(&input, "f32 items");
         // Independent of the ordered-bits map: compare with the standard library's total order.
         let mut ours = keys.clone();
-        sort_keys(&mut ours, gpusort_cpu::Order::Ascending);
+        sort_keys(&mut ours, gpusort_cpu::Order::Ascending).unwrap();
         let mut reference = keys.clone();
         reference.sort_by(f32::total_cmp);
         assert!(
@@ -107,7 +107,7 @@ fn f32_keys_follow_total_cmp() {
             "f32 n = {n}: differs from total_cmp"
         );
         let mut ours = keys.clone();
-        sort_keys(&mut ours, gpusort_cpu::Order::Descending);
+        sort_keys(&mut ours, gpusort_cpu::Order::Descending).unwrap();
         reference.reverse();
         assert!(
             ours.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()),
@@ -116,7 +116,8 @@ fn f32_keys_follow_total_cmp() {
     }
 }
 
-/// Above 4M items, integer keys go to voracious' multithreaded sort (descending: reversed after).
+/// Above 4M items, u64 keys go to voracious' multithreaded sort (descending: reversed after);
+/// 32-bit keys of that size stay with the radix sort.
 #[test]
 fn integer_keys_on_the_voracious_path() {
     let n = (1 << 22) + 3;
@@ -128,4 +129,8 @@ fn integer_keys_on_the_voracious_path() {
     let w: Vec<u64> = (0..n).map(|_| r.next() >> (r.next() % 40)).collect();
     check_keys(&w, "u64 4M");
     check_keys(&keys_u32("few-distinct", n, 17), "u32 few distinct 4M");
+    // Long sorted runs: voracious merges them in a buffer of its own (see keys.rs).
+    let half = n as u64 / 2;
+    let runs: Vec<u64> = (0..n as u64).map(|i| if i < half { 2 * i } else { 2 * (i - half) + 1 }).collect();
+    check_keys(&runs, "u64 two sorted halves 4M");
 }

@@ -66,7 +66,7 @@ fn main() {
         "cpu:      {:>9.3} ms  {:>8.1} M pairs/s ({} threads)",
         cpu_time.as_secs_f64() * 1e3,
         rate(cpu_time),
-        rayon::current_num_threads()
+        gpusort_cpu::threads()
     );
     match verdict {
         Ok(()) => println!("valid:    sorted, stable, every value with its key, same as the CPU backend"),

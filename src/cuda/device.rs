@@ -23,7 +23,12 @@ pub(crate) struct Gpu {
     pub(crate) total_memory: usize,
     modules: ModuleCache,
     pub(crate) staging: Staging,
+    /// The process that opened the context: a CUDA context does not survive `fork()`.
+    pid: u32,
 }
+
+/// Why a forked child gets no GPU.
+const FORKED: &str = "CUDA was initialised in the parent process before fork(); a forked child cannot use it";
 
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -32,6 +37,16 @@ impl std::fmt::Debug for Gpu {
 }
 
 impl Gpu {
+    /// `NoDevice` in a process forked after this context was opened: any driver call there would
+    /// fail, or worse, so none is made.
+    pub(crate) fn check_process(&self) -> Result<(), SortError> {
+        if self.pid == std::process::id() {
+            Ok(())
+        } else {
+            Err(SortError::NoDevice(FORKED.into()))
+        }
+    }
+
     pub(crate) fn describe(&self) -> String {
         let (major, minor) = self.compute_capability;
         format!("{} (sm_{major}{minor}, {} SMs, {} MiB)", self.name, self.multiprocessors, self.total_memory >> 20)
@@ -55,14 +70,17 @@ impl Gpu {
 type Slot = Arc<OnceLock<Result<Arc<Gpu>, SortError>>>;
 
 /// The device `ordinal`, opened on first use; every later call gets the same context (or the same
-/// error: a machine without a driver is probed once).
+/// error: a machine without a driver is probed once). In a child forked after the context was
+/// opened, `NoDevice` (see `Gpu::check_process`).
 pub(crate) fn gpu(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
     static DEVICES: OnceLock<Mutex<HashMap<usize, Slot>>> = OnceLock::new();
     let slot = {
         let mut map = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
         map.entry(ordinal).or_default().clone()
     };
-    slot.get_or_init(|| open_guarded(ordinal)).clone()
+    let gpu = slot.get_or_init(|| open_guarded(ordinal)).clone()?;
+    gpu.check_process()?;
+    Ok(gpu)
 }
 
 /// cudarc panics when a symbol is missing from an old libcuda; no panic may escape to the caller.
@@ -118,6 +136,7 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         total_memory: total,
         modules: ModuleCache::default(),
         staging: Staging::default(),
+        pid: std::process::id(),
     }))
 }
 

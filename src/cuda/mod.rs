@@ -162,6 +162,7 @@ impl CudaBackend {
 
     /// Driver calls act on the calling thread's current context; `Sorter`s move between threads.
     fn bind(&self) -> Result<(), SortError> {
+        self.gpu.check_process()?;
         self.gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))
     }
 }

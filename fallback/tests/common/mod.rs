@@ -119,7 +119,7 @@ pub fn keys_u32(pattern: &str, n: usize, seed: u64) -> Vec<u32> {
 pub fn check_stable<T: Keyed + Eq + Hash + Debug>(input: &[T], what: &str) {
     for order in ORDERS {
         let mut v = input.to_vec();
-        sort_stable(&mut v, order);
+        sort_stable(&mut v, order).unwrap();
         if let Err(e) = check::validate(input, &v, order, true) {
             panic!("{what}, n = {}, {order:?}: {e}", input.len());
         }
