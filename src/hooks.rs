@@ -2,8 +2,8 @@
 //! paths large ones take (many chunks, a pinned ring smaller than the data). Not part of the API.
 //!
 //! Everything is per thread (the thread that calls the sort), so tests running side by side do
-//! not see each other's settings; `on_pool` carries them to the pool thread that runs the sort.
-//! Unarmed, each check is one relaxed load of a static flag that no release program ever sets.
+//! not see each other's settings. Unarmed, each check is one relaxed load of a static flag that
+//! no release program ever sets.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,52 +67,6 @@ pub fn set_pinned_cap(bytes: usize) {
     PINNED_CAP.set(bytes);
 }
 
-/// One thread's settings.
-#[derive(Clone, Copy)]
-struct Settings {
-    plan: Option<(Step, usize)>,
-    fired: bool,
-    chunk_bytes: usize,
-    pinned_cap: usize,
-}
-
-impl Settings {
-    fn read() -> Settings {
-        Settings { plan: PLAN.get(), fired: FIRED.get(), chunk_bytes: CHUNK_BYTES.get(), pinned_cap: PINNED_CAP.get() }
-    }
-
-    fn apply(self) {
-        PLAN.set(self.plan);
-        FIRED.set(self.fired);
-        CHUNK_BYTES.set(self.chunk_bytes);
-        PINNED_CAP.set(self.pinned_cap);
-    }
-}
-
-/// Runs `f` on gpusort-cpu's thread pool (see `Sorter::run`) with the calling thread's settings,
-/// and hands back what `f` made of them (a plan counted down, a fault fired). The pool thread's
-/// own settings are restored afterwards, also when `f` panics.
-pub(crate) fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    if !armed() {
-        return gpusort_cpu::install(f);
-    }
-    struct Restore(Settings);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            self.0.apply();
-        }
-    }
-    let callers = Settings::read();
-    let (r, after) = gpusort_cpu::install(move || {
-        let _restore = Restore(Settings::read());
-        callers.apply();
-        let r = f();
-        (r, Settings::read())
-    });
-    after.apply();
-    r
-}
-
 #[inline(always)]
 fn armed() -> bool {
     ARMED.load(Ordering::Relaxed)
@@ -158,30 +112,4 @@ pub(crate) fn pinned_cap() -> Option<usize> {
         return None;
     }
     Some(PINNED_CAP.get()).filter(|&b| b > 0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_travel_to_the_pool_thread_and_back() {
-        set_chunk_bytes(4096);
-        set_pinned_cap(1 << 20);
-        inject(Step::Download, 1);
-        let (name, chunk, cap, first, second) = on_pool(|| {
-            let name = std::thread::current().name().unwrap_or("").to_string();
-            (name, chunk_bytes(), pinned_cap(), hit(Step::Download).is_err(), hit(Step::Download).is_err())
-        });
-        assert!(name.starts_with("gpusort-cpu-"), "ran on {name}");
-        assert_eq!((chunk, cap), (Some(4096), Some(1 << 20)));
-        assert!(!first && second, "the second download fails");
-        assert!(clear(), "the fault fired on the pool thread: the caller must see it");
-        // The pool thread got its own settings back.
-        assert_eq!(on_pool(|| (chunk_bytes(), pinned_cap())), (Some(4096), Some(1 << 20)));
-        let pool_own = gpusort_cpu::install(|| (CHUNK_BYTES.get(), PINNED_CAP.get(), PLAN.get().is_none()));
-        assert_eq!(pool_own, (0, 0, true));
-        set_chunk_bytes(0);
-        set_pinned_cap(0);
-    }
 }

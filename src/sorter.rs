@@ -309,10 +309,8 @@ impl Sorter {
         }
     }
 
-    /// Sorts on the backend `pick` chose. GPU sorts run on gpusort-cpu's thread pool, so that
-    /// their parallel host work (staging copies, out-of-core merges) uses that pool, which
-    /// survives fork, rather than rayon's global one; CPU sorts go to that pool on their own
-    /// (small ones stay on the calling thread, as waking the pool would cost more).
+    /// Sorts on the backend `pick` chose. CPU sorts go to gpusort-cpu's own thread pool, which
+    /// survives fork (small ones stay on the calling thread, as waking the pool would cost more).
     fn run(&self, job: SortJob<'_>, order: Order) -> Result<(), SortError> {
         if job.len() < 2 {
             // Nothing to order: every sorter succeeds, whatever its backend, algorithm or process.
@@ -326,7 +324,10 @@ impl Sorter {
             // A `cuda()` sorter in a forked child: a clear error, before any driver call.
             g.gpu.check_process()?;
         }
-        crate::hooks::on_pool(|| self.run_gpu(backend, job, order))
+        // The GPU path runs on the calling thread (its host copies on rayon's pool): the CUDA
+        // backend is never usable in a forked child (checked above), and a pool worker that held
+        // the pinned staging while it waited for its copies could pick up another sort.
+        self.run_gpu(backend, job, order)
     }
 
     fn run_gpu(&self, gpu: &dyn SortBackend, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {

@@ -91,7 +91,7 @@ fn keys_every_transfer_shape() {
 
 #[test]
 fn threads_sharing_the_staging_all_sort_right() {
-    // Only one sort holds the pinned staging at a time; the others wait for it.
+    // Only one sort holds the kept pinned staging at a time; the others take a ring of their own.
     let Some(s) = cuda_or_skip("host path threads") else { return };
     let _alone = alone();
     let handles: Vec<_> = (0..6u64)
@@ -110,4 +110,20 @@ fn threads_sharing_the_staging_all_sort_right() {
     for h in handles {
         h.join().unwrap();
     }
+}
+
+#[test]
+fn sorts_called_from_rayon_workers_never_block_each_other() {
+    // A sort holding the staging waits for its parallel host copies on rayon's pool; a worker
+    // waiting there may run another of these tasks, which sorts too. Nothing may wait for the
+    // staging then (it would wait for itself): each of these must finish and be right.
+    use rayon::prelude::*;
+    let Some(s) = cuda_or_skip("host path from rayon workers") else { return };
+    let _alone = alone();
+    (0..32u64).into_par_iter().for_each(|t| {
+        let input = kvp_input(1 << 20 | t as usize, Pattern::Random, 100 + t);
+        let mut out = input.clone();
+        s.sort_kvp(&mut out).unwrap();
+        check::validate(&input, &out, Order::Ascending, true).unwrap();
+    });
 }

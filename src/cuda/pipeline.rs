@@ -53,20 +53,23 @@ pub(crate) fn held_fits(bytes: usize) -> bool {
     bytes <= held_cap()
 }
 
-/// The staging for a sort of `n` items of `T`: the held buffer when the input fits it and can be
-/// pinned, else the ring alone (`held` 0).
+/// The staging for a sort of `n` items of `T`, and how many items its held buffer takes: `n`
+/// when the input fits the held cap and the held buffer can be had, else 0 (the ring alone).
 pub(crate) fn lease<T>(gpu: &Gpu, n: usize, c: Chunks) -> Result<(Lease<'_>, usize), SortError> {
     let size = std::mem::size_of::<T>();
     let ring = c.ring * size;
     if held_fits(n * size) {
-        match gpu.staging.lease(&gpu.ctx, n * size, ring) {
-            Ok(lease) => return Ok((lease, n)),
+        match gpu.staging.lease(&gpu.ctx, n * size, ring, false) {
+            Ok(mut lease) => {
+                let held = if lease.held_bytes() >= n * size { n } else { 0 };
+                return Ok((lease, held));
+            }
             // Too much to pin now: the ring alone needs little.
             Err(SortError::OutOfMemory { .. }) => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((gpu.staging.lease(&gpu.ctx, 0, ring)?, 0))
+    Ok((gpu.staging.lease(&gpu.ctx, 0, ring, false)?, 0))
 }
 
 /// Sorts `data` in place on the device: upload, sort, download (see the module docs for what the
@@ -122,7 +125,7 @@ pub(crate) fn round_trip_pairs(
     }
     let ring_bytes = (ck.ring * std::mem::size_of::<K>()).max(cv.ring * 4);
     let stream = begin(gpu)?;
-    let mut lease = gpu.staging.lease(&gpu.ctx, held_bytes, ring_bytes)?;
+    let mut lease = gpu.staging.lease(&gpu.ctx, held_bytes, ring_bytes, true)?;
     let (key_up, value_up, ring) = lease.split_held::<K, u32>(n, n);
     let result =
         (|| {

@@ -13,7 +13,7 @@
 //! Both grow on demand and stay for the next call (pinning costs about 50 ms per GiB, see
 //! `pinned.rs`); `Sorter::release_memory` frees them.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use cudarc::driver::CudaContext;
 use gpusort_cpu::SortKey;
@@ -69,7 +69,7 @@ pub(crate) fn held_cap() -> usize {
 }
 
 #[derive(Default)]
-struct Buffers {
+pub(crate) struct Buffers {
     held: Option<Pinned>,
     ring: Option<Pinned>,
 }
@@ -80,22 +80,37 @@ pub(crate) struct Staging {
     slot: Mutex<Buffers>,
 }
 
-/// Exclusive use of the staging buffers for one sort.
-pub(crate) struct Lease<'a> {
-    guard: MutexGuard<'a, Buffers>,
+/// Exclusive use of staging buffers for one sort: the kept ones, or buffers of its own.
+pub(crate) enum Lease<'a> {
+    Kept(MutexGuard<'a, Buffers>),
+    Own(Buffers),
 }
 
 impl Staging {
-    /// The buffers, grown to at least `held` and `ring` bytes (`held` 0: none needed). Waits while
-    /// another sort uses them: the bus is shared anyway, and a second sort that waits moves its
-    /// data at the pinned rate, where one that went around the staging would move it at the
-    /// pageable rate, 6x slower.
-    pub(crate) fn lease(&self, ctx: &Arc<CudaContext>, held: usize, ring: usize) -> Result<Lease<'_>, SortError> {
-        let mut guard = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+    /// Buffers of at least `held` and `ring` bytes (`held` 0: none needed): the kept ones, grown;
+    /// while another sort uses those, a ring of this sort's own and no held buffer, unless
+    /// `held_required`. Never waits: a sort that holds the staging may wait for its host copies
+    /// on a rayon worker, which can meanwhile run another task of the program, another sort too.
+    pub(crate) fn lease(
+        &self,
+        ctx: &Arc<CudaContext>,
+        held: usize,
+        ring: usize,
+        held_required: bool,
+    ) -> Result<Lease<'_>, SortError> {
         hooks::hit(hooks::Step::PinnedAlloc)?;
-        grow(&mut guard.held, ctx, held, held_granule(held))?;
-        grow(&mut guard.ring, ctx, ring, ring.next_power_of_two())?;
-        Ok(Lease { guard })
+        let mut lease = match self.slot.try_lock() {
+            Ok(guard) => Lease::Kept(guard),
+            Err(TryLockError::Poisoned(p)) => Lease::Kept(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Lease::Own(Buffers::default()),
+        };
+        let own = matches!(lease, Lease::Own(_));
+        let buffers = lease.buffers();
+        if !own || held_required {
+            grow(&mut buffers.held, ctx, held, held_granule(held))?;
+        }
+        grow(&mut buffers.ring, ctx, ring, ring.next_power_of_two())?;
+        Ok(lease)
     }
 
     /// Unpins both buffers (waits for a sort using them to finish).
@@ -141,9 +156,21 @@ pub(crate) fn split_offset<A>(a: usize) -> usize {
 }
 
 impl Lease<'_> {
+    fn buffers(&mut self) -> &mut Buffers {
+        match self {
+            Lease::Kept(guard) => guard,
+            Lease::Own(buffers) => buffers,
+        }
+    }
+
+    /// Bytes of the held buffer (0: none).
+    pub(crate) fn held_bytes(&mut self) -> usize {
+        self.buffers().held.as_ref().map_or(0, Pinned::bytes)
+    }
+
     /// `held` items of the held buffer and `ring` items of the ring.
     pub(crate) fn held_and_ring<T: Plain>(&mut self, held: usize, ring: usize) -> (&mut [T], &mut [T]) {
-        let b = &mut *self.guard;
+        let b = self.buffers();
         let h: &mut [T] = match b.held.as_mut() {
             Some(p) => p.view(0, held),
             None => {
@@ -157,7 +184,7 @@ impl Lease<'_> {
     /// The held buffer as `a` items of `A` then, from `split_offset::<A>(a)`, `b` items of `B`
     /// (split pairs: keys, then values); and the ring as raw pinned memory.
     pub(crate) fn split_held<A: Plain, B: Plain>(&mut self, a: usize, b: usize) -> (&mut [A], &mut [B], &mut Pinned) {
-        let buf = &mut *self.guard;
+        let buf = self.buffers();
         let (ka, vb) = buf.held.as_mut().expect("leased").two_views::<A, B>(a, split_offset::<A>(a), b);
         (ka, vb, buf.ring.as_mut().expect("leased"))
     }
