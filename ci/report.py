@@ -7,7 +7,7 @@
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
 
-DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort.rs,
+DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort/,
 GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json), "torch" (this script) or "machine"
 (ci/report.sh). Other lines are ignored. Quoted figures come from ci/report/reference.json.
 ci/report.sh runs the whole thing; this script only reads and writes files.
@@ -384,7 +384,7 @@ def gpu_report(data, ref):
             sizes_note.append(f"{p}: {', '.join(size_label(n) for n in ns)}")
     out.append(
         "- **Inputs.** Keys from a seeded splitmix64 stream, values 0..n-1; the same formulas in "
-        "`benches/sort.rs`, `ci/cub/cub_bench.cu` and `ci/report.py`, so gpusort, CUB and torch sort the same "
+        "`benches/sort/inputs.rs`, `ci/cub/cub_bench.cu` and `ci/report.py`, so gpusort, CUB and torch sort the same "
         "data. Patterns: " + "; ".join(f"{p} = {PATTERN_TITLES[p]}" for p in PATTERNS) + ".\n"
         "- **Sizes.** Uniform random at every size of the seed's table (plus 256M for radix); the other patterns "
         "at fewer sizes, to keep the run short. Measured: " + "; ".join(sizes_note) + ".\n"
@@ -581,7 +581,7 @@ def splitmix_np(np, seed, idx):
 
 
 def pattern_keys_np(np, pattern, n, chunk=1 << 24):
-    """The keys of benches/sort.rs `Pattern::key` (copy 0, seed n), as uint32."""
+    """The keys of benches/sort/inputs.rs `Pattern::key` (copy 0, seed n), as uint32."""
     out = np.empty(n, dtype=np.uint32)
     lo = np.uint64(0xFFFFFFFF)
     for start in range(0, n, chunk):

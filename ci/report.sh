@@ -16,11 +16,11 @@
 #   GPUSORT_REPORT_TORCH=0  skip the torch column
 #   GPUSORT_REPORT_BENCH_TIMEOUT  seconds the gpusort benches may run; the report shows what they
 #                         measured by then (default: no limit; ci/gpu.sh report sets 400)
-#   GPUSORT_BENCH_BIN     a prebuilt `benches/sort.rs` executable, so no cargo is needed
+#   GPUSORT_BENCH_BIN     a prebuilt `benches/sort/` executable, so no cargo is needed
 #                         (ci/gpu.sh report uses the bundle's)
 #   GPUSORT_COMMIT        what to print as the gpusort version (default: git rev-parse HEAD)
 #   GPUSORT_BENCH_FAST    1 (default here): short criterion warm-up and measurement
-#   size lists (comma-separated, empty for none), as benches/sort.rs reads them:
+#   size lists (comma-separated, empty for none), as benches/sort/ reads them:
 #   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA,
 #   GPUSORT_BENCH_CPU_SIZES, GPUSORT_BENCH_CPU_PATTERN_SIZES; GPUSORT_BENCH_CPU_SORTS (the GPU
 #   report runs only the fastest CPU sorts, for its GPU-vs-CPU column)
