@@ -41,7 +41,7 @@ impl Pattern {
     }
 
     /// Key of item `i` of `n`. Not all-zero anywhere: zeros would flatter memory compression.
-    pub fn key(self, n: usize, seed: u64, i: usize) -> u32 {
+    fn key(self, n: usize, seed: u64, i: usize) -> u32 {
         let z = splitmix(seed, i as u64);
         match self {
             Pattern::Random => z as u32,
@@ -65,6 +65,17 @@ impl Pattern {
         let seed = n as u64 + copy;
         (0..n).into_par_iter().map(|i| Kvp::new(self.key(n, seed, i), i as u32)).collect()
     }
+
+    /// The keys of `kvps(n, copy)` alone.
+    pub fn keys(self, n: usize, copy: u64) -> Vec<u32> {
+        let seed = n as u64 + copy;
+        (0..n).into_par_iter().map(|i| self.key(n, seed, i)).collect()
+    }
+}
+
+/// One number from `var`, else `default`.
+pub fn env_count(var: &str, default: usize) -> usize {
+    std::env::var(var).map_or(default, |s| s.trim().parse().expect(var))
 }
 
 pub fn env_sizes(var: &str, default: &[usize]) -> Vec<usize> {

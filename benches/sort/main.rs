@@ -3,8 +3,11 @@
 //!
 //! Benchmark ids are `<group>/<sort>/<pattern>/<n>`; filter with `cargo bench -- <regex>`, e.g.
 //! `cuda-device/radix`, `cuda-host/`, `cpu/rdst`, `/zipf/`. Groups: `cuda-device` (radix,
-//! radix-keys, bitonic, odd-even), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`.
-//! Without a GPU the cuda groups print `skipped: no CUDA device` and measure nothing.
+//! radix-keys, bitonic, odd-even), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
+//! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `out-of-core`, a plain
+//! timing loop, about a minute on the H200), which run when no filter is given or the filter
+//! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
+//! `skipped: no CUDA device` and measure nothing.
 //!
 //! Inputs are (u32 key, u32 value = index) pairs in six patterns (`Pattern`), generated with the
 //! same splitmix64 formula as `ci/cub/cub_bench.cu` and `ci/report.py`, so CUB and torch sort the
@@ -18,15 +21,26 @@
 //! `GPUSORT_BENCH_PATTERN_SIZES` (other patterns, GPU), `GPUSORT_BENCH_RADIX_EXTRA` (random, radix
 //! only), `GPUSORT_BENCH_CPU_SIZES`, `GPUSORT_BENCH_CPU_PATTERN_SIZES`; `GPUSORT_BENCH_CPU_SORTS`
 //! (names of the CPU sorts to run, default all).
+//!
+//! The host tables: `GPUSORT_BENCH_HOST` = `0` (never), `1` (always), `only` (the host tables and
+//! nothing else); `GPUSORT_BENCH_HOST_SIZES` (Kvp, default 1M,16M,64M,256M,512M,1G),
+//! `GPUSORT_BENCH_HOST_SPLIT_SIZES` (split u32 pairs and u32 keys, default 64M,256M),
+//! `GPUSORT_BENCH_HOST_CPU_MAX` (the CPU backend beside them up to this n, default 256M),
+//! `GPUSORT_BENCH_OOC_N` (out-of-core pairs, default 512M, 0 for none),
+//! `GPUSORT_BENCH_OOC_BUDGETS` (device budgets in MiB, `none` for no limit, default
+//! 256,512,2048,none), `GPUSORT_BENCH_HOST_REPS` (timed runs of every row, after one warm-up;
+//! default 11 down to 3 with n), `GPUSORT_BENCH_BW_MIB` (the pinned copies that set the floor,
+//! default 512). Sizes are item counts (1M = 1048576).
 
 mod cpu;
+mod host;
 mod inputs;
 mod record;
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use gpusort::cudarc::driver::sys::CUevent_flags;
 use gpusort::cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DeviceRepr};
 use gpusort::{Algorithm, Kvp, Order, SortError, Sorter};
@@ -162,7 +176,7 @@ fn cuda_device(c: &mut Criterion) {
             if p == Pattern::Random {
                 let s = gpu.clone().with_algorithm(Algorithm::Radix);
                 let sort = |d: &mut CudaSlice<u32>, st: &Arc<CudaStream>| s.sort_keys_device(d, st, Order::Ascending);
-                let keys = |k| p.kvps(n, k).into_iter().map(|x| x.key).collect::<Vec<u32>>();
+                let keys = |k| p.keys(n, k);
                 bench_one(
                     &mut g,
                     ("cuda-device", "radix-keys", p, n),
@@ -248,4 +262,15 @@ fn config() -> Criterion {
 }
 
 criterion_group! { name = benches; config = config(); targets = cuda_device, cuda_host, cpu::cpu }
-criterion_main!(benches);
+
+/// `criterion_main!` with the host tables first: a report run cut short by its time limit keeps them.
+fn main() {
+    let plan = host::plan();
+    if plan != host::Plan::Off {
+        host::run();
+    }
+    if plan != host::Plan::Only {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    }
+}

@@ -43,26 +43,48 @@ pub fn emit_meta(what: &str, text: &str) {
     emit(format!("{{\"src\":\"bench\",\"kind\":{},\"text\":{}}}", json_str(what), json_str(text)));
 }
 
-/// Writes one measurement: per-sort times in ms, the first few (warm-up) dropped.
-pub fn emit_times(group: &str, sort: &str, p: Pattern, n: usize, times: &[f64], error: Option<&str>) {
-    let skip = if times.len() > 10 { 3 } else { 0 };
-    let mut t = times[skip..].to_vec();
+/// A JSON number, or null for what was not measured.
+pub fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "null".into()
+    }
+}
+
+/// Median of `times` (NaN when empty).
+pub fn median(times: &[f64]) -> f64 {
+    let mut t = times.to_vec();
     t.sort_by(|a, b| a.partial_cmp(b).unwrap_or(CmpOrdering::Equal));
-    let (median, min, mean) = match t.len() {
+    t.get(t.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Writes one measurement, per-sort times in ms (warm-ups already left out), with `extra` fields
+/// (name, JSON value) after the common ones; returns the median.
+pub fn emit_times(
+    (group, sort, pattern, n): (&str, &str, &str, usize),
+    times: &[f64],
+    error: Option<&str>,
+    extra: &[(&str, String)],
+) -> f64 {
+    let (med, min, mean) = match times.len() {
         0 => (f64::NAN, f64::NAN, f64::NAN),
-        k => (t[k / 2], t[0], t.iter().sum::<f64>() / k as f64),
+        k => (median(times), times.iter().copied().fold(f64::INFINITY, f64::min), times.iter().sum::<f64>() / k as f64),
     };
-    let num = |x: f64| if x.is_finite() { format!("{x:.6}") } else { "null".into() };
     let err = error.map_or("null".into(), json_str);
+    let extra: String = extra.iter().map(|(k, v)| format!(",{}:{v}", json_str(k))).collect();
     emit(format!(
-        "{{\"src\":\"bench\",\"group\":\"{group}\",\"sort\":\"{sort}\",\"pattern\":\"{}\",\"n\":{n},\"median_ms\":{},\
-         \"min_ms\":{},\"mean_ms\":{},\"runs\":{},\"error\":{err}}}",
-        p.name(),
-        num(median),
-        num(min),
-        num(mean),
-        t.len()
+        "{{\"src\":\"bench\",\"group\":{},\"sort\":{},\"pattern\":{},\"n\":{n},\"median_ms\":{},\
+         \"min_ms\":{},\"mean_ms\":{},\"runs\":{},\"error\":{err}{extra}}}",
+        json_str(group),
+        json_str(sort),
+        json_str(pattern),
+        json_num(med),
+        json_num(min),
+        json_num(mean),
+        times.len()
     ));
+    med
 }
 
 pub fn fast() -> bool {
@@ -113,6 +135,8 @@ pub fn bench_one<S>(
         if let Err(e) = &v {
             eprintln!("skipped: {group}/{sort}/{}/{n}: {e}", p.name());
         }
-        emit_times(group, sort, p, n, &times, v.err().as_deref());
+        // Criterion's warm-up calls the routine too: its first sorts are not measurements.
+        let skip = if times.len() > 10 { 3 } else { 0 };
+        emit_times((group, sort, p.name(), n), &times[skip..], v.err().as_deref(), &[]);
     }
 }
