@@ -7,7 +7,7 @@
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
 
-DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort.rs,
+DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort/,
 GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json), "torch" (this script) or "machine"
 (ci/report.sh). Other lines are ignored. Quoted figures come from ci/report/reference.json.
 ci/report.sh runs the whole thing; this script only reads and writes files.
@@ -19,6 +19,10 @@ import math
 import os
 import sys
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout for the modules below
+import report_host  # noqa: E402
+from report_fmt import fmt_ms, num, rate, ratio, size_label, table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PATTERNS = ["random", "sorted", "reverse", "distinct16", "equal", "zipf"]
@@ -97,7 +101,7 @@ class Data:
         return [r for r in self.bench.values() if r.get("error")]
 
     def has_gpu(self):
-        return any(k[0].startswith("cuda") for k in self.bench)
+        return any(k[0].startswith("cuda") or k[0] == "host-bw" for k in self.bench)
 
 
 def load_reference():
@@ -111,56 +115,6 @@ def load_reference():
 
 # ------------------------------------------------------------------------------------------------
 # Formatting
-
-
-def size_label(n):
-    for shift, unit in ((30, "G"), (20, "M"), (10, "K")):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return str(n)
-
-
-def fmt_ms(v):
-    if v is None:
-        return ""
-    if isinstance(v, str):
-        return v
-    if v >= 100:
-        return f"{v:.0f}"
-    if v >= 10:
-        return f"{v:.1f}"
-    if v >= 1:
-        return f"{v:.2f}"
-    return f"{v:.3f}"
-
-
-def num(v):
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
-
-
-def ratio(theirs, ours):
-    """Their time over ours: above 1 means gpusort is faster."""
-    t, o = num(theirs), num(ours)
-    if t is None or o is None:
-        return ""
-    r = t / o
-    return f"{r:.0f}×" if r >= 100 else f"{r:.2f}×" if r < 10 else f"{r:.1f}×"
-
-
-def rate(n, ms):
-    """Pairs per second, in the unit that reads best."""
-    m = num(ms)
-    if m is None:
-        return ""
-    per_s = n / (m / 1e3)
-    return f"{per_s / 1e9:.2f} G" if per_s >= 1e9 else f"{per_s / 1e6:.0f} M"
-
-
-def table(header, rows, align=None):
-    align = align or ["---:"] * len(header)
-    out = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(out)
 
 
 def cpu_label(data):
@@ -349,17 +303,18 @@ def gpu_report(data, ref):
     )
     out.append("## Machine\n")
     out.append(machine_section(data, gpu=True) + "\n")
-    out.append("## Headline\n")
-    out.append(headline(data, ref, in_readme=False))
-    out.append("## Uniform random keys\n")
-    out.append(
-        "Data already on the GPU (device-resident) except the last column. The seed's table and NVIDIA's sample "
-        "cover only power-of-two sizes up to 64M; radix also runs at 256M.\n"
-    )
-    times, speed = random_tables(data, ref)
-    out.append(times + "\n")
-    out.append("Throughput and ratios:\n")
-    out.append(speed + "\n")
+    if data.sizes("random"):  # a host-only run (GPUSORT_BENCH_HOST=only) has none
+        out.append("## Headline\n")
+        out.append(headline(data, ref, in_readme=False))
+        out.append("## Uniform random keys\n")
+        out.append(
+            "Data already on the GPU (device-resident) except the last column. The seed's table and NVIDIA's "
+            "sample cover only power-of-two sizes up to 64M; radix also runs at 256M.\n"
+        )
+        times, speed = random_tables(data, ref)
+        out.append(times + "\n")
+        out.append("Throughput and ratios:\n")
+        out.append(speed + "\n")
     for p in PATTERNS[1:]:
         if not data.sizes(p):
             continue
@@ -373,6 +328,7 @@ def gpu_report(data, ref):
             "measured.\n"
         )
         out.append(host_table(data) + "\n")
+    out += report_host.sections(data)
     if any(k[0] == "cpu" for k in data.bench):
         out.append("## CPU sorts on this machine\n")
         out.append(cpu_tables(data) + "\n")
@@ -384,7 +340,7 @@ def gpu_report(data, ref):
             sizes_note.append(f"{p}: {', '.join(size_label(n) for n in ns)}")
     out.append(
         "- **Inputs.** Keys from a seeded splitmix64 stream, values 0..n-1; the same formulas in "
-        "`benches/sort.rs`, `ci/cub/cub_bench.cu` and `ci/report.py`, so gpusort, CUB and torch sort the same "
+        "`benches/sort/inputs.rs`, `ci/cub/cub_bench.cu` and `ci/report.py`, so gpusort, CUB and torch sort the same "
         "data. Patterns: " + "; ".join(f"{p} = {PATTERN_TITLES[p]}" for p in PATTERNS) + ".\n"
         "- **Sizes.** Uniform random at every size of the seed's table (plus 256M for radix); the other patterns "
         "at fewer sizes, to keep the run short. Measured: " + "; ".join(sizes_note) + ".\n"
@@ -401,8 +357,9 @@ def gpu_report(data, ref):
         "- **torch.** `torch.sort(keys, stable=True)` then `values[indices]` (what a PyTorch user writes for "
         "pairs), int32 tensors (u32 keys with the top bit flipped, which keeps their order), CUDA events, median "
         "of 10 after 3 warm-ups.\n"
+        + report_host.method(data)
     )
-    missing = []
+    missing = report_host.missing(data)
     if "bench" in data.notes:
         missing.append(f"gpusort rows: {data.notes['bench']}.")
     if not data.cub:
@@ -581,7 +538,7 @@ def splitmix_np(np, seed, idx):
 
 
 def pattern_keys_np(np, pattern, n, chunk=1 << 24):
-    """The keys of benches/sort.rs `Pattern::key` (copy 0, seed n), as uint32."""
+    """The keys of benches/sort/inputs.rs `Pattern::key` (copy 0, seed n), as uint32."""
     out = np.empty(n, dtype=np.uint32)
     lo = np.uint64(0xFFFFFFFF)
     for start in range(0, n, chunk):
@@ -721,10 +678,11 @@ def render(args):
         print("no GPU measurements in the data: the GPU report needs a CUDA device (try --cpu)", file=sys.stderr)
         return 1
     write(os.path.join(args.out, "BENCHMARKS.md"), gpu_report(data, ref))
-    svg = svg_chart(data, ref)
+    svg = svg_chart(data, ref) if data.sizes("random") else None
     if svg:
         write(os.path.join(docs, "bench.svg"), svg)
-    write(os.path.join(docs, "bench-headline.md"), headline(data, ref))
+    if data.sizes("random"):
+        write(os.path.join(docs, "bench-headline.md"), headline(data, ref))
     return 0
 
 

@@ -2,28 +2,32 @@
 # The benchmark report, in one command.
 #
 #   ci/report.sh         on a machine with a CUDA GPU and cargo: benches every GPU sort (device-
-#                        resident and host to host, six input patterns), CUB (built with nvcc, if
-#                        present) and torch.sort (if importable) on the same inputs, and writes
-#                        BENCHMARKS.md, docs/bench.svg and docs/bench-headline.md
+#                        resident and host to host, six input patterns; the host tables against
+#                        the PCIe floor and out of core), CUB (built with nvcc, if present) and
+#                        torch.sort (if importable) on the same inputs, and writes BENCHMARKS.md,
+#                        docs/bench.svg and docs/bench-headline.md
 #   ci/report.sh --cpu   on any machine: gpusort's CPU backend against std, rayon, voracious and
 #                        rdst; writes BENCHMARKS-cpu.md
 #
-# About 5 minutes on an H200 with 16 cores (GPU), 5-10 minutes on 2 cores (--cpu). Environment,
-# all optional:
+# About 6 minutes on an H200 with 16 cores (GPU; the host tables about one), 5-10 minutes on 2
+# cores (--cpu). Environment, all optional:
 #   GPUSORT_REPORT_OUT    where the report files go (default: the repository root)
 #   GPUSORT_REPORT_FLAT=1 put bench.svg and bench-headline.md beside BENCHMARKS.md, not in docs/
 #   GPUSORT_REPORT_LOGS   raw measurements (raw.jsonl) and the log (report.log); default target/report
 #   GPUSORT_REPORT_TORCH=0  skip the torch column
 #   GPUSORT_REPORT_BENCH_TIMEOUT  seconds the gpusort benches may run; the report shows what they
-#                         measured by then (default: no limit; ci/gpu.sh report sets 400)
-#   GPUSORT_BENCH_BIN     a prebuilt `benches/sort.rs` executable, so no cargo is needed
+#                         measured by then (default: no limit; ci/gpu.sh report sets 460)
+#   GPUSORT_BENCH_BIN     a prebuilt `benches/sort/` executable, so no cargo is needed
 #                         (ci/gpu.sh report uses the bundle's)
 #   GPUSORT_COMMIT        what to print as the gpusort version (default: git rev-parse HEAD)
 #   GPUSORT_BENCH_FAST    1 (default here): short criterion warm-up and measurement
-#   size lists (comma-separated, empty for none), as benches/sort.rs reads them:
+#   size lists (comma-separated, empty for none), as benches/sort/ reads them:
 #   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA,
 #   GPUSORT_BENCH_CPU_SIZES, GPUSORT_BENCH_CPU_PATTERN_SIZES; GPUSORT_BENCH_CPU_SORTS (the GPU
 #   report runs only the fastest CPU sorts, for its GPU-vs-CPU column)
+#   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups, CUB or torch: a minute);
+#                         =0 leaves them out; their sizes and budgets: GPUSORT_BENCH_HOST_* and
+#                         GPUSORT_BENCH_OOC_*, listed at the top of benches/sort/main.rs
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=gpu
@@ -66,7 +70,9 @@ fact cpu "$( (lscpu 2>/dev/null | sed -n 's/^Model name: *//p'; grep -m1 'model 
 fact cores "$(nproc)"
 fact os "$(uname -sr)"
 fact commit "${GPUSORT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-fact command "ci/report.sh${1:+ $1}"
+# A host-only run measures no device-resident sort: nothing for CUB or torch to stand beside.
+host_only=0; [[ $mode == gpu && "${GPUSORT_BENCH_HOST:-}" == only ]] && host_only=1
+fact command "$([[ $host_only == 1 ]] && echo 'GPUSORT_BENCH_HOST=only ')ci/report.sh${1:+ $1}"
 
 cub_pid=""
 if [[ $mode == gpu ]]; then
@@ -75,7 +81,9 @@ if [[ $mode == gpu ]]; then
     fact driver "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
   fi
   # CUB builds (a minute of nvcc) on the CPU while the GPU benches run; it is timed after them.
-  if command -v nvcc > /dev/null; then
+  if [[ $host_only == 1 ]]; then
+    echo '{"src": "cub", "kind": "absent", "text": "a host-only run (GPUSORT_BENCH_HOST=only)"}' >> "$data"
+  elif command -v nvcc > /dev/null; then
     fact nvcc "$(nvcc --version | tail -1)"
     nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
     cub_pid=$!
@@ -113,7 +121,9 @@ if [[ $mode == gpu ]]; then
     fi
     cat "$logs/cub-build.log" >> "$log"; rm -f "$logs/cub-build.log" "$logs/cub_bench"
   fi
-  if [[ "${GPUSORT_REPORT_TORCH:-1}" != 0 ]]; then
+  if [[ $host_only == 1 ]]; then
+    echo '{"src": "torch", "kind": "absent", "text": "a host-only run (GPUSORT_BENCH_HOST=only)"}' >> "$data"
+  elif [[ "${GPUSORT_REPORT_TORCH:-1}" != 0 ]]; then
     step "torch"
     python3 ci/report.py torch --random "$GPUSORT_BENCH_SIZES${GPUSORT_BENCH_RADIX_EXTRA:+,$GPUSORT_BENCH_RADIX_EXTRA}" \
       --patterns "$GPUSORT_BENCH_PATTERN_SIZES" >> "$data" 2>> "$log"
@@ -129,7 +139,7 @@ status=${PIPESTATUS[0]}
 step "done"
 if [[ $mode == gpu && $status == 0 ]]; then
   head="$out/docs/bench-headline.md"; [[ "${GPUSORT_REPORT_FLAT:-0}" == 1 ]] && head="$out/bench-headline.md"
-  cat "$head"
+  [[ -f "$head" ]] && cat "$head"  # a host-only run writes no headline
 fi
 grep -E '"error": ?"' "$data" | head -5
 exit $(( status != 0 || rc != 0 ))

@@ -164,7 +164,7 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
-/// Keys of the benchmark patterns, with the formulas of `benches/sort.rs` (`Pattern::key`) and
+/// Keys of the benchmark patterns, with the formulas of `benches/sort/inputs.rs` (`Pattern::key`) and
 /// ci/cub/cub_bench.cu for distinct16 and zipf, so the tuning runs compare with the report; random
 /// is the stream CUB's sweep harness draws (`Rng(n)`).
 fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {

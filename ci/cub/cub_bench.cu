@@ -1,5 +1,5 @@
 // CUB DeviceRadixSort timings on the same inputs the Rust benches (tests/gpu_radix.rs,
-// bench_device_radix; benches/sort.rs) use: u32 keys, values 0..n, device-resident. A pristine
+// bench_device_radix; benches/sort/) use: u32 keys, values 0..n, device-resident. A pristine
 // copy is restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups,
 // median of 15.
 //
@@ -7,7 +7,7 @@
 //   ./cub_bench [n ...]                                  a table, random keys
 //   ./cub_bench --json [--pattern p[,p...]] [n ...]      one JSON line per timing (ci/report.py)
 //
-// Patterns (the formulas of benches/sort.rs `Pattern::key`): random, sorted, reverse, distinct16,
+// Patterns (the formulas of benches/sort/inputs.rs `Pattern::key`): random, sorted, reverse, distinct16,
 // equal, zipf.
 //
 // Pairs are timed with the DoubleBuffer API (ping-pong in two buffers, like gpusort) and with the
@@ -64,7 +64,7 @@ static unsigned long long splitmix(unsigned long long seed, unsigned long long i
     return z ^ (z >> 31);
 }
 
-// Key i of n in `pattern`, seeded with n (copy 0 of benches/sort.rs). False for an unknown name.
+// Key i of n in `pattern`, seeded with n (copy 0 of benches/sort/inputs.rs). False for an unknown name.
 static bool pattern_keys(const std::string &pattern, std::vector<unsigned> &k) {
     size_t n = k.size();
     unsigned long long seed = n;
