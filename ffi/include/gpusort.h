@@ -7,9 +7,10 @@
  *   gpusort_status_str and gpusort_version, which return static strings.
  * - After a failure, gpusort_last_error_message gives the calling thread's message for it.
  * - Arrays: (pointer, length in elements). NULL with length 0 is an empty array and succeeds;
- *   NULL with length > 0 is GPUSORT_INVALID_ARGUMENT. Sorts happen in place, and outputs are
- *   written only on success: on any failure (but GPUSORT_PANIC, a bug) the arrays hold their
- *   original contents.
+ *   NULL with length > 0, or an array whose end would run past the end of the address space, is
+ *   GPUSORT_INVALID_ARGUMENT, found before any element is read. Sorts happen in place, and
+ *   outputs are written only on success: on any failure (but GPUSORT_PANIC, a bug) the arrays
+ *   hold their original contents.
  * - Orders, algorithms and backends are plain uint32_t values: an unknown value is
  *   GPUSORT_INVALID_ARGUMENT, never undefined behaviour.
  * - No panic or exception ever crosses into the caller: a bug inside is GPUSORT_PANIC.
@@ -39,8 +40,8 @@
 typedef enum gpusort_status {
     // Success.
     GPUSORT_OK = 0,
-    // A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, a
-    // length too large for the address space, misaligned or overlapping arrays.
+    // A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, an
+    // array running past the end of the address space, misaligned or overlapping arrays.
     GPUSORT_INVALID_ARGUMENT = 1,
     // No NVIDIA driver (libcuda could not be loaded). Only `GPUSORT_BACKEND_CUDA` reports it:
     // the auto backend sorts on the CPU instead.

@@ -1,9 +1,11 @@
-//! The integer options C passes (order, algorithm, backend) and raw pointers turned into slices.
+//! The integer options C passes (order, algorithm, backend), and raw pointers checked, then turned
+//! into slices.
 //!
 //! Options are plain integers, not Rust enums, so an out-of-range value from C is an
 //! `GPUSORT_INVALID_ARGUMENT` instead of undefined behaviour.
 
 use std::mem::{align_of, size_of};
+use std::ops::Range;
 
 use gpusort_core::{Algorithm, Order};
 
@@ -59,38 +61,65 @@ pub(crate) fn algorithm(algorithm: gpusort_algorithm) -> Result<Algorithm, Failu
     }
 }
 
-/// `len` elements at `ptr` as a slice, after the checks `slice::from_raw_parts_mut` needs that C
-/// callers can get wrong: NULL, misalignment, a byte size past `isize::MAX`. NULL with length 0 is
-/// the empty slice.
-///
-/// # Safety
-/// When `len > 0`, `ptr` must point to `len` initialized elements, valid for reads and writes and
-/// not accessed by anything else during the call.
-pub(crate) unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize, what: &str) -> Result<&'a mut [T], Failure> {
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    if ptr.is_null() {
-        return Err(Failure::invalid(format!("{what} is NULL but the length is {len}")));
-    }
-    if len > isize::MAX as usize / size_of::<T>() {
-        return Err(Failure::invalid(format!(
-            "a length of {len} elements of {} bytes exceeds the address space",
-            size_of::<T>()
-        )));
-    }
-    if (ptr as usize) % align_of::<T>() != 0 {
-        return Err(Failure::invalid(format!("{what} is not aligned to {} bytes", align_of::<T>())));
-    }
-    Ok(std::slice::from_raw_parts_mut(ptr, len))
+/// The bytes `len` elements of `size` bytes starting at address `addr` occupy, or `None` when that
+/// is more than `isize::MAX` bytes (the most a Rust slice may span) or would run past the last
+/// address. Checked arithmetic: a hostile pointer and length never overflow, in any build.
+pub(crate) fn byte_range(addr: usize, len: usize, size: usize) -> Option<Range<usize>> {
+    let bytes = len.checked_mul(size).filter(|&b| b <= isize::MAX as usize)?;
+    Some(addr..addr.checked_add(bytes)?)
 }
 
-/// Fails when two arrays of `len` elements overlap: two `&mut` slices may not alias.
-pub(crate) fn disjoint<A, B>(a: *const A, b: *const B, len: usize) -> Result<(), Failure> {
-    let (a0, b0) = (a as usize, b as usize);
-    // Lengths are already checked against isize::MAX bytes, so these cannot overflow.
-    let (a1, b1) = (a0 + len * size_of::<A>(), b0 + len * size_of::<B>());
-    if len > 0 && a0 < b1 && b0 < a1 {
+/// `len` elements at `ptr`, checked for everything `slice::from_raw_parts_mut` needs that C
+/// callers can get wrong (NULL, misalignment, a size past `isize::MAX` bytes, a span that wraps
+/// the address space), but not yet a slice: two arrays must be checked for overlap on their raw
+/// addresses first, as two aliasing `&mut` slices may not exist even for a moment.
+#[derive(Debug)]
+pub(crate) struct RawArray<T> {
+    ptr: *mut T,
+    len: usize,
+    bytes: Range<usize>,
+}
+
+impl<T> RawArray<T> {
+    /// Checks `len` elements at `ptr`; `what` names the argument in the error. NULL (or any
+    /// pointer) with length 0 is the empty array.
+    pub(crate) fn new(ptr: *mut T, len: usize, what: &str) -> Result<Self, Failure> {
+        let addr = ptr as usize;
+        if len == 0 {
+            return Ok(RawArray { ptr, len, bytes: addr..addr });
+        }
+        if ptr.is_null() {
+            return Err(Failure::invalid(format!("{what} is NULL but the length is {len}")));
+        }
+        let size = size_of::<T>();
+        let Some(bytes) = byte_range(addr, len, size) else {
+            return Err(Failure::invalid(format!(
+                "{what} at {addr:#x} with {len} elements of {size} bytes runs past the end of the address space"
+            )));
+        };
+        if addr % align_of::<T>() != 0 {
+            return Err(Failure::invalid(format!("{what} is not aligned to {} bytes", align_of::<T>())));
+        }
+        Ok(RawArray { ptr, len, bytes })
+    }
+
+    /// The checked array as a slice.
+    ///
+    /// # Safety
+    /// The pointer given to `new` must point to `len` initialized elements, valid for reads and
+    /// writes and not accessed by anything else (another slice included) while the slice lives.
+    pub(crate) unsafe fn into_slice<'a>(self) -> &'a mut [T] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        std::slice::from_raw_parts_mut(self.ptr, self.len)
+    }
+}
+
+/// Fails when two checked arrays share a byte: they are about to become two `&mut` slices.
+pub(crate) fn disjoint<A, B>(a: &RawArray<A>, b: &RawArray<B>) -> Result<(), Failure> {
+    let (a, b) = (&a.bytes, &b.bytes);
+    if !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end {
         return Err(Failure::invalid("the key and value arrays overlap".into()));
     }
     Ok(())
@@ -100,21 +129,62 @@ pub(crate) fn disjoint<A, B>(a: *const A, b: *const B, len: usize) -> Result<(),
 mod tests {
     use super::*;
 
+    /// The last page of the address space, where the hostile tester's pointer pointed.
+    const TOP: usize = usize::MAX & !0xFFF;
+
+    fn raw<T>(addr: usize, len: usize) -> Result<RawArray<T>, String> {
+        RawArray::new(addr as *mut T, len, "keys").map_err(|f| f.message)
+    }
+
     #[test]
-    fn options_and_slices_reject_what_c_can_get_wrong() {
+    fn options_reject_unknown_values() {
         assert!(order(GPUSORT_DESCENDING).is_ok() && order(2).is_err() && order(u32::MAX).is_err());
         assert!(algorithm(GPUSORT_ALGORITHM_ODD_EVEN_MERGE).is_ok() && algorithm(4).is_err());
-        unsafe {
-            assert!(slice_mut::<u32>(std::ptr::null_mut(), 0, "data").unwrap().is_empty());
-            assert!(slice_mut::<u32>(std::ptr::null_mut(), 1, "data").is_err());
-            let mut v = [0u64; 4];
-            assert!(slice_mut(v.as_mut_ptr(), usize::MAX, "data").is_err());
-            assert!(slice_mut(v.as_mut_ptr().cast::<u8>().add(4).cast::<u64>(), 1, "data").is_err());
-            assert_eq!(slice_mut(v.as_mut_ptr(), 4, "data").unwrap().len(), 4);
-            let p = v.as_ptr();
-            assert!(disjoint(p, p.cast::<u32>().add(8), 1).is_ok());
-            assert!(disjoint(p, p.cast::<u32>().add(7), 4).is_err());
-            assert!(disjoint(p, p, 0).is_ok());
+    }
+
+    #[test]
+    fn byte_ranges_never_overflow_or_wrap() {
+        assert_eq!(byte_range(0x1000, 4, 8), Some(0x1000..0x1020));
+        assert_eq!(byte_range(TOP, 0x1000 / 4 - 1, 4), Some(TOP..usize::MAX - 3));
+        // Ending on the last byte is fine; one byte more wraps to 0.
+        assert_eq!(byte_range(usize::MAX - 4, 4, 1), Some(usize::MAX - 4..usize::MAX));
+        assert_eq!(byte_range(usize::MAX - 4, 5, 1), None);
+        assert_eq!(byte_range(TOP, 0x1000 / 4, 4), None);
+        assert_eq!(byte_range(TOP, 1 << 40, 4), None, "the tester's 0xfffffffffffff000 with 2^40 u32");
+        assert_eq!(byte_range(8, usize::MAX / 8 + 1, 8), None, "len * size overflows");
+        assert_eq!(byte_range(0, isize::MAX as usize / 4 + 1, 4), None, "more than isize::MAX bytes");
+        assert_eq!(byte_range(usize::MAX, 0, 8), Some(usize::MAX..usize::MAX));
+    }
+
+    #[test]
+    fn arrays_reject_what_c_can_get_wrong_before_any_slice_exists() {
+        assert!(raw::<u32>(0, 0).is_ok() && raw::<u32>(TOP + 2, 0).is_ok(), "length 0: any pointer");
+        assert!(raw::<u32>(0, 1).unwrap_err().contains("keys is NULL"));
+        for len in [1 << 40, 0x1000 / 4, usize::MAX / 64] {
+            let e = raw::<u32>(TOP, len).unwrap_err();
+            assert!(e.contains("keys at 0xfffffffffffff000") && e.contains("address space"), "{e}");
+            assert!(raw::<gpusort_core::Kvp>(TOP, len).is_err() && raw::<u64>(TOP, len).is_err());
         }
+        assert!(raw::<u64>(0x1000, usize::MAX).unwrap_err().contains("address space"));
+        assert!(raw::<u64>(0x1004, 1).unwrap_err().contains("aligned"));
+        assert!(raw::<u32>(TOP, 0x1000 / 4 - 1).is_ok(), "the top page, short of its last element");
+        let mut v = [1u64, 2, 3, 4];
+        let slice = unsafe { RawArray::new(v.as_mut_ptr(), 4, "keys").unwrap().into_slice() };
+        slice[3] = 9;
+        assert_eq!(v, [1, 2, 3, 9]);
+        assert!(unsafe { RawArray::<u32>::new(std::ptr::null_mut(), 0, "keys").unwrap().into_slice() }.is_empty());
+    }
+
+    #[test]
+    fn overlap_is_decided_on_addresses() {
+        let arr = |addr: usize, len: usize| RawArray::<u32>::new(addr as *mut u32, len, "a").unwrap();
+        assert!(disjoint(&arr(0x1000, 2), &arr(0x1008, 2)).is_ok(), "adjacent");
+        assert!(disjoint(&arr(0x1008, 2), &arr(0x1000, 2)).is_ok(), "adjacent, the other way");
+        assert!(disjoint(&arr(0x1000, 3), &arr(0x1008, 2)).is_err());
+        assert!(disjoint(&arr(0x1000, 4), &arr(0x1004, 1)).is_err(), "one inside the other");
+        assert!(disjoint(&arr(0x1000, 0), &arr(0x1000, 0)).is_ok(), "empty arrays share nothing");
+        assert!(disjoint(&arr(TOP, 0x3FF), &arr(TOP + 0xFF8, 1)).is_err(), "at the top of the address space");
+        let kvp = RawArray::<u64>::new(0x1000 as *mut u64, 2, "k").unwrap();
+        assert!(disjoint(&kvp, &arr(0x100C, 1)).is_err() && disjoint(&kvp, &arr(0x1010, 1)).is_ok());
     }
 }

@@ -8,7 +8,7 @@ use std::mem::{align_of, offset_of, size_of};
 
 use gpusort_core::{Key, Kvp, Order, Sorter};
 
-use crate::args::{algorithm, disjoint, gpusort_algorithm, gpusort_order, order, slice_mut};
+use crate::args::{algorithm, disjoint, gpusort_algorithm, gpusort_order, order, RawArray};
 use crate::error::Failure;
 use crate::guard::guard;
 use crate::sorter::{gpusort_sorter, resolve};
@@ -47,7 +47,10 @@ unsafe fn keys<K: Key>(
     ord: gpusort_order,
     alg: gpusort_algorithm,
 ) -> gpusort_status {
-    with_sorter(sorter, ord, alg, |s, ord| Ok(s.sort_keys_by(slice_mut(keys, len, "keys")?, ord)?))
+    with_sorter(sorter, ord, alg, |s, ord| {
+        let keys = RawArray::new(keys, len, "keys")?;
+        Ok(s.sort_keys_by(keys.into_slice(), ord)?)
+    })
 }
 
 unsafe fn pairs<K: Key>(
@@ -59,9 +62,11 @@ unsafe fn pairs<K: Key>(
     alg: gpusort_algorithm,
 ) -> gpusort_status {
     with_sorter(sorter, ord, alg, |s, ord| {
-        let (k, v) = (slice_mut(keys, len, "keys")?, slice_mut(values, len, "values")?);
-        disjoint(keys, values, len)?;
-        Ok(s.sort_pairs_by(k, v, ord)?)
+        let (keys, values) = (RawArray::new(keys, len, "keys")?, RawArray::new(values, len, "values")?);
+        // On the raw addresses, before either slice exists: aliasing `&mut` slices are undefined
+        // behaviour even if never used.
+        disjoint(&keys, &values)?;
+        Ok(s.sort_pairs_by(keys.into_slice(), values.into_slice(), ord)?)
     })
 }
 
@@ -82,7 +87,10 @@ pub unsafe extern "C" fn gpusort_sort_kvp(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    with_sorter(sorter, order, algorithm, |s, ord| Ok(s.sort_kvp_by(slice_mut(data.cast::<Kvp>(), len, "data")?, ord)?))
+    with_sorter(sorter, order, algorithm, |s, ord| {
+        let data = RawArray::new(data.cast::<Kvp>(), len, "data")?;
+        Ok(s.sort_kvp_by(data.into_slice(), ord)?)
+    })
 }
 
 /// Sorts `len` `uint32_t` keys in `order`. `keys` may be NULL only when `len` is 0; on failure
@@ -214,4 +222,87 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u64(
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
     pairs(sorter, keys, values, len, order, algorithm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::GPUSORT_ALGORITHM_AUTO;
+    use crate::error::gpusort_last_error_message;
+    use gpusort_status::GPUSORT_INVALID_ARGUMENT;
+
+    /// A pointer to the last page of the address space, and a length that runs far past its end.
+    const TOP: usize = usize::MAX & !0xFFF;
+    const LONG: usize = usize::MAX / 64;
+
+    fn last_error() -> String {
+        let mut buf = [0 as std::ffi::c_char; 256];
+        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), std::ptr::null_mut()) };
+        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
+    }
+
+    /// `call` must fail with GPUSORT_INVALID_ARGUMENT and a message naming `what` and the address
+    /// space; before the fix it panicked on overflow (debug), or read and wrote wild memory.
+    fn refuses(status: gpusort_status, what: &str) {
+        assert_eq!(status, GPUSORT_INVALID_ARGUMENT, "{what}: {}", last_error());
+        let message = last_error();
+        assert!(message.contains(&format!("{what} at 0x")) && message.contains("address space"), "{message}");
+    }
+
+    fn wrapping_keys<K: Key + Default + Copy>(
+        keys_fn: unsafe extern "C" fn(
+            *const gpusort_sorter,
+            *mut K,
+            usize,
+            gpusort_order,
+            gpusort_algorithm,
+        ) -> gpusort_status,
+        pairs_fn: unsafe extern "C" fn(
+            *const gpusort_sorter,
+            *mut K,
+            *mut u32,
+            usize,
+            gpusort_order,
+            gpusort_algorithm,
+        ) -> gpusort_status,
+    ) {
+        let top = TOP as *mut K;
+        let mut values = [7u32; 4];
+        let mut keys = [K::default(); 4];
+        // The last length runs exactly one element past the top page.
+        for len in [1 << 40, LONG, 0x1000 / size_of::<K>()] {
+            refuses(unsafe { keys_fn(std::ptr::null(), top, len, 0, GPUSORT_ALGORITHM_AUTO) }, "keys");
+            let st = unsafe { pairs_fn(std::ptr::null(), top, values.as_mut_ptr(), len, 0, GPUSORT_ALGORITHM_AUTO) };
+            refuses(st, "keys");
+        }
+        // Valid-looking keys (never touched: the values are checked before anything is sorted).
+        for len in [1 << 40, LONG, 0x1000 / 4] {
+            let st = unsafe { pairs_fn(std::ptr::null(), keys.as_mut_ptr(), TOP as *mut u32, len, 0, 0) };
+            refuses(st, "values");
+        }
+        assert_eq!(values, [7; 4]);
+    }
+
+    #[test]
+    fn arrays_running_past_the_address_space_are_invalid_arguments() {
+        wrapping_keys::<u32>(gpusort_sort_keys_u32, gpusort_sort_pairs_u32);
+        wrapping_keys::<i32>(gpusort_sort_keys_i32, gpusort_sort_pairs_i32);
+        wrapping_keys::<f32>(gpusort_sort_keys_f32, gpusort_sort_pairs_f32);
+        wrapping_keys::<u64>(gpusort_sort_keys_u64, gpusort_sort_pairs_u64);
+        for len in [1 << 40, LONG, 0x1000 / 8] {
+            let st = unsafe { gpusort_sort_kvp(std::ptr::null(), TOP as *mut gpusort_kvp, len, 0, 0) };
+            refuses(st, "data");
+        }
+    }
+
+    #[test]
+    fn overlapping_pairs_are_refused_before_any_slice_exists() {
+        let mut buf = [3u32, 2, 1, 0];
+        let p = buf.as_mut_ptr();
+        let st = unsafe { gpusort_sort_pairs_u32(std::ptr::null(), p, p.add(1), 3, 0, 0) };
+        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [3, 2, 1, 0]));
+        assert!(last_error().contains("overlap"));
+        let st = unsafe { gpusort_sort_pairs_u32(std::ptr::null(), p, p.add(2), 2, 0, 0) };
+        assert_eq!((st, buf), (gpusort_status::GPUSORT_OK, [2, 3, 0, 1]));
+    }
 }

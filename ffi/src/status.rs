@@ -12,8 +12,8 @@ use gpusort_core::SortError;
 pub enum gpusort_status {
     /// Success.
     GPUSORT_OK = 0,
-    /// A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, a
-    /// length too large for the address space, misaligned or overlapping arrays.
+    /// A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, an
+    /// array running past the end of the address space, misaligned or overlapping arrays.
     GPUSORT_INVALID_ARGUMENT = 1,
     /// No NVIDIA driver (libcuda could not be loaded). Only `GPUSORT_BACKEND_CUDA` reports it:
     /// the auto backend sorts on the CPU instead.

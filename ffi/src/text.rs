@@ -2,6 +2,7 @@
 
 use std::ffi::c_char;
 
+use crate::args::byte_range;
 use crate::error::Failure;
 use crate::status::gpusort_status;
 
@@ -13,6 +14,11 @@ use crate::status::gpusort_status;
 pub(crate) unsafe fn write_str(s: &str, buf: *mut c_char, len: usize, written: *mut usize) -> Result<(), Failure> {
     if buf.is_null() && len > 0 {
         return Err(Failure::invalid(format!("the string buffer is NULL but its length is {len}")));
+    }
+    if byte_range(buf as usize, len, 1).is_none() {
+        return Err(Failure::invalid(format!(
+            "the string buffer at {buf:p} with {len} bytes runs past the end of the address space"
+        )));
     }
     if !written.is_null() {
         written.write(s.len());
@@ -65,5 +71,10 @@ mod tests {
         assert_eq!((r.unwrap_err().status, n), (gpusort_status::GPUSORT_BUFFER_TOO_SMALL, 3));
         let r = unsafe { write_str("abc", std::ptr::null_mut(), 5, std::ptr::null_mut()) };
         assert_eq!(r.unwrap_err().status, gpusort_status::GPUSORT_INVALID_ARGUMENT);
+        // A buffer whose end would wrap the address space: refused before a byte is written.
+        let top = (usize::MAX & !0xFFF) as *mut c_char;
+        let r = unsafe { write_str("abc", top, 0x1001, std::ptr::null_mut()) }.unwrap_err();
+        assert_eq!(r.status, gpusort_status::GPUSORT_INVALID_ARGUMENT);
+        assert!(r.message.contains("address space"), "{}", r.message);
     }
 }

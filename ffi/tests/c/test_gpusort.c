@@ -1,7 +1,7 @@
 /* Tests of the gpusort C API: every sort entry point on seeded data (checked here: sorted,
  * a permutation with every value still attached to its key, stable where promised) and every
- * error path. Prints one line per check and ends with "N passed, M failed"; exits nonzero on
- * any failure. Build: see ci/ffi.sh. */
+ * error path (hostile callers: hostile_checks.h). Prints one line per check and ends with
+ * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 #include "gpusort.h"
 
 #include <stdarg.h>
@@ -378,6 +378,8 @@ static void error_checks(const gpusort_sorter *cpu) {
           gpusort_version());
 }
 
+#include "hostile_checks.h"
+
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
 typedef struct {
@@ -447,6 +449,7 @@ int main(void) {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");
     }
     error_checks(cpu);
+    wrap_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
     printf("%d passed, %d failed\n", passed, failed);
