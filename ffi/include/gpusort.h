@@ -5,7 +5,8 @@
  * Conventions
  * - Every function returns a gpusort_status (GPUSORT_OK is 0), except gpusort_sorter_free, and
  *   gpusort_status_str and gpusort_version, which return static strings.
- * - After a failure, gpusort_last_error_message gives the calling thread's message for it.
+ * - After a failure, gpusort_last_error_message gives the calling thread's message for it: the
+ *   detail only, so print it as "%s: %s" after gpusort_status_str(status).
  * - Arrays: (pointer, length in elements). NULL with length 0 is an empty array and succeeds;
  *   NULL with length > 0, or an array whose end would run past the end of the address space, is
  *   GPUSORT_INVALID_ARGUMENT, found before any element is read. Sorts happen in place, and
@@ -126,6 +127,8 @@ extern "C" {
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls
 // leave the message alone, so read it right after the call whose status was not `GPUSORT_OK`.
+// The message is the detail without the status string, such as "order 7 is neither ...": print
+// it after `gpusort_status_str(status)` and ": ".
 //
 // `buf` may be NULL only when `len` is 0. `written`, when not NULL, receives the message's full
 // length in bytes, not counting the NUL: a buffer of `*written + 1` bytes holds it all. When it

@@ -10,6 +10,10 @@ use crate::status::gpusort_status;
 use crate::text::write_str;
 
 /// A failed call: the status it returns and the message `gpusort_last_error_message` gives.
+///
+/// The message is the detail only, never the status's own words: callers print
+/// `gpusort_status_str(status): message` (the Python and C# bindings do the same), so a message
+/// that began with "invalid argument: " would read "invalid argument: invalid argument: ...".
 #[derive(Debug)]
 pub(crate) struct Failure {
     pub status: gpusort_status,
@@ -18,13 +22,23 @@ pub(crate) struct Failure {
 
 impl Failure {
     pub fn invalid(message: String) -> Failure {
-        Failure { status: gpusort_status::GPUSORT_INVALID_ARGUMENT, message: format!("invalid argument: {message}") }
+        Failure { status: gpusort_status::GPUSORT_INVALID_ARGUMENT, message }
     }
 }
 
 impl From<SortError> for Failure {
     fn from(e: SortError) -> Failure {
-        Failure { status: (&e).into(), message: e.to_string() }
+        // `SortError`'s `Display` opens with what `gpusort_status_str` already says; keep the rest.
+        let message = match &e {
+            SortError::NoDriver => "libcuda could not be loaded".into(),
+            SortError::NoDevice(why) | SortError::InvalidArgument(why) => why.clone(),
+            SortError::Driver { op, source } => format!("in {op}: {source}"),
+            SortError::OutOfMemory { op, bytes } => format!("{op}, {bytes} bytes requested"),
+            SortError::Unsupported { backend, what } => format!("on the {backend} backend: {what}"),
+            SortError::KernelImage { image, source } => format!("`{image}`: {source}"),
+            other => other.to_string(),
+        };
+        Failure { status: (&e).into(), message }
     }
 }
 
@@ -45,6 +59,8 @@ fn last_error() -> String {
 /// Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 /// a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls
 /// leave the message alone, so read it right after the call whose status was not `GPUSORT_OK`.
+/// The message is the detail without the status string, such as "order 7 is neither ...": print
+/// it after `gpusort_status_str(status)` and ": ".
 ///
 /// `buf` may be NULL only when `len` is 0. `written`, when not NULL, receives the message's full
 /// length in bytes, not counting the NUL: a buffer of `*written + 1` bytes holds it all. When it
@@ -66,7 +82,25 @@ pub unsafe extern "C" fn gpusort_last_error_message(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::CStr;
     use std::ptr;
+
+    #[test]
+    fn messages_do_not_repeat_the_status_string() {
+        let failures = [
+            Failure::invalid("order 7 is neither ...".into()),
+            SortError::InvalidArgument("3 keys but 2 values".into()).into(),
+            SortError::Unsupported { backend: "cpu", what: "Bitonic is a GPU sorting network".into() }.into(),
+            SortError::NoDriver.into(),
+            SortError::NoDevice("no devices".into()).into(),
+            SortError::OutOfMemory { op: "cuMemAlloc", bytes: 8 }.into(),
+        ];
+        for f in failures {
+            let status = unsafe { CStr::from_ptr(crate::gpusort_status_str(f.status as i32)) }.to_str().unwrap();
+            assert!(!f.message.starts_with(status), "{status}: {}", f.message);
+            assert!(!f.message.is_empty());
+        }
+    }
 
     fn read() -> (gpusort_status, String) {
         let mut buf = [0 as c_char; 256];

@@ -40,7 +40,8 @@ fn panicked(payload: Box<dyn Any + Send>) -> Failure {
         .unwrap_or_else(|| "a panic with a non-string payload".into());
     // A payload whose own drop panics would unwind into C; leak it instead (a bug path anyway).
     std::mem::forget(payload);
-    Failure { status: gpusort_status::GPUSORT_PANIC, message: format!("panic inside gpusort (a bug): {what}") }
+    // The status string already says "panic inside gpusort (a bug)".
+    Failure { status: gpusort_status::GPUSORT_PANIC, message: what }
 }
 
 #[cfg(test)]
