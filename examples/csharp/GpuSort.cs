@@ -39,6 +39,7 @@ namespace GpuSortInterop
         [DllImport(Lib)] internal static extern Status gpusort_describe(IntPtr sorter, byte[]? buf, nuint len, out nuint written);
         [DllImport(Lib)] internal static extern Status gpusort_last_error_message(byte[]? buf, nuint len, out nuint written);
         [DllImport(Lib)] internal static extern IntPtr gpusort_status_str(int status);
+        [DllImport(Lib)] internal static extern Status gpusort_release_memory(IntPtr sorter);
 
         [DllImport(Lib)] internal static extern Status gpusort_sort_kvp(IntPtr s, [In, Out] Kvp[]? data, nuint len, Order order, Algorithm algorithm);
         [DllImport(Lib)] internal static extern Status gpusort_sort_keys_u32(IntPtr s, [In, Out] uint[]? keys, nuint len, Order order, Algorithm algorithm);
@@ -113,6 +114,12 @@ namespace GpuSortInterop
             Check(With(sorter, h => Native.gpusort_describe(h, buf, (nuint)buf.Length, out _)));
             return Encoding.UTF8.GetString(buf, 0, (int)needed);
         }
+
+        /// Frees what the library keeps between sorts for speed (pinned staging, the GPU's memory
+        /// pool, the CPU scratch), shared by every sorter of the process; the next sort allocates
+        /// it again. Null: the default sorter.
+        public static void ReleaseMemory(SorterHandle? sorter = null)
+            => Check(With(sorter, h => Native.gpusort_release_memory(h)));
 
         public static string StatusString(Status s) => Marshal.PtrToStringAnsi(Native.gpusort_status_str((int)s))!;
 

@@ -27,6 +27,9 @@ using (var sorter = SorterHandle.Create(Backend.Auto))
     Console.WriteLine($"split pairs: [{string.Join(", ", k)}] / [{string.Join(", ", v)}]");
 }
 
+// Done with big sorts for now: give the staging, device pool and CPU scratch back.
+GpuSort.ReleaseMemory();
+
 // Errors arrive as GpuSortException with the status and the library's message.
 try
 {

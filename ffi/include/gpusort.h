@@ -279,6 +279,20 @@ enum gpusort_status gpusort_describe(const struct gpusort_sorter *sorter,
                                      size_t len,
                                      size_t *written);
 
+// Frees the memory kept between sorts for speed: the pinned host staging buffers and the device
+// memory pool of the sorter's GPU, and the CPU backend's scratch buffer (up to 1 GiB). Every
+// sorter of the process shares them, so this frees them for all; the next sort allocates them
+// again. `sorter` may be NULL: the default sorter (if it was never used, only the CPU scratch
+// is freed: no GPU is opened just to free nothing).
+//
+// Returns `GPUSORT_OK` (`GPUSORT_PANIC` only on a bug). Other threads may sort meanwhile, with
+// this or any sorter: memory a running sort uses stays allocated until it finishes, and this
+// call may wait for that sort.
+//
+// # Safety
+// `sorter` must be NULL or a live pointer from `gpusort_sorter_new`.
+enum gpusort_status gpusort_release_memory(const struct gpusort_sorter *sorter);
+
 // The fixed, NUL-terminated description of a status, such as "invalid argument". Takes an `int`
 // (not the enum) so that any value is safe to pass: unknown values give "unknown status". The
 // string is static: never free it.

@@ -28,5 +28,5 @@ pub use args::{
 };
 pub use error::gpusort_last_error_message;
 pub use sort::*;
-pub use sorter::{gpusort_describe, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
+pub use sorter::{gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
 pub use status::{gpusort_status, gpusort_status_str, gpusort_version};

@@ -1,4 +1,5 @@
-//! The sorter handle, the process-wide default sorter, and `gpusort_describe`.
+//! The sorter handle, the process-wide default sorter, `gpusort_describe` and
+//! `gpusort_release_memory`.
 
 use std::borrow::Cow;
 use std::ffi::c_char;
@@ -24,8 +25,9 @@ pub struct gpusort_sorter {
     inner: Sorter,
 }
 
+static DEFAULT: OnceLock<Sorter> = OnceLock::new();
+
 fn default_sorter() -> &'static Sorter {
-    static DEFAULT: OnceLock<Sorter> = OnceLock::new();
     DEFAULT.get_or_init(Sorter::auto)
 }
 
@@ -110,4 +112,64 @@ pub unsafe extern "C" fn gpusort_describe(
     written: *mut usize,
 ) -> gpusort_status {
     guard(|| write_str(&resolve(sorter, Algorithm::Auto).describe(), buf, len, written))
+}
+
+/// Frees the memory kept between sorts for speed: the pinned host staging buffers and the device
+/// memory pool of the sorter's GPU, and the CPU backend's scratch buffer (up to 1 GiB). Every
+/// sorter of the process shares them, so this frees them for all; the next sort allocates them
+/// again. `sorter` may be NULL: the default sorter (if it was never used, only the CPU scratch
+/// is freed: no GPU is opened just to free nothing).
+///
+/// Returns `GPUSORT_OK` (`GPUSORT_PANIC` only on a bug). Other threads may sort meanwhile, with
+/// this or any sorter: memory a running sort uses stays allocated until it finishes, and this
+/// call may wait for that sort.
+///
+/// # Safety
+/// `sorter` must be NULL or a live pointer from `gpusort_sorter_new`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_release_memory(sorter: *const gpusort_sorter) -> gpusort_status {
+    guard(|| {
+        match (sorter.as_ref(), DEFAULT.get()) {
+            (Some(h), _) => h.inner.release_memory(),
+            (None, Some(default)) => default.release_memory(),
+            // The CPU scratch is process-wide: any CPU sorter frees it.
+            (None, None) => Sorter::cpu().release_memory(),
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{GPUSORT_ALGORITHM_RADIX, GPUSORT_ASCENDING};
+    use crate::sort::gpusort_sort_keys_u32;
+    use std::ptr;
+
+    fn sorted_after_release(sorter: *const gpusort_sorter, seed: u32) -> bool {
+        let mut keys: Vec<u32> = (0..300_000u32).map(|i| i.wrapping_mul(2_654_435_761).rotate_left(seed)).collect();
+        let st = unsafe {
+            gpusort_sort_keys_u32(sorter, keys.as_mut_ptr(), keys.len(), GPUSORT_ASCENDING, GPUSORT_ALGORITHM_RADIX)
+        };
+        st == gpusort_status::GPUSORT_OK
+            && unsafe { gpusort_release_memory(sorter) } == gpusort_status::GPUSORT_OK
+            && keys.windows(2).all(|w| w[0] <= w[1])
+    }
+
+    #[test]
+    fn release_memory_succeeds_for_every_sorter_and_sorts_go_on() {
+        assert_eq!(unsafe { gpusort_release_memory(ptr::null()) }, gpusort_status::GPUSORT_OK);
+        let mut cpu = ptr::null_mut();
+        assert_eq!(unsafe { gpusort_sorter_new(GPUSORT_BACKEND_CPU, &mut cpu) }, gpusort_status::GPUSORT_OK);
+        for round in 0..3 {
+            assert!(sorted_after_release(cpu, round) && sorted_after_release(ptr::null(), round + 7));
+        }
+        // Releasing while other threads sort: every sort stays right, nothing deadlocks.
+        let cpu_addr = cpu as usize;
+        let workers: Vec<_> = (0..3)
+            .map(|t| std::thread::spawn(move || (0..4).all(|r| sorted_after_release(cpu_addr as *const _, t * 4 + r))))
+            .collect();
+        assert!(workers.into_iter().all(|w| w.join().unwrap()));
+        unsafe { gpusort_sorter_free(cpu) };
+    }
 }

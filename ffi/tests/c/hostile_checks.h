@@ -1,7 +1,7 @@
 /* Checks of what real programs and hostile callers do (issue 26): arrays that run past the end
- * of the address space. Included by test_gpusort.c after its helpers (check,
- * last_error_contains, TYPES), so that the tests stay one translation unit, built by ci/ffi.sh
- * as before. */
+ * of the address space, and giving memory back. Included by test_gpusort.c after its helpers
+ * (check, last_error_contains, TYPES), so that the tests stay one translation unit, built by
+ * ci/ffi.sh as before. */
 #ifndef GPUSORT_HOSTILE_CHECKS_H
 #define GPUSORT_HOSTILE_CHECKS_H
 
@@ -60,6 +60,68 @@ static void wrap_checks(const gpusort_sorter *cpu) {
     }
     check(gpusort_sort_keys_u32(cpu, k, 4, GPUSORT_ASCENDING, 0) == GPUSORT_OK && k[0] == 0 && k[3] == 3,
           "a sort after the refused ones works");
+}
+
+/* ---- giving memory back ---- */
+
+/* Resident set size in bytes, from /proc (0 where there is none). */
+static size_t resident_bytes(void) {
+    unsigned long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    int n = fscanf(f, "%lu %lu", &pages, &resident);
+    fclose(f);
+    return n == 2 ? (size_t)resident * 4096 : 0;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+static void release_checks(const gpusort_sorter *cpu) {
+    gpusort_sorter *autos = NULL;
+    check(gpusort_sorter_new(GPUSORT_BACKEND_AUTO, &autos) == GPUSORT_OK, "open an auto sorter");
+    check(gpusort_release_memory(NULL) == GPUSORT_OK && gpusort_release_memory(cpu) == GPUSORT_OK &&
+              gpusort_release_memory(autos) == GPUSORT_OK,
+          "gpusort_release_memory: GPUSORT_OK for the default, a cpu and an auto sorter");
+
+    /* The CPU scratch a large pair sort keeps for the next one (as large as the data, 48 MiB
+     * here, where the allocator maps it on its own) goes back to the system. */
+    enum { N = 6 << 20 };
+    gpusort_kvp *pairs = malloc((size_t)N * sizeof *pairs);
+    uint64_t rng = 26;
+    int sorted = pairs != NULL;
+    for (size_t i = 0; sorted && i < N; i++)
+        pairs[i] = (gpusort_kvp){(uint32_t)splitmix(&rng), (uint32_t)i};
+    sorted = sorted && gpusort_sort_kvp(cpu, pairs, N, GPUSORT_ASCENDING, GPUSORT_ALGORITHM_RADIX) == GPUSORT_OK;
+    for (size_t i = 1; sorted && i < N; i++)
+        sorted = pairs[i - 1].key <= pairs[i].key;
+    size_t before = resident_bytes();
+    gpusort_status st = gpusort_release_memory(cpu);
+    size_t after = resident_bytes();
+    check(sorted && st == GPUSORT_OK, "sort 6M pairs on the cpu sorter, then gpusort_release_memory: GPUSORT_OK");
+#ifdef UNDER_ASAN
+    printf("skip the resident-memory check under AddressSanitizer (its allocator keeps freed memory)\n");
+    (void)before;
+    (void)after;
+#else
+    check(before > 0 && after + (32u << 20) <= before,
+          "gpusort_release_memory gave the sort's scratch back: resident %zu MiB -> %zu MiB", before >> 20,
+          after >> 20);
+#endif
+    /* Sorting goes on after a release, allocating again. */
+    for (size_t i = 0; pairs && i < N; i++)
+        pairs[i] = (gpusort_kvp){(uint32_t)(N - i), (uint32_t)i};
+    check(pairs && gpusort_sort_kvp(autos, pairs, N, GPUSORT_ASCENDING, 0) == GPUSORT_OK && pairs[0].key == 1 &&
+              pairs[N - 1].key == N && gpusort_release_memory(NULL) == GPUSORT_OK,
+          "sorts work after a release, and releasing again is fine");
+    free(pairs);
+    gpusort_sorter_free(autos);
 }
 
 #endif

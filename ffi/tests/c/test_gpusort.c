@@ -416,22 +416,31 @@ static int work(void *arg) {
     return 0;
 }
 
+/* Gives memory back over and over while the workers sort. */
+static int release_loop(void *arg) {
+    worker *w = arg;
+    w->ok = 1;
+    for (int i = 0; i < 200; i++)
+        w->ok &= gpusort_release_memory(w->sorter) == GPUSORT_OK;
+    return 0;
+}
+
 static void thread_checks(const gpusort_sorter *cpu) {
     for (int pass = 0; pass < 2; pass++) {
         const gpusort_sorter *s = pass == 0 ? cpu : NULL;
-        thrd_t t[4];
-        worker w[4];
+        thrd_t t[5];
+        worker w[5];
         int ok = 1;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             w[i] = (worker){s, i, 0};
-            ok &= thrd_create(&t[i], work, &w[i]) == thrd_success;
+            ok &= thrd_create(&t[i], i < 4 ? work : release_loop, &w[i]) == thrd_success;
         }
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             thrd_join(t[i], NULL);
             ok &= w[i].ok;
         }
-        check(ok, "4 threads share the %s sorter: all sorts right, the last error stays in its thread",
-              s ? "cpu" : "default");
+        check(ok, "4 threads share the %s sorter while a 5th releases memory: all sorts right, the last error "
+                  "stays in its thread", s ? "cpu" : "default");
     }
 }
 
@@ -450,6 +459,7 @@ int main(void) {
     }
     error_checks(cpu);
     wrap_checks(cpu);
+    release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
     printf("%d passed, %d failed\n", passed, failed);
