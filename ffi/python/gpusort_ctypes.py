@@ -16,7 +16,9 @@ target directories of this repository, else on the system search path.
 
 import ctypes
 import ctypes.util
+import operator
 import os
+import sys
 from pathlib import Path
 
 OK, INVALID_ARGUMENT, BUFFER_TOO_SMALL = 0, 1, 8
@@ -32,7 +34,10 @@ class Kvp(ctypes.Structure):
 
 
 class GpusortError(Exception):
+    """A failed gpusort call: `status` is the gpusort_status, the text "<status string>: <detail>"."""
+
     def __init__(self, status, message):
+        # The library's message is the detail only; the status string is the one prefix.
         super().__init__(f"{_lib.gpusort_status_str(status).decode()}: {message}")
         self.status = status
 
@@ -60,6 +65,7 @@ for _name, _args in {
     "gpusort_sorter_new": [_u32, ctypes.POINTER(_ptr)],
     "gpusort_describe": [_ptr, ctypes.c_char_p, _size, ctypes.POINTER(_size)],
     "gpusort_last_error_message": [ctypes.c_char_p, _size, ctypes.POINTER(_size)],
+    "gpusort_release_memory": [_ptr],
     **{f"gpusort_sort_keys_{t}": [_ptr, _ptr, _size, _u32, _u32] for t in ("u32", "i32", "f32", "u64")},
     **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in ("u32", "i32", "f32", "u64")},
 }.items():
@@ -68,9 +74,12 @@ for _name, _args in {
 _lib.gpusort_sorter_free.restype = None
 _lib.gpusort_sorter_free.argtypes = [_ptr]
 
-# Buffer format codes (array.array typecodes, struct / memoryview formats) to key types.
-_KEY_TYPES = {"I": "u32", "L": "u32", "i": "i32", "l": "i32", "f": "f32", "Q": "u64", "K": "u64"}
-_SIZES = {"u32": 4, "i32": 4, "f32": 4, "u64": 8}
+# Struct format letters by kind. The letter alone does not say the size ('L' and 'l' are 4 bytes
+# on some platforms, 8 on others): the key type comes from the kind and the buffer's item size.
+_UNSIGNED, _SIGNED, _FLOAT = "BHILQN", "bhilqn", "efd"
+_KEY_TYPES = {("unsigned", 4): "u32", ("signed", 4): "i32", ("float", 4): "f32", ("unsigned", 8): "u64"}
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
+_ALGORITHMS, _BACKENDS = range(4), range(3)
 
 
 def last_error_message():
@@ -86,20 +95,61 @@ def _check(status):
         raise GpusortError(status, last_error_message())
 
 
-def _address(buf):
-    """(address, element count, format, item size) of a writable contiguous buffer; None when empty."""
-    view = memoryview(buf)
+def _kind(fmt):
+    """'unsigned', 'signed', 'float' or None, for a struct format in native byte order."""
+    if len(fmt) == 2 and fmt[0] in "@=" + _NATIVE_ORDER:
+        fmt = fmt[1:]
+    if len(fmt) != 1:
+        return None  # a struct, another byte order, a pointer...
+    return "unsigned" if fmt in _UNSIGNED else "signed" if fmt in _SIGNED else "float" if fmt in _FLOAT else None
+
+
+def _address(buf, name):
+    """(address or None when empty, item count, format, item size) of a writable, C-contiguous,
+    one-dimensional buffer; `name` is the argument's name for the error."""
+    try:
+        view = memoryview(buf)
+    except TypeError:
+        raise TypeError(f"{name}: a writable buffer is required (array.array, NumPy array, ...), "
+                        f"not {type(buf).__name__}") from None
     if view.readonly or not view.c_contiguous:
-        raise ValueError("gpusort sorts in place: the buffer must be writable and contiguous")
+        raise ValueError(f"{name}: gpusort sorts in place: the buffer must be writable and C-contiguous")
+    if view.ndim != 1:
+        # Sorting a matrix as one flat array would be a surprise; say so instead.
+        raise ValueError(f"{name}: the buffer must be one-dimensional, not {view.ndim}-dimensional")
     addr = ctypes.addressof(ctypes.c_char.from_buffer(view)) if view.nbytes else None
     return addr, view.nbytes // view.itemsize, view.format, view.itemsize
 
 
-def _key_type(fmt, itemsize):
-    t = _KEY_TYPES.get(fmt.lstrip("@=<"))
-    if t is None or _SIZES[t] != itemsize:
-        raise TypeError(f"keys of format {fmt!r} ({itemsize} bytes) are not u32, i32, f32 or u64")
+def _key_type(fmt, itemsize, name, allowed):
+    kind = _kind(fmt)
+    t = _KEY_TYPES.get((kind, itemsize))
+    if t not in allowed:
+        what = f"{kind} {itemsize}-byte" if kind else f"format {fmt!r}, {itemsize}-byte"
+        raise TypeError(f"{name}: elements must be {' or '.join(allowed)}, not {what} items")
     return t
+
+
+def _enum(value, name, allowed):
+    """A C enum value, checked here: ctypes would cut 2**32 + 2 down to 2 without a word."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+    if value not in allowed:
+        raise ValueError(f"{name} {value} is not one of {list(allowed)}")
+    return value
+
+
+def _order(descending):
+    """DESCENDING or ASCENDING; only a bool or 0/1 (a NumPy bool too), not any truthy value."""
+    try:
+        ok = descending in (False, True)
+    except (TypeError, ValueError):  # a NumPy array has no single truth value
+        ok = False
+    if not ok:
+        raise ValueError(f"descending must be True or False, not {descending!r}")
+    return DESCENDING if descending else ASCENDING
 
 
 class Sorter:
@@ -107,6 +157,9 @@ class Sorter:
     between threads. Module-level functions use the library's default sorter."""
 
     def __init__(self, backend=BACKEND_AUTO):
+        # Set first: __del__ runs even when __init__ raises.
+        self._handle = None
+        backend = _enum(backend, "backend", _BACKENDS)
         handle = ctypes.c_void_p()
         _check(_lib.gpusort_sorter_new(backend, ctypes.byref(handle)))
         self._handle = handle
@@ -116,7 +169,8 @@ class Sorter:
             _lib.gpusort_sorter_free(self._handle)
             self._handle = None
 
-    __del__ = close
+    def __del__(self):
+        self.close()
 
     def __enter__(self):
         return self
@@ -125,15 +179,26 @@ class Sorter:
         self.close()
 
     def describe(self):
-        return describe(self._handle)
+        return describe(self)
+
+    def release_memory(self):
+        release_memory(self)
 
 
 def _handle(sorter):
-    return sorter._handle if isinstance(sorter, Sorter) else None
+    """The C handle of `sorter`: only our own Sorter objects (None: the default sorter)."""
+    if sorter is None:
+        return None
+    if not isinstance(sorter, Sorter):
+        raise TypeError(f"sorter must be a gpusort_ctypes.Sorter or None, not {type(sorter).__name__}")
+    if not sorter._handle:
+        raise ValueError("sorter is closed")
+    return sorter._handle
 
 
 def describe(sorter=None):
-    handle = sorter._handle if isinstance(sorter, Sorter) else sorter
+    """One line: the backend, the GPU, and why the CPU is used where it is."""
+    handle = _handle(sorter)
     needed = ctypes.c_size_t(0)
     _lib.gpusort_describe(handle, None, 0, ctypes.byref(needed))
     buf = ctypes.create_string_buffer(needed.value + 1)
@@ -141,35 +206,46 @@ def describe(sorter=None):
     return buf.value.decode()
 
 
+def release_memory(sorter=None):
+    """Frees what gpusort keeps between sorts (pinned staging, the GPU's memory pool, the CPU
+    scratch), shared by every sorter of the process; the next sort allocates it again."""
+    _check(_lib.gpusort_release_memory(_handle(sorter)))
+
+
 def sort_keys(keys, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
-    """Sorts a buffer of u32 ('I'), i32 ('i'), f32 ('f', IEEE totalOrder) or u64 ('Q') keys in place."""
-    addr, n, fmt, size = _address(keys)
-    t = _key_type(fmt, size)
-    _check(getattr(_lib, f"gpusort_sort_keys_{t}")(_handle(sorter), addr, n, int(descending), algorithm))
+    """Sorts a buffer of u32, i32, f32 (IEEE totalOrder) or u64 keys in place, such as array('I')
+    or a NumPy uint32/int32/float32/uint64 array."""
+    order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
+    addr, n, fmt, size = _address(keys, "keys")
+    t = _key_type(fmt, size, "keys", ("u32", "i32", "f32", "u64"))
+    _check(getattr(_lib, f"gpusort_sort_keys_{t}")(handle, addr, n, order, algorithm))
 
 
 def sort_pairs(keys, values, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
-    """Sorts split arrays by key in place: keys as in sort_keys, values a u32 buffer of equal length."""
-    kaddr, n, fmt, size = _address(keys)
-    vaddr, nv, vfmt, vsize = _address(values)
-    t = _key_type(fmt, size)
-    if _key_type(vfmt, vsize) != "u32" or nv != n:
-        raise ValueError("values must be a u32 buffer as long as the keys")
-    _check(getattr(_lib, f"gpusort_sort_pairs_{t}")(_handle(sorter), kaddr, vaddr, n, int(descending), algorithm))
+    """Sorts split arrays by key in place: keys as in sort_keys, values u32 and as many."""
+    order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
+    kaddr, n, fmt, size = _address(keys, "keys")
+    vaddr, nv, vfmt, vsize = _address(values, "values")
+    t = _key_type(fmt, size, "keys", ("u32", "i32", "f32", "u64"))
+    _key_type(vfmt, vsize, "values", ("u32",))
+    if nv != n:
+        raise ValueError(f"values: {nv} values for {n} keys; split pairs need one value per key")
+    _check(getattr(_lib, f"gpusort_sort_pairs_{t}")(handle, kaddr, vaddr, n, order, algorithm))
 
 
 def sort_kvp(pairs, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
     """Sorts pairs in place: a ctypes array of Kvp, or any writable buffer of 8-byte (key, value) u32 pairs."""
+    order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
     if isinstance(pairs, ctypes.Array):
         if pairs._type_ is not Kvp:
-            raise TypeError("a ctypes array of pairs must be of Kvp")
+            raise TypeError("pairs: a ctypes array of pairs must be of Kvp")
         addr, n = (ctypes.addressof(pairs) if len(pairs) else None), len(pairs)
     else:
-        addr, _, _, _ = _address(pairs)
-        if memoryview(pairs).nbytes % 8:
-            raise ValueError("pairs must be a buffer of 8-byte (key, value) records")
-        n = memoryview(pairs).nbytes // 8
-    _check(_lib.gpusort_sort_kvp(_handle(sorter), addr, n, int(descending), algorithm))
+        addr, count, _, size = _address(pairs, "pairs")
+        if (count * size) % 8:
+            raise ValueError("pairs: the buffer must hold whole 8-byte (key, value) records")
+        n = count * size // 8
+    _check(_lib.gpusort_sort_kvp(handle, addr, n, order, algorithm))
 
 
 def version():

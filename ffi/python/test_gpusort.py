@@ -1,11 +1,13 @@
 """Tests of gpusort through ctypes only: array('I') keys, structured buffers of pairs (a ctypes
 array of Kvp and a bytearray of packed records), split pairs, other key types, and error paths.
-Prints one line per check and ends with "N passed, M failed"; exits 1 on any failure.
+Prints one line per check and ends with "N passed, M failed"; exits 1 on any failure. Runs
+without pytest; NumPy is optional (its checks are skipped, loudly, without it).
 
 Run: GPUSORT_LIB=target/debug/libgpusort.so python3 ffi/python/test_gpusort.py
 """
 
 import ctypes
+import gc
 import random
 import struct
 import sys
@@ -34,6 +36,14 @@ def raises(status, fn):
     except gs.GpusortError as e:
         return e.status == status
     return False
+
+
+def _last_exc(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return e
+    return None
 
 
 def stable_sorted_pairs(pairs, descending):
@@ -101,8 +111,8 @@ check(lib.gpusort_sort_keys_u32(None, None, 10, 0, 0) == gs.INVALID_ARGUMENT, "N
 check("NULL" in gs.last_error_message(), "last error message: " + gs.last_error_message())
 check(lib.gpusort_sort_kvp(None, None, 0, 0, 0) == gs.OK, "NULL pairs with n = 0: ok")
 keys = array("I", [3, 1, 2])
-check(raises(gs.INVALID_ARGUMENT, lambda: gs.sort_keys(keys, descending=7)) and keys.tolist() == [3, 1, 2],
-      "order 7: invalid argument, keys untouched")
+check(lib.gpusort_sort_keys_u32(None, gs._address(keys, "keys")[0], 3, 7, 0) == gs.INVALID_ARGUMENT
+      and keys.tolist() == [3, 1, 2], "order 7 (straight to the library): invalid argument, keys untouched")
 check("order 7" in gs.last_error_message(), "last error names the order")
 check(lib.gpusort_sorter_new(9, ctypes.byref(ctypes.c_void_p())) == gs.INVALID_ARGUMENT, "backend 9: invalid argument")
 small = ctypes.create_string_buffer(4)
@@ -114,6 +124,139 @@ try:
     check(False, "array('b') is refused")
 except TypeError:
     check(True, "array('b') is refused")
+
+
+def refuses(exc, fn, *words):
+    """fn() raises exc (not a subclass) whose message holds every word; prints it."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the type is the check
+        print(f"     ({type(e).__name__}: {e})")
+        return type(e) is exc and all(w in str(e) for w in words)
+    return False
+
+
+# ---- element types by kind and item size, and the argument named in the error ----
+big = array("L")  # unsigned long: 8 bytes on LP64 (NumPy's uint64 buffer is 'L' there too)
+if big.itemsize == 8:
+    keys, values = array("L", [2**64 - 1, 5, 2**40, 0]), array("I", [0, 1, 2, 3])
+    gs.sort_pairs(keys, values)
+    check(keys.tolist() == [0, 5, 2**40, 2**64 - 1] and values.tolist() == [3, 1, 2, 0],
+          "array('L') of 8 bytes is u64: split pairs sorted")
+    keys = array("L", [3, 2**63, 1])
+    gs.sort_keys(keys, descending=True)
+    check(keys.tolist() == [2**63, 3, 1], "array('L') keys, 8 bytes: u64, descending")
+else:
+    print("SKIP array('L') is 4 bytes on this platform: the 8-byte 'L' case needs LP64")
+keys, before = array("I", [3, 1, 2]), [3, 1, 2]
+check(refuses(TypeError, lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2])), "values", "u32")
+      and "keys" not in str(_last_exc(lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2]))))
+      and keys.tolist() == before, "u64 values: TypeError that names the values, not the keys")
+check(refuses(TypeError, lambda: gs.sort_keys(array("q", [1, 2])), "keys", "signed 8-byte"),
+      "i64 keys: TypeError naming keys and the kind")
+check(refuses(TypeError, lambda: gs.sort_keys(array("d", [1.0, 2.0])), "keys", "float 8-byte"),
+      "f64 keys: TypeError")
+check(refuses(TypeError, lambda: gs.sort_keys([3, 1, 2]), "keys", "list"), "a list: TypeError naming keys")
+check(refuses(ValueError, lambda: gs.sort_pairs(keys, array("I", [0, 1])), "values", "2 values for 3 keys")
+      and keys.tolist() == before, "values shorter than keys: ValueError, keys untouched")
+check(refuses(ValueError, lambda: gs.sort_keys(b"\x03\x00\x00\x00"), "keys", "writable"),
+      "read-only bytes: ValueError")
+check(refuses(ValueError, lambda: gs.sort_keys(memoryview(array("I", [3, 2, 1, 0]))[::2]), "keys", "contiguous"),
+      "a strided view: ValueError")
+grid = memoryview(array("I", [5, 4, 3, 2, 1, 0])).cast("B").cast("I", shape=[2, 3])
+check(refuses(ValueError, lambda: gs.sort_keys(grid), "keys", "one-dimensional") and grid.tolist()[0] == [5, 4, 3],
+      "a 2-D buffer: ValueError, untouched")
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+    print("SKIP " + "!" * 20 + " NumPy is not installed: its dtype checks did NOT run " + "!" * 20)
+if np is not None:
+    for dt in ("uint32", "int32", "float32", "uint64"):
+        a = np.array([5, 0, 3, 1], dtype=dt)
+        gs.sort_keys(a, descending=True)
+        check(a.tolist() == [5, 3, 1, 0], f"NumPy {dt} keys, descending")
+    k, v = np.array([2**64 - 1, 1, 2**33], dtype=np.uint64), np.arange(3, dtype=np.uint32)
+    gs.sort_pairs(k, v)
+    check(k.tolist() == [1, 2**33, 2**64 - 1] and v.tolist() == [1, 2, 0], "NumPy uint64 keys with uint32 values")
+    k = np.array([3, 1, 2], dtype=np.uint32)
+    check(refuses(TypeError, lambda: gs.sort_pairs(k, np.arange(3, dtype=np.uint64)), "values")
+          and k.tolist() == [3, 1, 2], "NumPy uint64 values: TypeError naming values")
+    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.int64)), "keys"), "NumPy int64: TypeError")
+    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=">u4")), "keys"),
+          "NumPy big-endian uint32: TypeError")
+    check(refuses(ValueError, lambda: gs.sort_keys(np.arange(6, dtype=np.uint32)[::2]), "contiguous"),
+          "NumPy strided view: ValueError")
+    check(refuses(ValueError, lambda: gs.sort_keys(np.zeros((2, 2), dtype=np.uint32)), "one-dimensional"),
+          "NumPy 2-D array: ValueError")
+    ro = np.arange(3, dtype=np.uint32)
+    ro.flags.writeable = False
+    check(refuses(ValueError, lambda: gs.sort_keys(ro), "writable"), "NumPy read-only array: ValueError")
+
+# ---- handles: only our own Sorter objects ----
+keys = array("I", [3, 1, 2])
+check(refuses(TypeError, lambda: gs.describe(12345), "sorter", "int"), "describe(12345): TypeError, no crash")
+check(refuses(TypeError, lambda: gs.describe(ctypes.c_void_p(8)), "sorter"), "describe(c_void_p): TypeError")
+check(refuses(TypeError, lambda: gs.sort_keys(keys, sorter=12345), "sorter") and keys.tolist() == [3, 1, 2],
+      "sort_keys(sorter=12345): TypeError, keys untouched")
+closed = gs.Sorter(gs.BACKEND_CPU)
+closed.close()
+check(refuses(ValueError, lambda: gs.sort_keys(keys, sorter=closed), "closed")
+      and refuses(ValueError, closed.describe, "closed"), "a closed Sorter: ValueError, not the default sorter")
+
+# ---- enum arguments are range-checked, never cut to 32 bits ----
+kvp = (gs.Kvp * 2)(gs.Kvp(2, 0), gs.Kvp(1, 1))
+for bad in (2**32 + 2, 2**40, 2**32, -1, 4):
+    ok = refuses(ValueError, lambda: gs.sort_keys(keys, algorithm=bad), "algorithm", str(bad))
+    ok &= refuses(ValueError, lambda: gs.sort_pairs(keys, array("I", [0, 1, 2]), algorithm=bad), "algorithm")
+    ok &= refuses(ValueError, lambda: gs.sort_kvp(kvp, algorithm=bad), "algorithm")
+    check(ok and keys.tolist() == [3, 1, 2] and kvp[0].key == 2, f"algorithm={bad}: ValueError, data untouched")
+check(refuses(TypeError, lambda: gs.sort_keys(keys, algorithm="radix"), "algorithm")
+      and refuses(TypeError, lambda: gs.sort_keys(keys, algorithm=1.0), "algorithm"), "algorithm of a non-int: TypeError")
+for bad in (7, 2**32, 2**32 + 1, -1, None, "yes"):
+    check(refuses(ValueError, lambda: gs.sort_keys(keys, descending=bad), "descending") and keys.tolist() == [3, 1, 2],
+          f"descending={bad!r}: ValueError, keys untouched")
+gs.sort_keys(keys, descending=1)
+check(keys.tolist() == [3, 2, 1], "descending=1 is True")
+for bad in (3, 2**32 + 1, -1):
+    check(refuses(ValueError, lambda: gs.Sorter(bad), "backend"), f"Sorter({bad}): ValueError")
+
+# ---- a Sorter whose creation fails leaves nothing for __del__ to trip on ----
+unraisable = []
+old_hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+for backend in (gs.BACKEND_CUDA, 99):
+    try:
+        gs.Sorter(backend).close()
+    except (gs.GpusortError, ValueError) as e:
+        print(f"     (Sorter({backend}) failed as it may here: {e})")
+gc.collect()
+sys.unraisablehook = old_hook
+check(not unraisable, "failed Sorter(): no exception ignored in __del__"
+      + "".join(f" [{u.exc_type.__name__}: {u.exc_value}]" for u in unraisable))
+
+# ---- error messages: the status string once, then the library's detail ----
+raw = bytearray(24)
+odd = memoryview(raw)[1:17]  # two 8-byte records at an odd address: the library refuses them
+e = _last_exc(lambda: gs.sort_kvp(odd))
+check(isinstance(e, gs.GpusortError) and e.status == gs.INVALID_ARGUMENT and str(e).startswith("invalid argument: ")
+      and str(e).count("invalid argument") == 1 and "aligned" in str(e), f"one prefix: {e}")
+with gs.Sorter(gs.BACKEND_CPU) as cpu:
+    e = _last_exc(lambda: gs.sort_keys(array("I", range(9, 0, -1)), algorithm=gs.ALGORITHM_BITONIC, sorter=cpu))
+    check(isinstance(e, gs.GpusortError) and str(e).count("unsupported") == 1 and "cpu" in str(e), f"one prefix: {e}")
+
+# ---- giving memory back ----
+with gs.Sorter(gs.BACKEND_CPU) as cpu:
+    keys = array("I", (rng.getrandbits(32) for _ in range(300_000)))
+    want = sorted(keys)
+    gs.sort_keys(keys, sorter=cpu)
+    gs.release_memory()
+    gs.release_memory(cpu)
+    cpu.release_memory()
+    keys = array("I", reversed(want))
+    gs.sort_keys(keys, sorter=cpu)
+    check(keys.tolist() == want, "release_memory (default and cpu sorter), then sorting again works")
+check(refuses(TypeError, lambda: gs.release_memory(12345), "sorter"), "release_memory(12345): TypeError")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
