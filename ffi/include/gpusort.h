@@ -104,10 +104,11 @@ typedef uint32_t gpusort_backend;
 // Stable LSD radix sort, on the CPU and the GPU.
 #define GPUSORT_ALGORITHM_RADIX 1
 
-// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one), not stable.
+// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one, but lengths 0 and 1,
+// with nothing to sort, succeed with every algorithm on every backend), not stable.
 #define GPUSORT_ALGORITHM_BITONIC 2
 
-// Batcher's odd-even merge sorting network: GPU only, not stable.
+// Batcher's odd-even merge sorting network: GPU only (as bitonic), not stable.
 #define GPUSORT_ALGORITHM_ODD_EVEN_MERGE 3
 
 // The first CUDA GPU when one is usable (from a few thousand items up), else the CPU. Never

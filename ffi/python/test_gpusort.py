@@ -258,5 +258,27 @@ with gs.Sorter(gs.BACKEND_CPU) as cpu:
     check(keys.tolist() == want, "release_memory (default and cpu sorter), then sorting again works")
 check(refuses(TypeError, lambda: gs.release_memory(12345), "sorter"), "release_memory(12345): TypeError")
 
+# ---- lengths 0 and 1 succeed with every algorithm on every backend ----
+with gs.Sorter(gs.BACKEND_CPU) as cpu, gs.Sorter(gs.BACKEND_AUTO) as auto:
+    for name, sorter in (("cpu", cpu), ("auto", auto), ("default", None)):
+        for alg in range(4):
+            ok = True
+            for n in (0, 1):
+                for desc in (False, True):
+                    try:
+                        for code in ("I", "i", "f", "Q"):
+                            k = array(code, [7] * n)
+                            gs.sort_keys(k, desc, alg, sorter)
+                            v = array("I", [9] * n)
+                            gs.sort_pairs(k, v, desc, alg, sorter)
+                            ok &= k.tolist() == [7] * n and v.tolist() == [9] * n
+                        p = (gs.Kvp * n)(*[gs.Kvp(5, 6)] * n)
+                        gs.sort_kvp(p, desc, alg, sorter)
+                        ok &= [(x.key, x.value) for x in p] == [(5, 6)] * n
+                    except gs.GpusortError as e:
+                        print(f"     (n = {n}: {e})")
+                        ok = False
+            check(ok, f"algorithm {alg}, n = 0 and 1 ({name} sorter): succeeds, data unchanged")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -24,9 +24,10 @@ pub type gpusort_algorithm = u32;
 pub const GPUSORT_ALGORITHM_AUTO: gpusort_algorithm = 0;
 /// Stable LSD radix sort, on the CPU and the GPU.
 pub const GPUSORT_ALGORITHM_RADIX: gpusort_algorithm = 1;
-/// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one), not stable.
+/// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one, but lengths 0 and 1,
+/// with nothing to sort, succeed with every algorithm on every backend), not stable.
 pub const GPUSORT_ALGORITHM_BITONIC: gpusort_algorithm = 2;
-/// Batcher's odd-even merge sorting network: GPU only, not stable.
+/// Batcher's odd-even merge sorting network: GPU only (as bitonic), not stable.
 pub const GPUSORT_ALGORITHM_ODD_EVEN_MERGE: gpusort_algorithm = 3;
 
 /// Backend of a sorter handle: one of the `GPUSORT_BACKEND_*` values.

@@ -1,7 +1,7 @@
 /* Checks of what real programs and hostile callers do (issue 26): arrays that run past the end
- * of the address space, and giving memory back. Included by test_gpusort.c after its helpers
- * (check, last_error_contains, TYPES), so that the tests stay one translation unit, built by
- * ci/ffi.sh as before. */
+ * of the address space, lengths 0 and 1 with every algorithm on every backend, and giving memory
+ * back. Included by test_gpusort.c after its helpers (check, last_error_contains, TYPES), so
+ * that the tests stay one translation unit, built by ci/ffi.sh as before. */
 #ifndef GPUSORT_HOSTILE_CHECKS_H
 #define GPUSORT_HOSTILE_CHECKS_H
 
@@ -60,6 +60,41 @@ static void wrap_checks(const gpusort_sorter *cpu) {
     }
     check(gpusort_sort_keys_u32(cpu, k, 4, GPUSORT_ASCENDING, 0) == GPUSORT_OK && k[0] == 0 && k[3] == 3,
           "a sort after the refused ones works");
+}
+
+/* ---- lengths 0 and 1: nothing to sort, so every algorithm succeeds on every backend ---- */
+
+static void tiny_length_checks(const gpusort_sorter *cpu) {
+    gpusort_sorter *autos = NULL;
+    check(gpusort_sorter_new(GPUSORT_BACKEND_AUTO, &autos) == GPUSORT_OK, "open an auto sorter");
+    const gpusort_sorter *sorters[3] = {cpu, autos, NULL};
+    const char *names[3] = {"cpu", "auto", "default"};
+    for (int si = 0; si < 3; si++) {
+        for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++) {
+            const gpusort_sorter *s = sorters[si];
+            int ok = 1;
+            for (gpusort_order order = GPUSORT_ASCENDING; order <= GPUSORT_DESCENDING; order++) {
+                for (size_t ti = 0; ti < 4; ti++) {
+                    const key_type *t = &TYPES[ti];
+                    uint64_t keys[2] = {0x1122334455667788u, 7}; /* [1] must stay: only n elements are ours */
+                    uint32_t values[2] = {9, 8};
+                    ok &= t->keys(s, NULL, 0, order, alg) == GPUSORT_OK;
+                    ok &= t->pairs(s, NULL, NULL, 0, order, alg) == GPUSORT_OK;
+                    ok &= t->keys(s, keys, 0, order, alg) == GPUSORT_OK;
+                    ok &= t->keys(s, keys, 1, order, alg) == GPUSORT_OK;
+                    ok &= t->pairs(s, keys, values, 1, order, alg) == GPUSORT_OK;
+                    ok &= keys[0] == 0x1122334455667788u && keys[1] == 7 && values[0] == 9 && values[1] == 8;
+                }
+                gpusort_kvp kvp[2] = {{5, 6}, {1, 2}};
+                ok &= gpusort_sort_kvp(s, NULL, 0, order, alg) == GPUSORT_OK;
+                ok &= gpusort_sort_kvp(s, kvp, 1, order, alg) == GPUSORT_OK;
+                ok &= kvp[0].key == 5 && kvp[0].value == 6 && kvp[1].key == 1;
+            }
+            check(ok, "%s with n = 0 (NULL too) and n = 1 (%s sorter): GPUSORT_OK, data unchanged", ALG_NAMES[alg],
+                  names[si]);
+        }
+    }
+    gpusort_sorter_free(autos);
 }
 
 /* ---- giving memory back ---- */

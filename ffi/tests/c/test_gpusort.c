@@ -459,6 +459,7 @@ int main(void) {
     }
     error_checks(cpu);
     wrap_checks(cpu);
+    tiny_length_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
