@@ -21,6 +21,10 @@ use crate::text::write_str;
 /// Thread safety: a sorter may be used by several threads at once, including the default one;
 /// each call sorts only the arrays it is given. Only `gpusort_sorter_free` needs exclusive
 /// access: call it once, after every other call using that sorter has returned.
+///
+/// Fork: a process that forks after a sort may sort in the child: host sorts run on the CPU
+/// backend's own thread pool, created anew in the child; a CUDA sorter inherited across fork
+/// returns an error naming fork, and an auto sorter sorts on the CPU in the child.
 pub struct gpusort_sorter {
     inner: Sorter,
 }
