@@ -49,7 +49,8 @@ typedef enum gpusort_status {
     GPUSORT_NO_DRIVER = 2,
     // The driver loaded but there is no usable CUDA device.
     GPUSORT_NO_DEVICE = 3,
-    // The GPU could not hold the data and the sort's scratch space.
+    // The GPU, or the host, could not hold the data and the sort's scratch space (host memory
+    // for the CPU sort or the pinned staging, device memory for a GPU sort); the data is untouched.
     GPUSORT_OUT_OF_MEMORY = 4,
     // The backend cannot do what was asked: a sorting network (GPU only) on the CPU, a GPU older
     // than compute capability 7.5, ...

@@ -20,7 +20,8 @@ pub enum gpusort_status {
     GPUSORT_NO_DRIVER = 2,
     /// The driver loaded but there is no usable CUDA device.
     GPUSORT_NO_DEVICE = 3,
-    /// The GPU could not hold the data and the sort's scratch space.
+    /// The GPU, or the host, could not hold the data and the sort's scratch space (host memory
+    /// for the CPU sort or the pinned staging, device memory for a GPU sort); the data is untouched.
     GPUSORT_OUT_OF_MEMORY = 4,
     /// The backend cannot do what was asked: a sorting network (GPU only) on the CPU, a GPU older
     /// than compute capability 7.5, ...
@@ -64,7 +65,7 @@ pub extern "C" fn gpusort_status_str(status: c_int) -> *const c_char {
         1 => "invalid argument\0",
         2 => "no CUDA driver\0",
         3 => "no CUDA device\0",
-        4 => "out of GPU memory\0",
+        4 => "out of memory\0",
         5 => "unsupported\0",
         6 => "CUDA driver error\0",
         7 => "kernel image could not be loaded\0",
