@@ -9,6 +9,7 @@
  * (no sanitizer: ASan's shadow memory does not fit under an address-space limit). */
 #define _GNU_SOURCE
 #include "gpusort.h"
+#include "check.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -24,21 +25,6 @@
 #define FORK_N ((size_t)2000000)
 #define OOM_N ((size_t)50000000)
 
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s ", ok ? "ok  " : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    fflush(stdout);
-    if (ok)
-        passed++;
-    else
-        failed++;
-}
 
 /* A child's complaint: one line on stderr, and a failing exit status. */
 static int complain(const char *fmt, ...) {

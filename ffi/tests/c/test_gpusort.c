@@ -3,6 +3,7 @@
  * error path (hostile callers: hostile_checks.h). Prints one line per check and ends with
  * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 #include "gpusort.h"
+#include "check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,20 +11,6 @@
 #include <string.h>
 #include <threads.h>
 
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s ", ok ? "ok  " : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (ok)
-        passed++;
-    else
-        failed++;
-}
 
 static uint64_t splitmix(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15u);
