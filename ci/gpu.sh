@@ -122,7 +122,7 @@ run)
       sed -E 's/^test [a-z0-9_]+ \.\.\. //' "$out/timings-$(basename "$t").log" |
         grep -vE '^(running|ok|ignored|$)|test result' | tee -a "$summary"
     done
-    # The PyTorch user's host round trip, in the same run as bench_host_round_trip (issue 6).
+    # The PyTorch user's host round trip, in the same run as the host timings above (issue 6).
     if [[ "${GPUSORT_TORCH_HOST:-1}" == 1 ]]; then
       python3 ci/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
     fi

@@ -86,5 +86,5 @@ pub const MIN_CHUNK_BYTES: usize = 4 << 20;
 /// grows with the square of the run count. H200 machine, 512M random pairs host to host
 /// (2026-11-25): 256 MiB budget (34 runs) 279 ms, 64 MiB (136 runs) 627 ms, 16 MiB (544 runs)
 /// 5743 ms, the CPU backend on 16 cores 1626 ms; a fit of a + b * runs^2 to those puts the tie near
-/// 270 runs.
+/// 270 runs. Again: `GPUSORT_BENCH_HOST=only GPUSORT_BENCH_OOC_BUDGETS=16,64,256 ci/gpu.sh report`.
 pub const AUTO_OUT_OF_CORE_MAX_RUNS: usize = 128;

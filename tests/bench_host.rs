@@ -3,10 +3,10 @@
 //! - `bench_host_0_first_call`: context creation and the first sort of a process;
 //! - `bench_host_crossover`: where the GPU, transfers included, beats the CPU backend on all
 //!   cores, per algorithm and key type (the table for `tuning.rs`);
-//! - `bench_host_round_trip`: random Kvp at 1M, 16M, 64M, 256M: ours (pipelined), ours out of
-//!   core with a device limit of a quarter of the data's sort, the CPU backend, and the PCIe
-//!   floor (one pinned upload plus one pinned download of the same bytes); then what keeping
-//!   device memory in the allocator's pool saves.
+//! - `bench_host_pool_kept`: what keeping device memory in the allocator's pool saves.
+//!
+//! The host-to-host and out-of-core tables against the PCIe floor are the bench's
+//! (`benches/sort/host.rs`, `GPUSORT_BENCH_HOST=only ci/gpu.sh report`).
 //!
 //! Times are wall clock around the whole call, medians after warm-up; each repetition sorts a
 //! fresh copy of the same random input (the copy is not timed).
@@ -195,27 +195,6 @@ fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-/// One pinned upload plus one pinned download of `n` pairs: what no host-to-host sort can beat.
-fn pcie_floor(s: &Sorter, n: usize, reps: usize) -> f64 {
-    let ctx = s.cuda_context().expect("a cuda sorter");
-    let stream = ctx.new_stream().unwrap();
-    // SAFETY: both buffers are written (host: below; device: by the upload) before being read.
-    let mut host = unsafe { ctx.alloc_pinned_with_flags::<Kvp>(n, 0) }.unwrap();
-    host.as_mut_slice().unwrap().fill(Kvp::new(1, 2));
-    let mut dev = unsafe { stream.alloc::<Kvp>(n) }.unwrap();
-    let mut times = Vec::new();
-    for r in 0..reps + 2 {
-        let t = Instant::now();
-        stream.memcpy_htod(&host, &mut dev).unwrap();
-        stream.memcpy_dtoh(&dev, &mut host).unwrap();
-        stream.synchronize().unwrap();
-        if r >= 2 {
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    median(times)
-}
-
 /// Milliseconds to allocate and free `bytes` on a stream with the default pool's release
 /// threshold at `keep` (0: the driver default, memory goes back at every synchronisation).
 fn pool_round(s: &Sorter, bytes: usize, keep: u64) -> f64 {
@@ -246,52 +225,10 @@ fn pool_round(s: &Sorter, bytes: usize, keep: u64) -> f64 {
     median(times)
 }
 
-/// Sizes (items) from `var`, comma separated, else `default`.
-fn sizes_from_env(var: &str, default: &[usize]) -> Vec<usize> {
-    std::env::var(var)
-        .map_or_else(|_| default.to_vec(), |v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-}
-
 #[test]
 #[ignore]
-fn bench_host_round_trip() {
+fn bench_host_pool_kept() {
     let Some(s) = gpu() else { return };
-    let cpu = Sorter::cpu();
-    // The floor per byte, measured once on 512 MiB (64M pairs) up and down.
-    let floor_64m = pcie_floor(&s, 64 << 20, 5);
-    println!("host to host, random Kvp, median ms ({} CPU threads); floor = 8n B up + 8n B down at the pinned rate measured now ({:.1} GB/s)", rayon_threads(), 2.0 * 512.0 * 1.048576 / floor_64m);
-    println!("{:>10} {:>9} {:>10} {:>10} {:>9} {:>9}", "n", "ours", "floor", "ours/floor", "cpu", "cpu/ours");
-    let sizes = sizes_from_env("GPUSORT_HOST_SIZES", &[1 << 20, 16 << 20, 64 << 20, 256 << 20, 512 << 20]);
-    for n in sizes {
-        let reps = ((1usize << 28) / n).clamp(3, 31);
-        let input = kvp_input(n, Pattern::Random, 43);
-        let mut work = input.clone();
-        let ours = time_sort(&input, &mut work, 2, reps, |v| s.sort_kvp(v).unwrap());
-        check_kvp(&input, &work, true);
-        let c = if n <= 256 << 20 {
-            time_sort(&input, &mut work, 1, reps.min(3), |v| cpu.sort_kvp(v).unwrap())
-        } else {
-            f64::NAN
-        };
-        let floor = floor_64m * n as f64 / (64 << 20) as f64;
-        println!("{n:>10} {ours:>9.2} {floor:>10.2} {:>10.2} {c:>9.2} {:>9.2}", ours / floor, c / ours);
-    }
-    let n = std::env::var("GPUSORT_OOC_N").ok().and_then(|v| v.parse().ok()).unwrap_or(512usize << 20);
-    if n > 0 {
-        let input = kvp_input(n, Pattern::Random, 44);
-        let mut work = input.clone();
-        let floor = floor_64m * n as f64 / (64 << 20) as f64;
-        let c = time_sort(&input, &mut work, 0, 2, |v| cpu.sort_kvp(v).unwrap());
-        println!("out of core, {n} pairs: cpu {c:.1} ms, floor {floor:.1} ms");
-        for mib in sizes_from_env("GPUSORT_OOC_BUDGETS_MIB", &[256, 512, 2048]) {
-            let o = s.clone().with_device_memory_limit(mib << 20);
-            let t = time_sort(&input, &mut work, 1, 3, |v| o.sort_kvp(v).unwrap());
-            check_kvp(&input, &work, true);
-            println!("  budget {mib:>5} MiB: {t:>8.1} ms  {:.2}x floor  cpu/gpu {:.2}", t / floor, c / t);
-        }
-    }
-    println!("targets: in core <= 1.15x floor from 64M (16M <= 6 ms, 1M <= 0.8 ms); 512M out of core: 2 GiB <= 1.5x floor, 512 MiB <= 2x, every budget faster than the cpu");
-    println!("pinned host memory kept: {} MiB", s.kept_host_bytes() >> 20);
     let gib = 1usize << 30;
     let cold = pool_round(&s, gib, 0);
     let kept = pool_round(&s, gib, 4 << 30);

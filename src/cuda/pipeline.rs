@@ -79,26 +79,27 @@ pub(crate) fn round_trip<H: HostData>(gpu: &Gpu, data: &mut H, sort: &DeviceSort
     let c = chunks::<H::Item>(n);
     let stream = begin(gpu)?;
     let (mut lease, held_len) = lease::<H::Item>(gpu, n, c)?;
-    let (held, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
+    let (held_items, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
     let result = (|| {
+        let held = held_len == n;
+        // Past the held cap the download lands in host scratch first: had before any GPU work.
+        let mut aux = if held { None } else { Some(ZeroedBuf::<H::Item>::new(n)?) };
         let mut dev = device_buffer(&stream, n)?;
-        if held_len == n {
-            upload(&stream, &*data, 0, held, &mut dev, c.chunk)?;
-            hooks::hit(Step::Sort)?;
-            sort.run(&stream, &mut dev)?;
-            download(&stream, &dev.as_view(), data, 0, ring, c.chunk).map_err(|(e, written)| {
+        upload(&stream, &*data, 0, if held { &mut *held_items } else { &mut *ring }, &mut dev, c.chunk)?;
+        hooks::hit(Step::Sort)?;
+        sort.run(&stream, &mut dev)?;
+        match aux.as_mut() {
+            None => download(&stream, &dev.as_view(), data, 0, ring, c.chunk).map_err(|(e, written)| {
                 // The held buffer still holds the input: put back what was overwritten.
-                data.scatter(0, &held[..written]);
+                data.scatter(0, &held_items[..written]);
                 e
-            })
-        } else {
-            upload(&stream, &*data, 0, ring, &mut dev, c.chunk)?;
-            hooks::hit(Step::Sort)?;
-            sort.run(&stream, &mut dev)?;
-            let mut aux = ZeroedBuf::<H::Item>::new(n)?;
-            download(&stream, &dev.as_view(), &mut Direct(aux.as_mut_slice()), 0, ring, c.chunk).map_err(|(e, _)| e)?;
-            data.scatter(0, aux.as_slice());
-            Ok(())
+            }),
+            Some(aux) => {
+                download(&stream, &dev.as_view(), &mut Direct(aux.as_mut_slice()), 0, ring, c.chunk)
+                    .map_err(|(e, _)| e)?;
+                data.scatter(0, aux.as_slice());
+                Ok(())
+            }
         }
     })();
     finish(&stream, result)
