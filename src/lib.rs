@@ -20,6 +20,7 @@ mod cuda;
 mod error;
 #[doc(hidden)]
 pub mod hooks;
+mod hostcopy;
 mod key;
 mod kvp;
 mod merge;

@@ -29,7 +29,7 @@ where
     let runs: Vec<&[T]> = runs.iter().copied().filter(|r| !r.is_empty()).collect();
     match runs.len() {
         0 => return,
-        1 => return crate::cuda::par_copy(out, runs[0]),
+        1 => return crate::hostcopy::par_copy(out, runs[0]),
         _ => {}
     }
     let threads = rayon::current_num_threads().max(1);

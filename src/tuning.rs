@@ -35,7 +35,7 @@ pub enum JobShape {
 /// threshold at 16K costs at most 10% there and gains up to 3x below. The sorting networks (GPU
 /// only, chosen explicitly) won from 1M (bitonic, 1.244 against 1.332 ms) and 8M (odd-even
 /// merge, 8.583 against 9.472 ms). Before small host copies stayed on the calling thread
-/// (`cuda::hostdata::par_copy`), the GPU lost from 128K to 512K in every shape.
+/// (`hostcopy::par_copy`), the GPU lost from 128K to 512K in every shape.
 pub const fn gpu_from_items(shape: JobShape) -> usize {
     match shape {
         JobShape::Kvp => 1 << 14,

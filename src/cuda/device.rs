@@ -52,6 +52,25 @@ impl Gpu {
         format!("{} (sm_{major}{minor}, {} SMs, {} MiB)", self.name, self.multiprocessors, self.total_memory >> 20)
     }
 
+    /// Returns the device memory the pool keeps and unpins the staging buffers.
+    pub(crate) fn release_memory(&self) {
+        self.staging.release();
+        self.trim_pool();
+    }
+
+    /// Returns the device memory the default pool keeps but does not use to the driver, so that
+    /// the free memory the driver reports counts it.
+    pub(crate) fn trim_pool(&self) {
+        if self.ctx.bind_to_thread().is_ok() {
+            // Memory still in use (a sort on another thread) stays; the pool frees it when done.
+            // SAFETY: the device comes from its live context.
+            let _ = unsafe {
+                result::device::get_default_mem_pool(self.ctx.cu_device())
+                    .and_then(|pool| result::mem_pool::trim_to(pool, 0))
+            };
+        }
+    }
+
     /// A kernel from one of the committed images; modules load once per device.
     pub(crate) fn function(
         &self,

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
+use super::device::Gpu;
+use super::network;
 use super::radix::{self, RadixKey};
 use super::staging::MergeKey;
-use super::{network, Gpu};
 use crate::{Algorithm, Kvp, Order, SortError};
 
 /// What to run on the device: the order, the algorithm, and the device.

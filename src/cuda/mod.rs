@@ -1,29 +1,31 @@
-//! The CUDA backend. A host sort goes one way: the job becomes `HostData` (how its items are
-//! staged) and a `DeviceSort` (which kernels), the budget decides between one run and several
-//! (`outofcore`), the pipeline moves the data, and `dispatch` runs the kernels. The
-//! device-resident entry points go to `dispatch` directly.
+//! The CUDA backend. A host sort goes one way, each layer calling only the ones below it:
+//! this module turns the job into `HostData` (how its items are staged) and a `DeviceSort`
+//! (which kernels) and reads the budget, which makes the plan: one round trip (`incore`) or
+//! runs and a merge (`outofcore`); both are built from the steps in `transfer` (chunks, pinned
+//! staging, upload, download), and `dispatch` runs the kernels. The device-resident entry
+//! points go to `dispatch` directly.
 
 mod device;
 mod dispatch;
 mod host_keys;
 mod hostdata;
+mod incore;
 mod modules;
 pub(crate) mod network;
 mod outofcore;
 mod overlap;
 mod pinned;
-mod pipeline;
 pub(crate) mod radix;
 #[cfg(test)]
 mod smoke;
 mod staging;
+mod transfer;
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 
 pub(crate) use device::{gpu, Gpu};
-pub(crate) use hostdata::par_copy;
 
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
@@ -59,7 +61,7 @@ impl CudaBackend {
     /// Frees what the backend keeps between calls: the pinned staging and the device memory the
     /// stream-ordered pool holds.
     pub(crate) fn release_memory(&self) {
-        pipeline::release_memory(&self.gpu);
+        self.gpu.release_memory();
     }
 
     /// Pinned host bytes kept between calls now.
@@ -83,7 +85,7 @@ impl CudaBackend {
             return Ok(None);
         }
         // What the pool keeps from earlier sorts is free for this one.
-        pipeline::trim_pool(&self.gpu);
+        self.gpu.trim_pool();
         let usable = free()? / OUT_OF_CORE_SHARE.1 * OUT_OF_CORE_SHARE.0;
         Ok((need > usable).then_some(usable))
     }
@@ -109,7 +111,7 @@ impl CudaBackend {
                 }
                 outofcore::sort(&self.gpu, data, run, &sort)
             }
-            _ => pipeline::round_trip(&self.gpu, data, &sort),
+            _ => incore::round_trip(&self.gpu, data, &sort),
         }
     }
 
@@ -121,7 +123,7 @@ impl CudaBackend {
         if self.budget(need)?.is_some_and(|limit| need > limit) {
             return Err(SortError::OutOfMemory { op: "split u64 pairs (no out-of-core merge for them)", bytes: need });
         }
-        pipeline::round_trip_pairs(&self.gpu, keys, values, &sort)
+        incore::round_trip_pairs(&self.gpu, keys, values, &sort)
     }
 
     fn device_sort(&self, order: Order, algorithm: Algorithm) -> Result<DeviceSort<'_>, SortError> {

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig};
 
-use super::Gpu;
+use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
 use plan::{Kernel, Network, Pass, Tuning, MAX_LEN, TUNING_WORDS};
 

@@ -15,11 +15,11 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
+use super::device::Gpu;
 use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
-use super::pipeline::{self, Chunks};
 use super::staging::MergeKey;
-use super::Gpu;
+use super::transfer::{self, Chunks};
 use crate::hooks::{self, Step};
 use crate::{merge, Algorithm, Order, SortError};
 
@@ -49,12 +49,12 @@ pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &Devi
     let runs = n.div_ceil(run.max(1));
     let bounds: Vec<usize> = (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect();
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-    let c = pipeline::chunks::<H::Item>(longest);
-    let streams = pipeline::begin(gpu).and_then(|main| {
+    let c = transfer::chunks::<H::Item>(longest);
+    let streams = transfer::begin(gpu).and_then(|main| {
         let uploads = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
         Ok(Ahead { main, uploads })
     })?;
-    let (mut lease, held_len) = pipeline::lease::<H::Item>(gpu, n, c)?;
+    let (mut lease, held_len) = transfer::lease::<H::Item>(gpu, n, c)?;
     let (held, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
     if held_len == n {
         return held_runs(&streams, data, &bounds, held, ring, c, sort);
@@ -64,14 +64,14 @@ pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &Devi
     let scratch = aux.as_mut_slice();
     for w in bounds.windows(2) {
         let result = (|| {
-            let mut dev = pipeline::device_buffer(&streams.main, w[1] - w[0])?;
-            pipeline::upload(&streams.main, &*data, w[0], ring, &mut dev, c.chunk)?;
+            let mut dev = transfer::device_buffer(&streams.main, w[1] - w[0])?;
+            transfer::upload(&streams.main, &*data, w[0], ring, &mut dev, c.chunk)?;
             hooks::hit(Step::Sort)?;
             sort.run(&streams.main, &mut dev)?;
             let mut sink = Direct(&mut scratch[w[0]..w[1]]);
-            pipeline::download(&streams.main, &dev.as_view(), &mut sink, 0, ring, c.chunk).map_err(|(e, _)| e)
+            transfer::download(&streams.main, &dev.as_view(), &mut sink, 0, ring, c.chunk).map_err(|(e, _)| e)
         })();
-        pipeline::finish(&streams.main, result)?;
+        transfer::finish(&streams.main, result)?;
     }
     hooks::hit(Step::Merge)?;
     merge_into(aux.as_slice(), &bounds, data, sort.order)
@@ -111,7 +111,7 @@ fn held_runs<H: HostData>(
     let sorted = (|| {
         let (a, b) = runs[0];
         let mut next = Some(
-            ahead.upload(b - a, |dev| pipeline::upload(&ahead.uploads, &*data, a, &mut held[a..b], dev, c.chunk))?,
+            ahead.upload(b - a, |dev| transfer::upload(&ahead.uploads, &*data, a, &mut held[a..b], dev, c.chunk))?,
         );
         for (r, &(a, b)) in runs.iter().enumerate() {
             let (mut dev, ready) = next.take().expect("queued one ahead");
@@ -121,7 +121,7 @@ fn held_runs<H: HostData>(
             if let Some(&(c0, d0)) = runs.get(r + 1) {
                 let room = &mut held[c0..d0];
                 next = Some(
-                    ahead.upload(d0 - c0, |dev| pipeline::upload(&ahead.uploads, &*data, c0, room, dev, c.chunk))?,
+                    ahead.upload(d0 - c0, |dev| transfer::upload(&ahead.uploads, &*data, c0, room, dev, c.chunk))?,
                 );
             }
             for start in (a..b).step_by(c.chunk) {
@@ -136,8 +136,8 @@ fn held_runs<H: HostData>(
         Ok(())
     })();
     // Every run is back (or failed) before anything reads the held buffer.
-    let uploaded = pipeline::finish(&ahead.uploads, Ok(()));
-    pipeline::finish(stream, sorted).and(uploaded)?;
+    let uploaded = transfer::finish(&ahead.uploads, Ok(()));
+    transfer::finish(stream, sorted).and(uploaded)?;
 
     let held: &[H::Item] = held;
     let parts: Vec<&[H::Item]> = runs.iter().map(|&(a, b)| &held[a..b]).collect();
@@ -179,12 +179,12 @@ fn held_runs<H: HostData>(
                 let (c0, d0) = span(j + 1);
                 next = Some(ahead.upload(d0 - c0, |dev| send(j + 1, dev))?);
             }
-            pipeline::download(stream, &dev.as_view(), data, a, ring, c.chunk).map_err(|(e, _)| e)?;
+            transfer::download(stream, &dev.as_view(), data, a, ring, c.chunk).map_err(|(e, _)| e)?;
         }
         Ok(())
     })();
-    let uploaded = pipeline::finish(&ahead.uploads, Ok(()));
-    match pipeline::finish(stream, merged).and(uploaded) {
+    let uploaded = transfer::finish(&ahead.uploads, Ok(()));
+    match transfer::finish(stream, merged).and(uploaded) {
         Ok(()) => Ok(()),
         // The runs are intact in the held buffer: merging them on the CPU rewrites all of the
         // caller's data, whatever the failed phase left in it.
@@ -209,7 +209,7 @@ impl Ahead {
         len: usize,
         fill: impl FnOnce(&mut CudaSlice<T>) -> Result<(), SortError>,
     ) -> Result<(CudaSlice<T>, CudaEvent), SortError> {
-        let mut dev = pipeline::device_buffer::<T>(&self.main, len)?;
+        let mut dev = transfer::device_buffer::<T>(&self.main, len)?;
         let allocated = self.main.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
         self.uploads.wait(&allocated).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
         fill(&mut dev)?;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 
-use super::Gpu;
+use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
 use launch::{Dev, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
 
