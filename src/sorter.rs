@@ -135,8 +135,8 @@ impl Sorter {
     /// Without a limit, every host sort reads the device's free memory first: one that would not
     /// fit runs out of core within 80% of it; `auto()` hands a sort to the CPU when that fails for
     /// memory too, or would take more than [`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`] runs (the CPU is
-    /// faster then). Split pairs with `u64` keys have no out-of-core merge: past the
-    /// budget they are `OutOfMemory` (and `auto()` sorts them on the CPU).
+    /// faster then). Split pairs with `u64` keys sort their runs on the GPU and merge them on
+    /// the CPU.
     /// No effect on a sorter without a GPU.
     pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {
         if let Some(g) = &self.gpu {

@@ -154,8 +154,8 @@ fn limit_on_a_cpu_sorter_is_ignored() {
 
 #[test]
 fn every_key_type_out_of_core_in_both_orders() {
-    // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every 32-bit key
-    // type, each cut into several runs and also forced past the held buffer (the CPU-merge path).
+    // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every key type,
+    // each cut into several runs and also forced past the held buffer (the CPU-merge path).
     let Some(s) = cuda_or_skip("out-of-core every key type") else { return };
     let _alone = alone();
     for cap in [0, 64 << 10] {
@@ -183,6 +183,12 @@ fn every_key_type_out_of_core_in_both_orders() {
                     split_pairs_case(&sp, &floats, &values, order, &format!("f32 pairs n={n} {p:?} cap={cap}"));
                     let ints: Vec<i32> = raw.iter().map(|&b| b as i32).collect();
                     split_pairs_case(&sp, &ints, &values, order, &format!("i32 pairs n={n} {p:?} cap={cap}"));
+                    // u64 keys with u32 values: runs sorted as split arrays, merged on the CPU.
+                    let run = n.div_ceil(5).max(1);
+                    let s64p = s.clone().with_device_memory_limit(
+                        radix_limit_for_runs::<u64>(run) + radix_limit_for_runs::<u32>(run) - (64 << 10),
+                    );
+                    split_pairs_case(&s64p, &wide, &values, order, &format!("u64 pairs n={n} {p:?} cap={cap}"));
                 }
             }
         }
@@ -234,9 +240,17 @@ fn shared_device_runs_out_of_core_or_fails_untouched() {
     }
     let (keys, values): (Vec<u64>, Vec<u32>) = input.iter().map(|p| ((p.key as u64) << 7, p.value)).unzip();
     let (mut k, mut vals) = (keys.clone(), values.clone());
-    let e = s.sort_pairs(&mut k, &mut vals).expect_err("u64 pairs have no out-of-core path");
-    assert!(matches!(e, SortError::OutOfMemory { .. }), "{e:?}");
-    assert!(k == keys && vals == values, "a refused sort changed the data");
+    match s.sort_pairs(&mut k, &mut vals) {
+        Ok(()) => {
+            let (mut ek, mut ev) = (keys.clone(), values.clone());
+            Sorter::cpu().sort_pairs(&mut ek, &mut ev).unwrap();
+            assert!(k == ek && vals == ev, "u64 pairs out of core on a shared device differ from the CPU's");
+        }
+        Err(e) => {
+            assert!(matches!(e, SortError::OutOfMemory { .. }), "{e:?}");
+            assert!(k == keys && vals == values, "a failed sort changed the data");
+        }
+    }
     // auto() takes the CPU for what the GPU cannot hold.
     let mut a = keys.clone();
     let mut av = values.clone();

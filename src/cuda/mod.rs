@@ -29,6 +29,7 @@ pub(crate) use device::{gpu, Gpu};
 
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
+use dispatch::bytes_per_item;
 use dispatch::DeviceSort;
 use hostdata::{Direct, HostData, KeysAsBits, SplitAsKvp};
 use outofcore::need_bytes;
@@ -96,34 +97,48 @@ impl CudaBackend {
         let need = need_bytes::<H::Item>(data.len(), sort.algorithm);
         match self.budget(need)? {
             Some(limit) if need > limit => {
-                // A budget derived from the free memory that holds not even one run is the device
-                // being full: out of memory (so that `auto()` sorts on the CPU), not a bad limit.
-                let run =
-                    outofcore::run_len::<H::Item>(limit, sort.algorithm).map_err(|e| match self.device_limit {
-                        Some(_) => e,
-                        None => SortError::OutOfMemory { op: "out-of-core run (device memory)", bytes: need },
-                    })?;
-                if self.max_runs.is_some_and(|most| data.len().div_ceil(run) > most) {
-                    return Err(SortError::OutOfMemory {
-                        op: "out of core in more runs than pay (device memory)",
-                        bytes: need,
-                    });
-                }
+                let run = self.run_within(need, data.len(), outofcore::run_len::<H::Item>(limit, sort.algorithm))?;
                 outofcore::sort(&self.gpu, data, run, &sort)
             }
             _ => incore::round_trip(&self.gpu, data, &sort),
         }
     }
 
-    /// Split u64 pairs: one round trip of two arrays; no out-of-core merge for them yet, so past
-    /// the budget they are `OutOfMemory` (and `Sorter::auto()` sorts them on the CPU).
+    /// Split u64 pairs: one round trip of two arrays, or runs of them merged on the CPU
+    /// (`outofcore::sort_split_u64`) past the budget or past what the held buffer takes (their
+    /// round trip keeps both inputs there).
     fn sort_pairs_u64(&self, keys: &mut [u64], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
-        let need = need_bytes::<u64>(keys.len(), Algorithm::Radix)
-            .saturating_add(need_bytes::<u32>(keys.len(), Algorithm::Radix));
-        if self.budget(need)?.is_some_and(|limit| need > limit) {
-            return Err(SortError::OutOfMemory { op: "split u64 pairs (no out-of-core merge for them)", bytes: need });
+        let n = keys.len();
+        let per_item = bytes_per_item::<u64>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
+        let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
+        let held_run = (staging::held_cap().saturating_sub(64) / 12).max(1);
+        let run = match self.budget(need)? {
+            Some(limit) if need > limit => self.run_within(need, n, outofcore::run_items(limit, per_item))?,
+            _ => n,
+        };
+        if run.min(held_run) >= n {
+            incore::round_trip_pairs(&self.gpu, keys, values, &sort)
+        } else {
+            outofcore::sort_split_u64(&self.gpu, keys, values, run.min(held_run), &sort)
         }
-        incore::round_trip_pairs(&self.gpu, keys, values, &sort)
+    }
+
+    /// The run length of an out-of-core sort of `n` items needing `need` bytes, from the longest
+    /// run that fits the budget (`run`, as `outofcore` computed it). A budget derived from the
+    /// free memory that holds not even one run is the device being full: out of memory (so that
+    /// `auto()` sorts on the CPU), not a bad limit; more runs than `max_runs` is out of memory too.
+    fn run_within(&self, need: usize, n: usize, run: Result<usize, SortError>) -> Result<usize, SortError> {
+        let run = run.map_err(|e| match self.device_limit {
+            Some(_) => e,
+            None => SortError::OutOfMemory { op: "out-of-core run (device memory)", bytes: need },
+        })?;
+        if self.max_runs.is_some_and(|most| n.div_ceil(run) > most) {
+            return Err(SortError::OutOfMemory {
+                op: "out of core in more runs than pay (device memory)",
+                bytes: need,
+            });
+        }
+        Ok(run)
     }
 
     fn device_sort(&self, order: Order, algorithm: Algorithm) -> Result<DeviceSort<'_>, SortError> {

@@ -13,14 +13,18 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
 use super::device::Gpu;
 use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
-use super::staging::MergeKey;
+use super::incore;
+use super::staging::{MergeKey, Plain};
 use super::transfer::{self, Chunks};
 use crate::hooks::{self, Step};
+use crate::hostcopy::par_copy;
 use crate::{merge, Algorithm, Order, SortError};
 
 /// Device bytes not proportional to the length that a sort may need (counters, plan, alignment).
@@ -33,21 +37,32 @@ pub(crate) fn need_bytes<T>(n: usize, algorithm: Algorithm) -> usize {
 
 /// The longest run whose sort fits in `limit` bytes; `InvalidArgument` when not even one item does.
 pub(crate) fn run_len<T>(limit: usize, algorithm: Algorithm) -> Result<usize, SortError> {
-    let run = limit.saturating_sub(FIXED_BYTES) / bytes_per_item::<T>(algorithm);
+    run_items(limit, bytes_per_item::<T>(algorithm))
+}
+
+/// The longest run of items taking `per_item` device bytes each that fits in `limit` bytes.
+pub(crate) fn run_items(limit: usize, per_item: usize) -> Result<usize, SortError> {
+    let run = limit.saturating_sub(FIXED_BYTES) / per_item.max(1);
     if run == 0 {
         return Err(SortError::InvalidArgument(format!(
-            "a device memory limit of {limit} bytes is too small: one item sorted with {algorithm:?} needs {}",
-            need_bytes::<T>(1, algorithm)
+            "a device memory limit of {limit} bytes is too small: one item needs {}",
+            per_item + FIXED_BYTES
         )));
     }
     Ok(run)
 }
 
+/// Run boundaries: `runs + 1` positions cutting `n` items into runs of at most `run` items, as
+/// equal as the length allows.
+fn run_bounds(n: usize, run: usize) -> Vec<usize> {
+    let runs = n.div_ceil(run.max(1));
+    (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect()
+}
+
 /// Sorts `data` in runs of at most `run` items, then merges them.
 pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &DeviceSort) -> Result<(), SortError> {
     let n = data.len();
-    let runs = n.div_ceil(run.max(1));
-    let bounds: Vec<usize> = (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect();
+    let bounds = run_bounds(n, run);
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
     let c = transfer::chunks::<H::Item>(longest);
     let streams = transfer::begin(gpu).and_then(|main| {
@@ -74,7 +89,7 @@ pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &Devi
         transfer::finish(&streams.main, result)?;
     }
     hooks::hit(Step::Merge)?;
-    merge_into(aux.as_slice(), &bounds, data, sort.order)
+    merge_into(aux.as_slice(), &bounds, sort.order, |at, out| data.scatter(at, out))
 }
 
 /// The whole input in the held buffer, in two phases:
@@ -188,7 +203,7 @@ fn held_runs<H: HostData>(
         Ok(()) => Ok(()),
         // The runs are intact in the held buffer: merging them on the CPU rewrites all of the
         // caller's data, whatever the failed phase left in it.
-        Err(_) => merge_into(held, bounds, data, sort.order),
+        Err(_) => merge_into(held, bounds, sort.order, |at, out| data.scatter(at, out)),
     }
 }
 
@@ -218,24 +233,96 @@ impl Ahead {
     }
 }
 
+/// A `u64` key beside its `u32` value: how split `u64` pairs wait for the CPU merge (the `Kvp`
+/// kernels carry 32-bit keys only).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct WideKv {
+    key: u64,
+    value: u32,
+}
+
+// SAFETY-relevant: zeroed memory (all `ZeroedBuf` hands out) is a valid `WideKv`, padding included.
+impl Plain for WideKv {}
+impl MergeKey for WideKv {
+    fn merge_key(&self) -> u64 {
+        self.key
+    }
+}
+
+/// Split `u64` pairs larger than the budget: each run is copied into run scratch, sorted there by
+/// a round trip of its own (`incore::round_trip_pairs`), and laid down as `WideKv`s; the CPU then
+/// merges the runs into the caller's arrays, the only writes to them, so a failure before the
+/// merge leaves them untouched. Host memory: 16 bytes per pair plus 12 per pair of one run.
+pub(crate) fn sort_split_u64(
+    gpu: &Gpu,
+    keys: &mut [u64],
+    values: &mut [u32],
+    run: usize,
+    sort: &DeviceSort,
+) -> Result<(), SortError> {
+    let n = keys.len();
+    let bounds = run_bounds(n, run);
+    let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+    let mut staged = ZeroedBuf::<WideKv>::new(n)?;
+    let (mut rk, mut rv) = (ZeroedBuf::<u64>::new(longest)?, ZeroedBuf::<u32>::new(longest)?);
+    for w in bounds.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (k, v) = (&mut rk.as_mut_slice()[..b - a], &mut rv.as_mut_slice()[..b - a]);
+        par_copy(k, &keys[a..b]);
+        par_copy(v, &values[a..b]);
+        incore::round_trip_pairs(gpu, k, v, sort)?;
+        let zip = |(d, (k, v)): (&mut [WideKv], (&[u64], &[u32]))| {
+            for ((d, &key), &value) in d.iter_mut().zip(k).zip(v) {
+                *d = WideKv { key, value };
+            }
+        };
+        staged.as_mut_slice()[a..b]
+            .par_chunks_mut(ZIP_PIECE)
+            .zip(k.par_chunks(ZIP_PIECE).zip(v.par_chunks(ZIP_PIECE)))
+            .for_each(zip);
+    }
+    hooks::hit(Step::Merge)?;
+    merge_into(staged.as_slice(), &bounds, sort.order, |at, out| {
+        let (k, v) = (&mut keys[at..at + out.len()], &mut values[at..at + out.len()]);
+        k.par_chunks_mut(ZIP_PIECE).zip(v.par_chunks_mut(ZIP_PIECE)).zip(out.par_chunks(ZIP_PIECE)).for_each(
+            |((k, v), s)| {
+                for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(s) {
+                    *k = s.key;
+                    *v = s.value;
+                }
+            },
+        );
+    })
+}
+
+/// Pairs per parallel task of the (un)zipping copies of split `u64` pairs: 4 MiB of `WideKv`s.
+const ZIP_PIECE: usize = 1 << 18;
+
 /// Output items merged per block when the merge writes through `HostData::scatter`: 32 MiB of
 /// pairs, on all cores, then scattered on all cores.
 const MERGE_BLOCK: usize = 1 << 22;
 
-/// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into `data`, block by block: the
-/// only writes to it. Needs one block of host scratch (smaller blocks if that cannot be had).
-fn merge_into<H: HostData>(sorted: &[H::Item], bounds: &[usize], data: &mut H, order: Order) -> Result<(), SortError> {
-    let n = data.len();
-    let runs: Vec<&[H::Item]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
+/// Merges the sorted runs `sorted[bounds[r]..bounds[r + 1]]` into the caller's data, block by
+/// block: `scatter(at, block)` writes output positions `at..at + block.len()`, and is the only
+/// write to it. Needs one block of host scratch (smaller blocks if that cannot be had).
+fn merge_into<T: MergeKey>(
+    sorted: &[T],
+    bounds: &[usize],
+    order: Order,
+    mut scatter: impl FnMut(usize, &[T]),
+) -> Result<(), SortError> {
+    let n = sorted.len();
+    let runs: Vec<&[T]> = bounds.windows(2).map(|w| &sorted[w[0]..w[1]]).collect();
     let mut block = MERGE_BLOCK.min(n.max(1));
     let mut buf = loop {
-        match ZeroedBuf::<H::Item>::new(block) {
+        match ZeroedBuf::<T>::new(block) {
             Ok(b) => break b,
             Err(e) if block <= 1 << 12 => return Err(e),
             Err(_) => block /= 16,
         }
     };
-    let key = |x: &H::Item| match order {
+    let key = |x: &T| match order {
         Order::Ascending => x.merge_key(),
         Order::Descending => !x.merge_key(),
     };
@@ -243,10 +330,10 @@ fn merge_into<H: HostData>(sorted: &[H::Item], bounds: &[usize], data: &mut H, o
     for start in (0..n).step_by(block) {
         let end = (start + block).min(n);
         let hi = merge::select(&runs, end, &key);
-        let sub: Vec<&[H::Item]> = runs.iter().zip(lo.iter().zip(&hi)).map(|(r, (&a, &b))| &r[a..b]).collect();
+        let sub: Vec<&[T]> = runs.iter().zip(lo.iter().zip(&hi)).map(|(r, (&a, &b))| &r[a..b]).collect();
         let out = &mut buf.as_mut_slice()[..end - start];
         merge::merge_runs(&sub, out, key);
-        data.scatter(start, out);
+        scatter(start, out);
         lo = hi;
     }
     Ok(())
