@@ -2,6 +2,9 @@
 
 use rayon::prelude::*;
 
+/// Copies of at least this many bytes write with non-temporal stores (see `par_copy`).
+pub(crate) const STREAM_MIN: usize = 16 << 20;
+
 /// `dst.copy_from_slice(src)` on all cores: one thread copies far below the memory bandwidth
 /// (8.9 GB/s against 53 GB/s for 16 threads, 512 MiB into pinned memory on the H200 machine,
 /// `ci/probe/host_bw.cu`). Copies up to 1 MiB stay on the calling thread: waking the pool cost
@@ -12,7 +15,6 @@ use rayon::prelude::*;
 /// smaller copies, whose destination may still be in cache, keep ordinary stores (1M pairs took
 /// 1.51 ms streamed, against 1.25 ms).
 pub(crate) fn par_copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
-    const STREAM_MIN: usize = 16 << 20;
     copy_pieces(dst, src, std::mem::size_of_val(src) >= STREAM_MIN);
 }
 

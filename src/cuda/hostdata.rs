@@ -54,9 +54,16 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     }
     fn gather(&self, start: usize, dst: &mut [Kvp]) {
         let (keys, values) = (&self.keys[start..start + dst.len()], &self.values[start..start + dst.len()]);
+        let streaming = streams(dst);
         let zip = |(d, (k, v)): (&mut [Kvp], (&[K], &[u32]))| {
-            for ((d, k), &v) in d.iter_mut().zip(k).zip(v) {
-                *d = Kvp::new(k.to_ordered_bits(), v);
+            if !streaming {
+                return zip_into(d, k, v);
+            }
+            let mut block = [Kvp::new(0, 0); BLOCK];
+            for ((d, k), v) in d.chunks_mut(BLOCK).zip(k.chunks(BLOCK)).zip(v.chunks(BLOCK)) {
+                let b = &mut block[..d.len()];
+                zip_into(b, k, v);
+                gpusort_cpu::copy_streaming(d, b);
             }
         };
         if dst.len() <= ZIP_PIECE {
@@ -69,11 +76,18 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     }
     fn scatter(&mut self, start: usize, src: &[Kvp]) {
         let end = start + src.len();
+        let streaming = streams(src);
         let (keys, values) = (&mut self.keys[start..end], &mut self.values[start..end]);
         let unzip = |((k, v), s): ((&mut [K], &mut [u32]), &[Kvp])| {
-            for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(s) {
-                *k = K::from_ordered_bits(s.key);
-                *v = s.value;
+            if !streaming {
+                return unzip_into(k, v, s);
+            }
+            let (mut bk, mut bv) = ([K::from_ordered_bits(0); BLOCK], [0u32; BLOCK]);
+            for ((k, v), s) in k.chunks_mut(BLOCK).zip(v.chunks_mut(BLOCK)).zip(s.chunks(BLOCK)) {
+                let (bk, bv) = (&mut bk[..s.len()], &mut bv[..s.len()]);
+                unzip_into(bk, bv, s);
+                gpusort_cpu::copy_streaming(k, bk);
+                gpusort_cpu::copy_streaming(v, bv);
             }
         };
         if src.len() <= ZIP_PIECE {
@@ -84,6 +98,29 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
                 .zip(src.par_chunks(ZIP_PIECE))
                 .for_each(unzip);
         }
+    }
+}
+
+/// Items per block of a streaming (un)zip: interleaved (or split) first in a block that stays in
+/// L1, then written out with non-temporal stores, as `par_copy` writes large copies.
+const BLOCK: usize = 1024;
+
+/// Whether (un)zipping `items` writes with non-temporal stores: the size from which `par_copy`
+/// does.
+fn streams(items: &[Kvp]) -> bool {
+    std::mem::size_of_val(items) >= crate::hostcopy::STREAM_MIN
+}
+
+fn zip_into<K: Bits32>(d: &mut [Kvp], k: &[K], v: &[u32]) {
+    for ((d, k), &v) in d.iter_mut().zip(k).zip(v) {
+        *d = Kvp::new(k.to_ordered_bits(), v);
+    }
+}
+
+fn unzip_into<K: Bits32>(k: &mut [K], v: &mut [u32], s: &[Kvp]) {
+    for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(s) {
+        *k = K::from_ordered_bits(s.key);
+        *v = s.value;
     }
 }
 
@@ -166,7 +203,14 @@ mod tests {
 
     #[test]
     fn split_pairs_stage_as_ordered_kvp_and_come_back() {
-        let mut keys: Vec<f32> = (0..(ZIP_PIECE * 3 + 7)).map(|i| (i as f32 - 1e5) * 0.37).collect();
+        // Below and above the size from which the (un)zip streams through L1 blocks.
+        for n in [ZIP_PIECE * 3 + 7, crate::hostcopy::STREAM_MIN / 8 + BLOCK * 3 + 5] {
+            split_pairs_round_trip(n);
+        }
+    }
+
+    fn split_pairs_round_trip(n: usize) {
+        let mut keys: Vec<f32> = (0..n).map(|i| (i as f32 - 1e5) * 0.37).collect();
         keys[5] = f32::NAN;
         keys[6] = -0.0;
         let mut values: Vec<u32> = (0..keys.len() as u32).map(|i| i.wrapping_mul(2654435761)).collect();
