@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use gpusort_core::{Algorithm, Order};
 
-use crate::error::Failure;
+use crate::failure::Failure;
 
 /// Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
 pub type gpusort_order = u32;
