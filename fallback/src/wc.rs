@@ -9,9 +9,9 @@
 
 use std::mem::{size_of, MaybeUninit};
 
-use crate::radix::KeyFn;
+use crate::key::RadixBits;
+use crate::keyfn::KeyFn;
 use crate::raw::Ptr;
-use crate::RadixBits;
 
 const LINE: usize = 64;
 
