@@ -9,6 +9,11 @@
 use std::fmt;
 
 /// Memory a CPU sort could not allocate. The sort wrote nothing: its slices hold what they held.
+///
+/// ```
+/// let e = gpusort_cpu::AllocError { bytes: 1 << 30 };
+/// assert_eq!(e.to_string(), "the CPU sort could not allocate 1073741824 bytes of host memory");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AllocError {
     /// The size of the allocation that failed.

@@ -9,7 +9,9 @@ use std::hash::Hash;
 
 use rayon::slice::ParallelSliceMut;
 
-use crate::{Keyed, Order, SortKey};
+use crate::key::{Keyed, SortKey};
+use crate::order::Order;
+use crate::pool::install;
 
 /// Index of the first item that is out of order with its predecessor, if any.
 pub fn first_unsorted<T: Keyed>(v: &[T], order: Order) -> Option<usize> {
@@ -48,7 +50,7 @@ pub fn is_permutation_of<T: Eq + Hash>(input: &[T], output: &[T]) -> bool {
 pub fn stable_reference<T: Keyed>(input: &[T], order: Order) -> Vec<T> {
     let mut r = input.to_vec();
     // On the backend's pool, so the oracle works in a forked child too.
-    crate::install(|| r.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits())));
+    install(|| r.par_sort_by_key(|x| order.directed(x.sort_key().to_ordered_bits())));
     r
 }
 
@@ -84,6 +86,24 @@ fn same_items_per_run<T: Keyed + Eq + Hash>(reference: &[T], output: &[T]) -> bo
 }
 
 /// Checks a pair sort's result; `Err` says what is wrong and where.
+///
+/// ```
+/// use gpusort_cpu::{check, Keyed, Order};
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// struct Pair { key: u32, value: u32 }
+/// impl Keyed for Pair {
+///     type Key = u32;
+///     fn sort_key(&self) -> u32 { self.key }
+/// }
+/// let input = [(3, 0), (1, 1), (3, 2)].map(|(key, value)| Pair { key, value });
+/// let mut output = input;
+/// gpusort_cpu::sort_stable(&mut output, Order::Ascending)?;
+/// assert_eq!(check::validate(&input, &output, Order::Ascending, true), Ok(()));
+/// // Sorted, but the two pairs with key 3 swapped: not stable.
+/// let swapped = [output[0], output[2], output[1]];
+/// assert!(check::validate(&input, &swapped, Order::Ascending, true).is_err());
+/// # Ok::<(), gpusort_cpu::AllocError>(())
+/// ```
 pub fn validate<T: Keyed + Eq + Hash + std::fmt::Debug>(
     input: &[T],
     output: &[T],
@@ -115,6 +135,12 @@ pub fn validate<T: Keyed + Eq + Hash + std::fmt::Debug>(
 }
 
 /// Checks a keys-only sort's result against the input.
+///
+/// ```
+/// use gpusort_cpu::{check::validate_keys, Order};
+/// assert_eq!(validate_keys(&[2.5f32, -1.0], &[-1.0, 2.5], Order::Ascending), Ok(()));
+/// assert!(validate_keys(&[2i32, -1], &[2, -1], Order::Ascending).is_err());
+/// ```
 pub fn validate_keys<K: SortKey>(input: &[K], output: &[K], order: Order) -> Result<(), String> {
     if input.len() != output.len() {
         return Err(format!("length changed: {} in, {} out", input.len(), output.len()));

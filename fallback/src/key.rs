@@ -7,6 +7,12 @@
 use std::fmt::Debug;
 
 /// Unsigned words a radix sort can take digits from.
+///
+/// ```
+/// use gpusort_cpu::RadixBits;
+/// assert_eq!(0x1234_5678u32.byte(1), 0x56);
+/// assert_eq!(0u64.invert(), u64::MAX);
+/// ```
 pub trait RadixBits: Copy + Ord + Send + Sync + Debug + 'static {
     /// Width in bytes (4 or 8).
     const BYTES: usize;
@@ -41,7 +47,15 @@ impl RadixBits for u64 {
 }
 
 /// A key type gpusort can sort by.
+///
+/// ```
+/// use gpusort_cpu::SortKey;
+/// // Ordered bits compare as the keys do: -1 < 0 as i32, -0.0 < 0.0 as `f32::total_cmp` says.
+/// assert!((-1i32).to_ordered_bits() < 0i32.to_ordered_bits());
+/// assert!((-0.0f32).to_ordered_bits() < 0.0f32.to_ordered_bits());
+/// ```
 pub trait SortKey: Copy + Send + Sync + Debug + 'static {
+    /// The unsigned word the key maps to: `u32` for 32-bit keys, `u64` for `u64`.
     type Bits: RadixBits;
     /// Order-preserving map to unsigned bits (see the module docs).
     fn to_ordered_bits(self) -> Self::Bits;
@@ -88,9 +102,12 @@ impl SortKey for f32 {
     }
 }
 
-/// An item sorted by one key that it carries (a key/value pair, say).
+/// An item sorted by one key that it carries (a key/value pair, say). See [`crate::sort_stable`]
+/// for an example.
 pub trait Keyed: Copy + Send + Sync + 'static {
+    /// The key type the item is sorted by.
     type Key: SortKey;
+    /// The item's key; called many times per sort, so it should be a field read.
     fn sort_key(&self) -> Self::Key;
 }
 

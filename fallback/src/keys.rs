@@ -7,7 +7,9 @@ use std::any::TypeId;
 use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 
 use crate::alloc::{try_vec, AllocError};
-use crate::{presorted, sort_stable, Order, SortKey};
+use crate::key::SortKey;
+use crate::order::Order;
+use crate::{presorted, stable};
 
 /// From here u64 keys go to voracious_mt_sort (below it, it falls back to rayon's comparison
 /// sort for u64). Random keys on the 2-core dev machine, ours against voracious, kept scratch:
@@ -20,7 +22,7 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocErr
     if v.len() >= VORACIOUS_MIN && try_voracious::<K, u64, u64>(v, order)? {
         return Ok(());
     }
-    sort_stable(v, order)
+    stable::sort(v, order)
 }
 
 /// Sorts with voracious when `K` is `P`, whose natural order is the order of its ordered bits.

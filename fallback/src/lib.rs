@@ -7,40 +7,30 @@
 //! Sorts run on the backend's own thread pool ([`install`]), never on rayon's global one, so a
 //! process forked from one that sorted can sort too.
 
+#![warn(missing_docs)]
+
+// Layers, each using only the ones above it in this list: `alloc` (fallible buffers), `key`
+// (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; the passes `wc` and
+// `presorted`; `radix`; `stable` (the sort on the pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
 pub mod key;
+mod keyfn;
 mod keys;
+mod order;
 mod pairs;
 mod pool;
 mod presorted;
 mod radix;
 mod raw;
+mod stable;
 mod wc;
 
 pub use alloc::AllocError;
 pub use key::{Keyed, RadixBits, SortKey};
+pub use order::Order;
 pub use pool::{install, threads};
 pub use raw::release_scratch;
-
-/// Sort direction.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Order {
-    #[default]
-    Ascending,
-    Descending,
-}
-
-impl Order {
-    /// The ordered bits with which an ascending radix sort yields this order (stable either way).
-    #[inline(always)]
-    pub fn directed<B: RadixBits>(self, bits: B) -> B {
-        match self {
-            Order::Ascending => bits,
-            Order::Descending => bits.invert(),
-        }
-    }
-}
 
 /// `dst.copy_from_slice(src)` with non-temporal stores: each destination line is written whole
 /// without being read first, which saves a third of the memory traffic of a large copy into memory
@@ -49,20 +39,17 @@ impl Order {
 ///
 /// # Panics
 /// When the lengths differ.
+///
+/// ```
+/// let src = vec![7u64; 1 << 20];
+/// let mut dst = vec![0u64; src.len()];
+/// gpusort_cpu::copy_streaming(&mut dst, &src);
+/// assert_eq!(dst, src);
+/// ```
 pub fn copy_streaming<T: Copy>(dst: &mut [T], src: &[T]) {
     assert_eq!(dst.len(), src.len(), "copy_streaming lengths");
     // SAFETY: both slices hold `len` items and cannot overlap (one is borrowed mutably).
     unsafe { wc::copy(raw::Ptr(src.as_ptr() as *mut T), raw::Ptr(dst.as_mut_ptr()), src.len()) }
-}
-
-/// Runs a sort of `len` items on the pool, or on the calling thread when it is small enough
-/// that the sort takes no parallel path (waking the pool would cost more than such a sort).
-fn on_pool<R: Send>(len: usize, f: impl FnOnce() -> R + Send) -> R {
-    if len <= radix::SEQ_MAX {
-        f()
-    } else {
-        install(f)
-    }
 }
 
 /// Stable sort of items by their keys.
@@ -84,11 +71,7 @@ fn on_pool<R: Send>(len: usize, f: impl FnOnce() -> R + Send) -> R {
 /// # Ok::<(), gpusort_cpu::AllocError>(())
 /// ```
 pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError> {
-    // One monomorphised sort per direction keeps the key function free of a branch.
-    on_pool(v.len(), || match order {
-        Order::Ascending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits()),
-        Order::Descending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits().invert()),
-    })
+    stable::sort(v, order)
 }
 
 /// Sort keys only.
@@ -103,7 +86,7 @@ pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError
 /// # Ok::<(), gpusort_cpu::AllocError>(())
 /// ```
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
-    on_pool(v.len(), || keys::sort(v, order))
+    stable::on_pool(v.len(), || keys::sort(v, order))
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.
@@ -125,5 +108,5 @@ pub fn sort_pairs<K: SortKey, V: Copy + Send + Sync + 'static>(
     values: &mut [V],
     order: Order,
 ) -> Result<(), AllocError> {
-    on_pool(keys.len(), || pairs::sort(keys, values, order))
+    stable::on_pool(keys.len(), || pairs::sort(keys, values, order))
 }

@@ -6,7 +6,9 @@
 use rayon::prelude::*;
 
 use crate::alloc::{try_vec, AllocError};
-use crate::{sort_stable, Keyed, Order, SortKey};
+use crate::key::{Keyed, SortKey};
+use crate::order::Order;
+use crate::stable;
 
 /// Items per parallel packing task. Sorts up to this long pack on the calling thread, which must
 /// cover every sort that `on_pool` keeps off the pool.
@@ -47,7 +49,7 @@ pub(crate) fn sort<K: SortKey, V: Copy + Send + Sync + 'static>(
             .map(|(&key, &value)| Pair { key, value })
             .collect_into_vec(&mut pairs);
     }
-    sort_stable(&mut pairs, order)?;
+    stable::sort(&mut pairs, order)?;
     let unpack = |((k, v), p): ((&mut K, &mut V), &Pair<K, V>)| {
         *k = p.key;
         *v = p.value;

@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::radix::KeyFn;
+use crate::key::RadixBits;
+use crate::keyfn::KeyFn;
 use crate::raw::Ptr;
-use crate::RadixBits;
 
 /// Items per parallel task: big enough that task overhead vanishes, small enough that two
 /// threads share the work evenly.

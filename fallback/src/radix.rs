@@ -21,12 +21,10 @@
 use rayon::prelude::*;
 
 use crate::alloc::AllocError;
+use crate::key::RadixBits;
+use crate::keyfn::KeyFn;
 use crate::raw::{self, copy, Ptr, Scratch};
-use crate::{presorted, wc, RadixBits};
-
-/// How an item yields its directed ordered bits; an ascending sort on them gives the wanted order.
-pub(crate) trait KeyFn<T, B>: Fn(&T) -> B + Copy + Send + Sync {}
-impl<T, B, F: Fn(&T) -> B + Copy + Send + Sync> KeyFn<T, B> for F {}
+use crate::{presorted, wc};
 
 /// Regions up to this length are insertion-sorted: fewer moves than four counting passes.
 const INSERTION_MAX: usize = 24;

@@ -51,6 +51,13 @@ fn kept() -> Option<std::sync::MutexGuard<'static, Vec<u128>>> {
 
 /// Frees the scratch buffer kept from earlier sorts (up to 1 GiB; it is reused by the next large
 /// sort otherwise). A sort running meanwhile may keep its buffer when it ends.
+///
+/// ```
+/// let mut v: Vec<u32> = (0..1_000_000u32).map(|i| i.wrapping_mul(2654435761)).collect();
+/// gpusort_cpu::sort_keys(&mut v, gpusort_cpu::Order::Ascending)?;
+/// gpusort_cpu::release_scratch(); // a long-lived process gives the scratch back
+/// # Ok::<(), gpusort_cpu::AllocError>(())
+/// ```
 pub fn release_scratch() {
     // The lock is held for a swap at most: a few tries find it free.
     for _ in 0..1000 {

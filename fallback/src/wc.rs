@@ -9,9 +9,9 @@
 
 use std::mem::{size_of, MaybeUninit};
 
-use crate::radix::KeyFn;
+use crate::key::RadixBits;
+use crate::keyfn::KeyFn;
 use crate::raw::Ptr;
-use crate::RadixBits;
 
 const LINE: usize = 64;
 
@@ -23,7 +23,7 @@ struct Line([u8; LINE]);
 /// on an item boundary so that every line starts at an item.
 pub(crate) fn fits<T>(dst: Ptr<T>) -> bool {
     let s = size_of::<T>();
-    s > 0 && s.is_power_of_two() && s <= LINE && (dst.0 as usize) % s == 0
+    s > 0 && s.is_power_of_two() && s <= LINE && (dst.0 as usize).is_multiple_of(s)
 }
 
 /// Moves the items of `range` from `src` to `dst` by byte `d`; `offs[b]` is where the next item

@@ -44,8 +44,15 @@ fn large_inputs() {
 fn skewed_buckets() {
     let mut r = Rng::new(3);
     let n = 700_001;
-    let keys: Vec<u32> = (0..n)
-        .map(|_| if r.next() % 4 == 0 { r.next() as u32 } else { 0x5500_0000 | (r.next() as u32 & 0x00ff_ffff) })
-        .collect();
+    let keys: Vec<u32> =
+        (0..n)
+            .map(|_| {
+                if r.next().is_multiple_of(4) {
+                    r.next() as u32
+                } else {
+                    0x5500_0000 | (r.next() as u32 & 0x00ff_ffff)
+                }
+            })
+            .collect();
     check_stable(&items(&keys), "skewed");
 }

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use gpusort_core::{Algorithm, Order};
 
-use crate::error::Failure;
+use crate::failure::Failure;
 
 /// Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
 pub type gpusort_order = u32;
@@ -98,7 +98,7 @@ impl<T> RawArray<T> {
                 "{what} at {addr:#x} with {len} elements of {size} bytes runs past the end of the address space"
             )));
         };
-        if addr % align_of::<T>() != 0 {
+        if !addr.is_multiple_of(align_of::<T>()) {
             return Err(Failure::invalid(format!("{what} is not aligned to {} bytes", align_of::<T>())));
         }
         Ok(RawArray { ptr, len, bytes })

@@ -1,60 +1,11 @@
-//! Failures and the per-thread last error.
+//! `gpusort_last_error_message`: the calling thread's last failure, copied out to C.
 
-use std::cell::RefCell;
 use std::ffi::c_char;
 
-use gpusort_core::SortError;
-
+use crate::failure::last_error;
 use crate::guard::guard_quiet;
 use crate::status::gpusort_status;
 use crate::text::write_str;
-
-/// A failed call: the status it returns and the message `gpusort_last_error_message` gives.
-///
-/// The message is the detail only, never the status's own words: callers print
-/// `gpusort_status_str(status): message` (the Python and C# bindings do the same), so a message
-/// that began with "invalid argument: " would read "invalid argument: invalid argument: ...".
-#[derive(Debug)]
-pub(crate) struct Failure {
-    pub status: gpusort_status,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn invalid(message: String) -> Failure {
-        Failure { status: gpusort_status::GPUSORT_INVALID_ARGUMENT, message }
-    }
-}
-
-impl From<SortError> for Failure {
-    fn from(e: SortError) -> Failure {
-        // `SortError`'s `Display` opens with what `gpusort_status_str` already says; keep the rest.
-        let message = match &e {
-            SortError::NoDriver => "libcuda could not be loaded".into(),
-            SortError::NoDevice(why) | SortError::InvalidArgument(why) => why.clone(),
-            SortError::Driver { op, source } => format!("in {op}: {source}"),
-            SortError::OutOfMemory { op, bytes } => format!("{op}, {bytes} bytes requested"),
-            SortError::Unsupported { backend, what } => format!("on the {backend} backend: {what}"),
-            SortError::KernelImage { image, source } => format!("`{image}`: {source}"),
-            other => other.to_string(),
-        };
-        Failure { status: (&e).into(), message }
-    }
-}
-
-thread_local! {
-    // Per thread, like errno, so that threads sharing a sorter never see each other's errors.
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-pub(crate) fn set_last_error(message: String) {
-    // `try_with`: during thread teardown the slot may be gone; losing the message then is fine.
-    let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = message);
-}
-
-fn last_error() -> String {
-    LAST_ERROR.try_with(|slot| slot.borrow().clone()).unwrap_or_default()
-}
 
 /// Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 /// a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls
@@ -82,25 +33,8 @@ pub unsafe extern "C" fn gpusort_last_error_message(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::CStr;
+    use crate::failure::set_last_error;
     use std::ptr;
-
-    #[test]
-    fn messages_do_not_repeat_the_status_string() {
-        let failures = [
-            Failure::invalid("order 7 is neither ...".into()),
-            SortError::InvalidArgument("3 keys but 2 values".into()).into(),
-            SortError::Unsupported { backend: "cpu", what: "Bitonic is a GPU sorting network".into() }.into(),
-            SortError::NoDriver.into(),
-            SortError::NoDevice("no devices".into()).into(),
-            SortError::OutOfMemory { op: "cuMemAlloc", bytes: 8 }.into(),
-        ];
-        for f in failures {
-            let status = unsafe { CStr::from_ptr(crate::gpusort_status_str(f.status as i32)) }.to_str().unwrap();
-            assert!(!f.message.starts_with(status), "{status}: {}", f.message);
-            assert!(!f.message.is_empty());
-        }
-    }
 
     fn read() -> (gpusort_status, String) {
         let mut buf = [0 as c_char; 256];

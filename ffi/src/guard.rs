@@ -3,7 +3,7 @@
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::error::{set_last_error, Failure};
+use crate::failure::{set_last_error, Failure};
 use crate::status::gpusort_status;
 
 /// Runs `f`, turning its failure or panic into a status and the thread's last error.
@@ -52,11 +52,7 @@ mod tests {
     fn a_panic_becomes_a_status_and_a_message() {
         let st = guard(|| panic!("boom {}", 42));
         assert_eq!(st, gpusort_status::GPUSORT_PANIC);
-        let mut buf = [0 as std::ffi::c_char; 128];
-        let mut n = 0;
-        let ok = unsafe { crate::gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), &mut n) };
-        assert_eq!(ok, gpusort_status::GPUSORT_OK);
-        let msg = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap();
+        let msg = crate::failure::last_error();
         assert!(msg.contains("boom 42"), "{msg}");
         assert_eq!(guard(|| Ok(())), gpusort_status::GPUSORT_OK);
     }

@@ -5,9 +5,10 @@
 //! touches anything, and runs inside [`guard::guard`], so no panic unwinds into C and every failure
 //! leaves a message in the calling thread's last-error slot.
 //!
-//! Small modules, one job each: `status` (the status enum and its strings), `error` (the
-//! per-thread last error), `guard` (the panic boundary), `args` (order, algorithm and backend
-//! constants, raw pointers to slices), `text` (strings into caller buffers), `sorter` (the handle),
+//! Small modules, one job each, each using only the ones listed before it: `status` (the status
+//! enum and its strings), `failure` (a failed call and the per-thread last error), `args` (order,
+//! algorithm and backend constants, raw pointers to slices), `text` (strings into caller buffers),
+//! `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the handle),
 //! `sort` (the sort entry points).
 
 // C names for C types: the header is what users read.
@@ -15,6 +16,7 @@
 
 mod args;
 mod error;
+mod failure;
 mod guard;
 mod sort;
 mod sorter;

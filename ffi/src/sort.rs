@@ -9,7 +9,7 @@ use std::mem::{align_of, offset_of, size_of};
 use gpusort_core::{Key, Kvp, Order, Sorter};
 
 use crate::args::{algorithm, disjoint, gpusort_algorithm, gpusort_order, order, RawArray};
-use crate::error::Failure;
+use crate::failure::Failure;
 use crate::guard::guard;
 use crate::sorter::{gpusort_sorter, resolve};
 use crate::status::gpusort_status;

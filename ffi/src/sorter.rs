@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use gpusort_core::{Algorithm, Sorter};
 
 use crate::args::{gpusort_backend, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
-use crate::error::Failure;
+use crate::failure::Failure;
 use crate::guard::guard;
 use crate::status::gpusort_status;
 use crate::text::write_str;

@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 
 use crate::args::byte_range;
-use crate::error::Failure;
+use crate::failure::Failure;
 use crate::status::gpusort_status;
 
 /// Writes `s` into `buf[..len]` NUL-terminated, cut at a UTF-8 boundary when it does not fit

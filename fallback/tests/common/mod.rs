@@ -94,7 +94,7 @@ pub fn keys_u32(pattern: &str, n: usize, seed: u64) -> Vec<u32> {
         "sorted" => (0..n32).map(|i| i.wrapping_mul(3)).collect(),
         "reverse" => (0..n32).rev().map(|i| i.wrapping_mul(3)).collect(),
         "few-distinct" => (0..n).map(|_| [7u32, 0x8000_0000, 0xdead_beef, 3][(r.next() % 4) as usize]).collect(),
-        "extremes" => (0..n).map(|_| if r.next() % 2 == 0 { 0 } else { u32::MAX }).collect(),
+        "extremes" => (0..n).map(|_| if r.next().is_multiple_of(2) { 0 } else { u32::MAX }).collect(),
         // Non-decreasing with ties: the already-sorted shortcut must keep ties in place.
         "sorted-runs" => (0..n32).map(|i| i / 5).collect(),
         // Non-increasing with ties: reversed in one go, runs must come back in input order.

@@ -1,0 +1,34 @@
+"""The machine section both reports open with, and the GPU's name as the titles give it."""
+
+from report_fmt import table
+
+def cpu_label(data):
+    m = data.machine
+    cpu = m.get("cpu", "unknown CPU")
+    if m.get("cores"):
+        cpu += f", {m['cores']} hardware threads"
+    return cpu
+
+
+def machine_section(data, gpu):
+    m = data.machine
+    rows = []
+    if gpu:
+        rows.append(("GPU", m.get("gpu") or data.meta.get("bench-gpu", "unknown")))
+        rows.append(("driver", m.get("driver", "unknown")))
+        rows.append(("gpusort's view", data.meta.get("bench-gpu", "")))
+        rows.append(("nvcc (CUB harness)", m.get("nvcc", "absent")))
+        rows.append(("CUB", data.meta.get("cub-version", data.notes.get("cub", "not measured"))))
+        rows.append(("torch", data.meta.get("torch-version", data.notes.get("torch", "not measured"))))
+    rows.append(("CPU", cpu_label(data)))
+    rows.append(("CPU backend", data.meta.get("bench-cpu", "")))
+    rows.append(("OS", m.get("os", "")))
+    rows.append(("gpusort", m.get("commit", "")))
+    rows.append(("date (UTC)", m.get("date", "")))
+    rows.append(("command", f"`{m.get('command', 'ci/report.sh')}`"))
+    return table(["", ""], [r for r in rows if r[1]], ["---", "---"])
+
+
+def gpu_name(data):
+    g = data.machine.get("gpu") or data.meta.get("bench-gpu", "this GPU")
+    return g.split(",")[0].strip()
