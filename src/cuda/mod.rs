@@ -5,6 +5,7 @@
 
 mod device;
 mod dispatch;
+pub(crate) mod foreign;
 mod host_keys;
 mod hostdata;
 mod modules;
