@@ -3,7 +3,9 @@
 //! released. Every check runs before anything is written: a refused array is left as it was.
 
 use gpusort::{Algorithm, Order, Sorter};
-use numpy::{BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -184,17 +186,22 @@ pub fn argsort<'py>(
     with_key_type!(dtype, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("keys", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("keys", e))?;
-        // SAFETY: fully written below before Python sees it.
-        let out = unsafe { PyArray1::<i64>::new(py, n, false) };
-        let mut out_rw = out.readwrite();
-        let out_slice = out_rw.as_slice_mut().expect("a new array is contiguous");
+        // numpy.empty raises MemoryError when it cannot; the buffers below report it as well,
+        // rather than aborting the process as a failed Rust allocation would.
+        let out = py.import("numpy")?.call_method1("empty", (n, "int64"))?.cast_into::<PyArray1<i64>>()?;
+        let mut out_rw = out.try_readwrite().map_err(|e| value_error("argsort", e))?;
+        let out_slice = out_rw.as_slice_mut().map_err(|e| value_error("argsort", e))?;
         let strided: Option<Vec<K>> = match ro.as_slice() {
             Ok(_) => None,
-            Err(_) => Some(ro.as_array().iter().copied().collect()),
+            Err(_) => {
+                let mut v = buffer::<K>(n).map_err(|e| sort_error(py, e))?;
+                v.extend(ro.as_array().iter().copied());
+                Some(v)
+            }
         };
         let src: &[K] = match &strided {
             Some(v) => v,
-            None => ro.as_slice().expect("contiguous, checked above"),
+            None => ro.as_slice().map_err(|e| value_error("keys", e))?,
         };
         py.detach(|| argsort_into(&sorter, src, out_slice)).map_err(|e| sort_error(py, e))?;
         drop(out_rw);
@@ -202,14 +209,24 @@ pub fn argsort<'py>(
     })
 }
 
+/// An empty vector with room for `n` items, or `OutOfMemory`.
+fn buffer<T>(n: usize) -> Result<Vec<T>, gpusort::SortError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| gpusort::SortError::OutOfMemory {
+        op: "argsort buffers (host memory)",
+        bytes: n * size_of::<T>(),
+    })?;
+    Ok(v)
+}
+
 /// The permutation that sorts `src`, written to `out`. The copies run on gpusort's CPU pool,
 /// which survives fork (rayon's global pool does not).
 fn argsort_into<K: gpusort::Key>(sorter: &Sorter, src: &[K], out: &mut [i64]) -> Result<(), gpusort::SortError> {
     let n = src.len();
-    let (mut keys, mut idx) = gpusort_cpu::install(|| {
-        let keys: Vec<K> = src.par_iter().copied().collect();
-        let idx: Vec<u32> = (0..n as u32).into_par_iter().collect();
-        (keys, idx)
+    let (mut keys, mut idx) = (buffer::<K>(n)?, buffer::<u32>(n)?);
+    gpusort_cpu::install(|| {
+        src.par_iter().copied().collect_into_vec(&mut keys);
+        (0..n as u32).into_par_iter().collect_into_vec(&mut idx);
     });
     sorter.sort_pairs_by(&mut keys, &mut idx, Order::Ascending)?;
     gpusort_cpu::install(|| out.par_iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i)));

@@ -183,7 +183,9 @@ impl PySorter {
     ) -> PyResult<()> {
         let key = device_key(key)?;
         // SAFETY: as in `sort_device`.
-        py.detach(|| unsafe { self.inner.sort_foreign_pairs(keys, values, n, key, stream as CUstream, order(descending)) })
-            .map_err(|e| sort_error(py, e))
+        py.detach(|| unsafe {
+            self.inner.sort_foreign_pairs(keys, values, n, key, stream as CUstream, order(descending))
+        })
+        .map_err(|e| sort_error(py, e))
     }
 }

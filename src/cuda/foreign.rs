@@ -121,6 +121,22 @@ struct Target {
     gpu: Arc<Gpu>,
     stream: Arc<CudaStream>,
     algorithm: crate::Algorithm,
+    /// Dropped last (fields drop in order): the caller's context comes back after the work.
+    _restore: Restore,
+}
+
+/// The thread's current context before the call (null for none) when it was not ours, put back
+/// on drop: the CUDA runtime derives the caller's current device from it, and a sort on device 1
+/// must not move a PyTorch thread working on device 0.
+struct Restore(Option<sys::CUcontext>);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        if let Some(ctx) = self.0 {
+            // SAFETY: a context that was current on this thread at the start of the call (or null).
+            let _ = unsafe { cudarc::driver::result::ctx::set_current(ctx) };
+        }
+    }
 }
 
 impl Target {
@@ -136,6 +152,11 @@ impl Target {
         // The process-wide device of this ordinal, the one the sorter holds; `NoDevice` in a
         // forked child before any driver call.
         let gpu = gpu(ctx.ordinal())?;
+        let current = cudarc::driver::result::ctx::get_current().map_err(SortError::driver("cuCtxGetCurrent", 0))?;
+        let restore = Restore(match current {
+            Some(c) if c == gpu.ctx.cu_ctx() => None,
+            other => Some(other.unwrap_or(std::ptr::null_mut())),
+        });
         gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
         let mut owner: sys::CUcontext = std::ptr::null_mut();
         // SAFETY: writes one handle; special stream handles resolve to the current context.
@@ -150,8 +171,8 @@ impl Target {
         }
         // SAFETY: the stream is live in this context (the caller's contract, checked above as far
         // as the driver can); the wrapper never destroys it.
-        let stream = unsafe { gpu.ctx.wrap_borrowed_stream(stream) };
-        Ok(Target { gpu, stream, algorithm: sorter.algorithm() })
+        let wrapped = unsafe { gpu.ctx.wrap_borrowed_stream(stream) };
+        Ok(Target { gpu, stream: wrapped, algorithm: sorter.algorithm(), _restore: restore })
     }
 
     fn sort(&self, order: Order) -> DeviceSort<'_> {
