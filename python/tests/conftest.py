@@ -9,6 +9,8 @@ exact and values can be checked one by one.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -77,18 +79,31 @@ def values_for(n: int, dtype=np.uint32) -> np.ndarray:
     return v.view(dtype)
 
 
-def has_cuda() -> bool:
+def _probe_cuda() -> bool:
     try:
         gpusort.Sorter("cuda")
         return True
-    except gpusort.NoDeviceError:
+    except gpusort.NoDeviceError as e:
+        if os.environ.get("GPUSORT_REQUIRE_GPU") == "1":
+            raise RuntimeError(f"GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}") from e
         return False
+
+
+# Probed once, in the test process: forked children (test_process.py) see the parent's answer.
+_HAS_CUDA = _probe_cuda()
+
+
+def has_cuda() -> bool:
+    """Whether this machine has a usable CUDA device (tests skip GPU cases without one)."""
+    return _HAS_CUDA
 
 
 @pytest.fixture(params=["default", "cpu", "cuda"])
 def sorter(request):
     """The module-level functions' default sorter, a CPU sorter, and a CUDA sorter (GPU only)."""
     if request.param == "default":
+        if not has_cuda():
+            pytest.skip("without a GPU the default sorter is the 'cpu' case")
         return gpusort.default_sorter()
     if request.param == "cpu":
         return gpusort.Sorter("cpu")
