@@ -18,6 +18,8 @@ from __future__ import annotations
 import sys
 from typing import Any, NamedTuple, Optional
 
+import numpy as np
+
 # Interface typestrs (little-endian on every CUDA host) to the native key names.
 _TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64"}
 _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
@@ -42,6 +44,8 @@ class DeviceArray(NamedTuple):
 
 def view(obj: Any, what: str) -> Optional[DeviceArray]:
     """The CUDA array behind ``obj``, or None for anything else (a host array, say)."""
+    if type(obj) is np.ndarray:
+        return None
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(obj, torch.Tensor):
         return _torch_view(torch, obj, what)
@@ -119,6 +123,11 @@ def stream_handle(arr: DeviceArray, stream: Any) -> int:
         return _explicit_stream(stream)
     if arr.lib == "torch":
         torch = sys.modules["torch"]
+        # The raw handle without a Stream object (what PyTorch's own kernel launchers use), a few
+        # microseconds less per call; the public call where it is missing.
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(arr.obj.get_device())
         return torch.cuda.current_stream(arr.obj.device).cuda_stream
     if arr.lib == "cupy":
         cupy = sys.modules["cupy"]
