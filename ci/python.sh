@@ -10,7 +10,8 @@
 #                                   Rust, no network): installs the wheel from DIR into a venv that
 #                                   sees the system's packages, runs every test with the GPU
 #                                   required, then python/bench/bench.py (table on stdout, JSON
-#                                   and logs in OUT, default $OUT or DIR).
+#                                   and logs in OUT, default $OUT or DIR). GPUSORT_PY_TESTS=0 or
+#                                   GPUSORT_PY_BENCH=0 skips the tests or the benchmark.
 #
 # CARGO_TARGET_DIR is honoured (default: the workspace's target/); the CI venv lives under it.
 set -euo pipefail
@@ -67,10 +68,14 @@ gpu_test() {
     "$venv/bin/python" -c 'import pytest' 2>/dev/null ||
         "$venv/bin/python" -m pip install -q --no-index --find-links "$dir" pytest
     "$venv/bin/python" -c 'import gpusort; print(gpusort.__version__, gpusort.default_sorter().describe())'
-    step "pytest python/tests, the GPU required"
-    GPUSORT_REQUIRE_GPU=1 "$venv/bin/python" -m pytest -q -rs python/tests 2>&1 | tee "$out/python-pytest.log"
-    step "python/bench/bench.py"
-    "$venv/bin/python" python/bench/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
+    if [[ "${GPUSORT_PY_TESTS:-1}" == 1 ]]; then
+        step "pytest python/tests, the GPU required"
+        GPUSORT_REQUIRE_GPU=1 "$venv/bin/python" -m pytest -q -rs python/tests 2>&1 | tee "$out/python-pytest.log"
+    fi
+    if [[ "${GPUSORT_PY_BENCH:-1}" == 1 ]]; then
+        step "python/bench/bench.py"
+        "$venv/bin/python" python/bench/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
+    fi
 }
 
 case "${1:-ci}" in
