@@ -29,6 +29,7 @@ pub mod tuning;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
+pub use cuda::foreign::DeviceKeyType;
 pub use error::SortError;
 pub use gpusort_cpu::check;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};

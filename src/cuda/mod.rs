@@ -7,6 +7,7 @@
 
 mod device;
 mod dispatch;
+pub(crate) mod foreign;
 mod host_keys;
 mod hostdata;
 mod incore;

@@ -1,0 +1,90 @@
+"""gpusort: sort NumPy arrays, and CuPy and PyTorch arrays on the GPU, in the manner of NumPy.
+
+>>> import numpy as np, gpusort
+>>> a = np.array([3, 1, 2], dtype=np.uint32)
+>>> gpusort.sort(a)                    # in place, like a.sort()
+>>> a
+array([1, 2, 3], dtype=uint32)
+>>> gpusort.argsort(np.array([2.0, -1.0, 2.0], dtype=np.float32))
+array([1, 0, 2])
+
+The module-level functions use one process-wide ``Sorter("auto")``: the GPU when one is
+usable and the array is large enough to gain from it, else all CPU cores. Make a
+:class:`Sorter` to choose the backend or the algorithm. CUDA arrays (``torch.Tensor``,
+``cupy.ndarray``, ``__cuda_array_interface__``) are sorted in place on their device, on the
+caller's current stream. ``GPUSORT_BACKEND=cpu|cuda|auto`` overrides what ``"auto"`` picks.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Optional
+
+from ._errors import (
+    CudaError,
+    GpusortError,
+    InvalidArgumentError,
+    KernelImageError,
+    NoDeviceError,
+    OutOfMemoryError,
+    UnsupportedError,
+)
+from ._native import __version__
+from ._sorter import Sorter
+
+__all__ = [
+    "Sorter",
+    "sort",
+    "sort_pairs",
+    "argsort",
+    "default_sorter",
+    "GpusortError",
+    "NoDeviceError",
+    "UnsupportedError",
+    "InvalidArgumentError",
+    "OutOfMemoryError",
+    "CudaError",
+    "KernelImageError",
+    "__version__",
+]
+
+_default: Optional[Sorter] = None
+_default_lock = threading.Lock()
+
+
+def default_sorter() -> Sorter:
+    """The process-wide ``Sorter("auto")`` of the module-level functions, made on first use."""
+    global _default
+    sorter = _default
+    if sorter is None:
+        with _default_lock:
+            if _default is None:
+                _default = Sorter("auto")
+            sorter = _default
+    return sorter
+
+
+def _reset_lock_in_child() -> None:
+    # A thread of the parent may have held the lock at the fork; the child has no such thread.
+    global _default_lock
+    _default_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_lock_in_child)
+
+
+def sort(a: Any, descending: bool = False, *, stream: Any = None) -> None:
+    """Sorts the 1-D array ``a`` in place; see :meth:`Sorter.sort`."""
+    default_sorter().sort(a, descending, stream=stream)
+
+
+def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
+    """Sorts ``keys`` in place, stably, values moving with their keys; see :meth:`Sorter.sort_pairs`."""
+    default_sorter().sort_pairs(keys, values, descending, stream=stream)
+
+
+def argsort(keys: Any, stable: bool = True, *, stream: Any = None) -> Any:
+    """The int64 indices that sort ``keys`` (left as it is); see :meth:`Sorter.argsort`."""
+    return default_sorter().argsort(keys, stable, stream=stream)

@@ -1,0 +1,227 @@
+"""CUDA arrays of other libraries: PyTorch tensors, CuPy arrays and any object with a
+``__cuda_array_interface__`` (versions 2 and 3).
+
+Each is read as (device pointer, length, key type, device) and sorted in place by the native
+module on a CUDA stream of the caller: the one named by ``stream=``, else the current stream of
+the array's library (``torch.cuda.current_stream``, ``cupy.cuda.get_current_stream``), else the
+stream of a version-3 interface, else the legacy default stream. The native module checks the
+pointer with the driver; what is checked here is what only the array's library knows (shape,
+strides, dtype, read-only, autograd).
+
+PyTorch and CuPy arrays are read through their own attributes rather than the interface: the
+same facts, at a fraction of the per-call cost (``Tensor.__cuda_array_interface__`` is Python
+code that builds a dict).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple, Optional
+
+import numpy as np
+
+# Interface typestrs (little-endian on every CUDA host) to the native key names.
+_TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64"}
+_TYPESTR_VALUES = ("<u4", "<i4", "<f4")
+KEY_DTYPES = "uint32, int32, float32 or uint64"
+VALUE_DTYPES = "uint32, int32 or float32"
+
+# Special stream numbers of the interface (version 3) and the driver handles they stand for.
+_CAI_LEGACY, _CAI_PER_THREAD = 1, 2
+_CU_STREAM_LEGACY, _CU_STREAM_PER_THREAD = 0x1, 0x2
+
+
+class DeviceArray(NamedTuple):
+    """A 1-D contiguous CUDA array, as the native sorts take it."""
+
+    ptr: int
+    n: int
+    typestr: str
+    lib: str  # "torch", "cupy" or "cai"
+    obj: Any
+    stream: Optional[int]  # from a version-3 interface; None when it names none
+
+
+def view(obj: Any, what: str) -> Optional[DeviceArray]:
+    """The CUDA array behind ``obj``, or None for anything else (a host array, say)."""
+    if type(obj) is np.ndarray:
+        return None
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(obj, torch.Tensor):
+        return _torch_view(torch, obj, what)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(obj, cupy.ndarray):
+        return _cupy_view(obj, what)
+    try:
+        cai = obj.__cuda_array_interface__
+    except AttributeError:
+        return None
+    return _cai_view(obj, cai, what)
+
+
+def _torch_dtypes(torch: Any) -> dict:
+    names = {"uint32": "<u4", "int32": "<i4", "float32": "<f4", "uint64": "<u8"}
+    # torch.uint32 and torch.uint64 exist from PyTorch 2.3.
+    return {getattr(torch, n): t for n, t in names.items() if hasattr(torch, n)}
+
+
+_torch_typestrs: Optional[dict] = None
+
+
+def _torch_view(torch: Any, t: Any, what: str) -> DeviceArray:
+    global _torch_typestrs
+    if not t.is_cuda:
+        raise TypeError(f"{what}: a CPU torch.Tensor; pass t.numpy() (it shares the memory)")
+    if _torch_typestrs is None:
+        _torch_typestrs = _torch_dtypes(torch)
+    typestr = _torch_typestrs.get(t.dtype)
+    if typestr is None:
+        raise TypeError(f"{what}: dtype {t.dtype} is not a sortable type ({KEY_DTYPES}, values also int32)")
+    if t.dim() != 1:
+        raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {tuple(t.shape)}")
+    if not t.is_contiguous():
+        raise ValueError(f"{what}: not contiguous; sort t.contiguous() instead")
+    if t.requires_grad:
+        raise ValueError(f"{what}: requires grad; an in-place sort would corrupt autograd, sort t.detach()")
+    return DeviceArray(t.data_ptr(), t.numel(), typestr, "torch", t, None)
+
+
+def _cupy_view(a: Any, what: str) -> DeviceArray:
+    if a.ndim != 1:
+        raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {a.shape}")
+    typestr = a.dtype.str
+    if typestr not in _TYPESTR_KEYS:
+        raise TypeError(f"{what}: dtype {a.dtype} is not a sortable type ({KEY_DTYPES})")
+    if not a.flags.c_contiguous:
+        raise ValueError(f"{what}: not contiguous; sort cupy.ascontiguousarray(a) instead")
+    return DeviceArray(a.data.ptr, a.size, typestr, "cupy", a, None)
+
+
+def _cai_view(obj: Any, cai: dict, what: str) -> DeviceArray:
+    shape = tuple(cai["shape"])
+    typestr = cai["typestr"]
+    ptr, readonly = cai["data"]
+    if typestr not in _TYPESTR_KEYS:
+        raise TypeError(f"{what}: typestr {typestr!r} is not a sortable type ({KEY_DTYPES})")
+    if len(shape) != 1:
+        raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {shape}")
+    strides = cai.get("strides")
+    itemsize = int(typestr[2:])
+    if strides is not None and shape[0] > 1 and tuple(strides) != (itemsize,):
+        raise ValueError(f"{what}: not contiguous (strides {tuple(strides)})")
+    if cai.get("mask") is not None:
+        raise ValueError(f"{what}: masked arrays are not supported")
+    if readonly:
+        raise ValueError(f"{what}: read-only array")
+    stream = cai.get("stream") if cai.get("version", 0) >= 3 else None
+    return DeviceArray(int(ptr or 0), shape[0], typestr, "cai", obj, stream)
+
+
+def stream_handle(arr: DeviceArray, stream: Any) -> int:
+    """The CUstream to sort ``arr`` on: ``stream`` when given, else the caller's current one."""
+    if stream is not None:
+        return _explicit_stream(stream)
+    if arr.lib == "torch":
+        torch = sys.modules["torch"]
+        # The raw handle without a Stream object (what PyTorch's own kernel launchers use), a few
+        # microseconds less per call; the public call where it is missing.
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(arr.obj.get_device())
+        return torch.cuda.current_stream(arr.obj.device).cuda_stream
+    if arr.lib == "cupy":
+        cupy = sys.modules["cupy"]
+        return cupy.cuda.get_current_stream().ptr
+    if arr.stream == _CAI_LEGACY or arr.stream is None:
+        return _CU_STREAM_LEGACY
+    if arr.stream == _CAI_PER_THREAD:
+        return _CU_STREAM_PER_THREAD
+    return int(arr.stream)
+
+
+def _explicit_stream(stream: Any) -> int:
+    if isinstance(stream, int):
+        return stream
+    protocol = getattr(stream, "__cuda_stream__", None)
+    if protocol is not None:
+        return int(protocol()[1])
+    for attr in ("cuda_stream", "ptr"):  # torch.cuda.Stream, cupy.cuda.Stream
+        handle = getattr(stream, attr, None)
+        if isinstance(handle, int):
+            return handle
+    raise TypeError(f"stream: {type(stream).__name__} is not a CUDA stream (an int handle, torch or cupy stream)")
+
+
+def key_name(arr: DeviceArray, what: str) -> str:
+    """The native key name of ``arr``'s dtype."""
+    key = _TYPESTR_KEYS.get(arr.typestr)
+    if key is None:
+        raise TypeError(f"{what}: dtype {arr.typestr} is not a key type ({KEY_DTYPES})")
+    return key
+
+
+def check_values(values: DeviceArray, keys: DeviceArray) -> None:
+    """Values are 32-bit payloads moved bit for bit; one per key, of the same library."""
+    if values.typestr not in _TYPESTR_VALUES:
+        raise TypeError(f"values: dtype {values.typestr} is not a value type ({VALUE_DTYPES})")
+    if values.n != keys.n:
+        raise ValueError(f"values: {values.n} values for {keys.n} keys; one value per key")
+
+
+def argsort_device(keys: Any, stream: Any, sort_pairs: Any) -> Any:
+    """The stable permutation that sorts the CUDA array ``keys`` (int64, as ``torch.argsort`` and
+    ``cupy.argsort`` return it), or None when ``keys`` is no PyTorch or CuPy CUDA array.
+
+    A contiguous copy of the keys and the indices 0..n (int32) are made by the keys' library on
+    the sort's stream, then ``sort_pairs(keys_view, indices_view, stream_handle)`` sorts them
+    there. The keys may be strided, read-only or require grad: they are only read.
+    """
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(keys, torch.Tensor) and keys.is_cuda:
+        lib, shape, dtype = "torch", tuple(keys.shape), keys.dtype
+        global _torch_typestrs
+        if _torch_typestrs is None:
+            _torch_typestrs = _torch_dtypes(torch)
+        typestr = _torch_typestrs.get(dtype)
+    else:
+        cupy = sys.modules.get("cupy")
+        if cupy is None or not isinstance(keys, cupy.ndarray):
+            return None
+        lib, shape, dtype, typestr = "cupy", keys.shape, keys.dtype, keys.dtype.str
+    if typestr not in _TYPESTR_KEYS:
+        raise TypeError(f"keys: dtype {dtype} is not a key type ({KEY_DTYPES})")
+    if len(shape) != 1:
+        raise ValueError(f"keys: gpusort sorts 1-D arrays; this one has shape {shape}")
+    if shape[0] >= 2**31:
+        raise ValueError(f"keys: {shape[0]} keys; device argsort carries int32 indices, so fewer than 2^31")
+    if lib == "torch":
+        with _torch_stream(torch, keys.device, stream):
+            k = keys.detach().clone(memory_format=torch.contiguous_format)
+            idx = torch.arange(shape[0], dtype=torch.int32, device=keys.device)
+            kv, iv = view(k, "keys"), view(idx, "indices")
+            sort_pairs(kv, iv, stream_handle(kv, None))
+            return idx.long()
+    with keys.device, _cupy_stream(cupy, stream):
+        k = keys.copy(order="C")
+        idx = cupy.arange(shape[0], dtype=cupy.int32)
+        kv, iv = view(k, "keys"), view(idx, "indices")
+        sort_pairs(kv, iv, stream_handle(kv, None))
+        return idx.astype(cupy.int64)
+
+
+def _torch_stream(torch: Any, device: Any, stream: Any) -> Any:
+    """A context in which ``stream`` (or the current stream) is torch's current stream."""
+    if stream is None:
+        return torch.cuda.stream(torch.cuda.current_stream(device))
+    if isinstance(stream, torch.cuda.Stream):
+        return torch.cuda.stream(stream)
+    return torch.cuda.stream(torch.cuda.ExternalStream(_explicit_stream(stream), device=device))
+
+
+def _cupy_stream(cupy: Any, stream: Any) -> Any:
+    """A context in which ``stream`` (or the current stream) is CuPy's current stream."""
+    if stream is None:
+        return cupy.cuda.get_current_stream()
+    if not isinstance(stream, int) and hasattr(stream, "__enter__"):
+        return stream
+    return cupy.cuda.ExternalStream(_explicit_stream(stream))

@@ -1,0 +1,131 @@
+"""``gpusort.Sorter``: one backend choice, and the three sorts for host and device arrays."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _device
+from ._native import Sorter as _NativeSorter
+
+
+class Sorter:
+    """Sorts arrays on a CUDA GPU, or on the CPU where no GPU is usable.
+
+    ``backend`` is ``"auto"`` (the GPU when one is usable and the sort is large enough to gain
+    from it, else the CPU; never fails), ``"cpu"``, or ``"cuda"`` (the GPU for every size; raises
+    :class:`gpusort.NoDeviceError` when there is none). ``algorithm`` is ``"auto"``, ``"radix"``
+    (both stable), ``"bitonic"`` or ``"odd_even_merge"`` (GPU sorting networks, not stable).
+    ``crossover`` sets the size from which an ``"auto"`` sorter uses the GPU, instead of the
+    measured table. ``device_memory_limit`` caps the device bytes of a host sort (larger sorts
+    run out of core). ``device`` picks the GPU of a ``"cuda"`` sorter (default 0).
+
+    Host arrays are 1-D, contiguous, writable NumPy arrays; device arrays are 1-D contiguous
+    CUDA ``torch.Tensor``s, ``cupy.ndarray``s or objects with ``__cuda_array_interface__``, sorted
+    in place on the device of this sorter, on the caller's current stream of the array's library
+    (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
+    library's own sorts are. Key dtypes: uint32, int32, float32 (ordered as IEEE total order:
+    -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), uint64. Values: uint32, int32 or
+    float32, moved bit for bit with their keys.
+
+    Refused arguments raise ``TypeError`` (type, dtype) or ``ValueError`` (shape, layout,
+    read-only, lengths, shared memory) and leave the arrays untouched; so does a failed sort
+    (:class:`gpusort.GpusortError`, or :class:`gpusort.OutOfMemoryError`, a ``MemoryError``).
+    Host sorts release the GIL. Sorters are cheap to share between threads, and a process
+    forked from one that used the GPU still sorts, on the CPU.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(
+        self,
+        backend: str = "auto",
+        *,
+        algorithm: str = "auto",
+        crossover: Optional[int] = None,
+        device_memory_limit: Optional[int] = None,
+        device: Optional[int] = None,
+    ) -> None:
+        self._native = _NativeSorter(backend, algorithm, crossover, device_memory_limit, device)
+
+    @property
+    def backend(self) -> str:
+        """The backend asked for: ``"auto"``, ``"cpu"`` or ``"cuda"``."""
+        return self._native.backend
+
+    @property
+    def algorithm(self) -> str:
+        """The algorithm: ``"auto"``, ``"radix"``, ``"bitonic"`` or ``"odd_even_merge"``."""
+        return self._native.algorithm
+
+    @property
+    def device_memory_limit(self) -> Optional[int]:
+        """The device byte limit of host sorts, or None."""
+        return self._native.device_memory_limit
+
+    @property
+    def device(self) -> Optional[int]:
+        """The CUDA device this sorter's GPU work runs on, or None without one."""
+        return self._native.device
+
+    def describe(self) -> str:
+        """One line: the backend, the GPU, and why the CPU is used where it is."""
+        return self._native.describe()
+
+    def release_memory(self) -> None:
+        """Frees the pinned host and device memory kept between sorts for speed (shared by every
+        sorter of the process); the next sort allocates it again."""
+        self._native.release_memory()
+
+    def __repr__(self) -> str:
+        return f"gpusort.Sorter({self.backend!r}, algorithm={self.algorithm!r}): {self.describe()}"
+
+    def sort(self, a: Any, descending: bool = False, *, stream: Any = None) -> None:
+        """Sorts ``a`` in place (ascending unless ``descending``). Returns None, as
+        ``numpy.ndarray.sort`` does."""
+        dev = _device.view(a, "a")
+        if dev is None:
+            _host_only(stream)
+            self._native.sort(a, bool(descending))
+            return
+        key = _device.key_name(dev, "a")
+        self._native.sort_device(dev.ptr, dev.n, key, _device.stream_handle(dev, stream), bool(descending))
+
+    def sort_pairs(self, keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
+        """Sorts ``keys`` in place, stably (with ``algorithm="auto"`` or ``"radix"``), and moves
+        each value of ``values`` (same length) with its key."""
+        kd, vd = _device.view(keys, "keys"), _device.view(values, "values")
+        if kd is None and vd is None:
+            _host_only(stream)
+            self._native.sort_pairs(keys, values, bool(descending))
+            return
+        if kd is None or vd is None:
+            raise TypeError("keys and values: one is a CUDA array and the other is not")
+        key = _device.key_name(kd, "keys")
+        _device.check_values(vd, kd)
+        handle = _device.stream_handle(kd, stream)
+        self._native.sort_pairs_device(kd.ptr, vd.ptr, kd.n, key, handle, bool(descending))
+
+    def argsort(self, keys: Any, stable: bool = True, *, stream: Any = None) -> Any:
+        """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
+        left as it is. With ``stable`` (the default) equal keys keep their order; the result is
+        stable either way unless this sorter uses a sorting network."""
+        native = self._native
+
+        def sort_pairs(k: Any, i: Any, handle: int) -> None:
+            native.sort_pairs_device(k.ptr, i.ptr, k.n, _device.key_name(k, "keys"), handle, False)
+
+        out = _device.argsort_device(keys, stream, sort_pairs)
+        if out is not None:
+            return out
+        if _device.view(keys, "keys") is not None:
+            raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
+        _host_only(stream)
+        result: np.ndarray = native.argsort(keys, bool(stable))
+        return result
+
+
+def _host_only(stream: Any) -> None:
+    if stream is not None:
+        raise ValueError("stream: host arrays are sorted on the host; stream is for CUDA arrays")

@@ -1,0 +1,16 @@
+//! The `gpusort._native` extension module behind the `gpusort` Python package: the `Sorter`
+//! class the package wraps. Device arrays are recognised in Python (`gpusort/_device.py`), which
+//! hands their raw pointers and stream here.
+
+mod errors;
+mod host;
+mod sorter;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<sorter::PySorter>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
+//! (NumPy) and the raw device sorts that `gpusort/_device.py` calls once it has read a CUDA
+//! array's pointer, length, dtype and stream. The public class is `gpusort.Sorter`
+//! (`gpusort/_sorter.py`), which holds one of these.
+
+use gpusort::cudarc::driver::sys::CUstream;
+use gpusort::{Algorithm, DeviceKeyType, Order, Sorter};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+use crate::errors::{sort_error, value_error};
+use crate::host;
+
+#[pyclass(name = "Sorter", module = "gpusort._native", frozen)]
+pub struct PySorter {
+    inner: Sorter,
+    backend: &'static str,
+}
+
+fn algorithm(name: &str) -> PyResult<Algorithm> {
+    Ok(match name {
+        "auto" => Algorithm::Auto,
+        "radix" => Algorithm::Radix,
+        "bitonic" => Algorithm::Bitonic,
+        "odd_even_merge" => Algorithm::OddEvenMerge,
+        _ => {
+            return Err(value_error(
+                "algorithm",
+                format!("{name:?} is not one of 'auto', 'radix', 'bitonic', 'odd_even_merge'"),
+            ))
+        }
+    })
+}
+
+fn algorithm_name(a: Algorithm) -> &'static str {
+    match a {
+        Algorithm::Radix => "radix",
+        Algorithm::Bitonic => "bitonic",
+        Algorithm::OddEvenMerge => "odd_even_merge",
+        _ => "auto",
+    }
+}
+
+fn device_key(name: &str) -> PyResult<DeviceKeyType> {
+    Ok(match name {
+        "u32" => DeviceKeyType::U32,
+        "i32" => DeviceKeyType::I32,
+        "f32" => DeviceKeyType::F32,
+        "u64" => DeviceKeyType::U64,
+        _ => return Err(value_error("key", format!("{name:?} is not u32, i32, f32 or u64"))),
+    })
+}
+
+fn order(descending: bool) -> Order {
+    if descending {
+        Order::Descending
+    } else {
+        Order::Ascending
+    }
+}
+
+#[pymethods]
+impl PySorter {
+    #[new]
+    #[pyo3(signature = (backend, algorithm_name, crossover, device_memory_limit, device))]
+    fn new(
+        py: Python<'_>,
+        backend: &str,
+        algorithm_name: &str,
+        crossover: Option<usize>,
+        device_memory_limit: Option<usize>,
+        device: Option<usize>,
+    ) -> PyResult<Self> {
+        let algo = algorithm(algorithm_name)?;
+        let (sorter, backend) = match backend {
+            // Opening the GPU may take a while (driver initialisation): without the GIL.
+            "auto" => (py.detach(Sorter::auto), "auto"),
+            "cpu" => (Sorter::cpu(), "cpu"),
+            "cuda" => {
+                let s = py.detach(|| Sorter::cuda_device(device.unwrap_or(0)));
+                (s.map_err(|e| sort_error(py, e))?, "cuda")
+            }
+            other => return Err(value_error("backend", format!("{other:?} is not 'auto', 'cpu' or 'cuda'"))),
+        };
+        if device.is_some() && backend != "cuda" {
+            return Err(value_error("device", "only a 'cuda' sorter takes a device ordinal"));
+        }
+        if crossover.is_some() && backend != "auto" {
+            return Err(value_error("crossover", "only an 'auto' sorter has a CPU/GPU crossover"));
+        }
+        let mut sorter = sorter.with_algorithm(algo);
+        if let Some(items) = crossover {
+            sorter = sorter.with_crossover(items);
+        }
+        if let Some(bytes) = device_memory_limit {
+            sorter = sorter.with_device_memory_limit(bytes);
+        }
+        Ok(PySorter { inner: sorter, backend })
+    }
+
+    #[getter]
+    fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        algorithm_name(self.inner.algorithm())
+    }
+
+    #[getter]
+    fn device_memory_limit(&self) -> Option<usize> {
+        self.inner.device_memory_limit()
+    }
+
+    /// The CUDA device ordinal this sorter's GPU work runs on, or None.
+    #[getter]
+    fn device(&self) -> Option<usize> {
+        self.inner.cuda_context().map(|c| c.ordinal())
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn release_memory(&self, py: Python<'_>) {
+        py.detach(|| self.inner.release_memory())
+    }
+
+    fn sort(&self, py: Python<'_>, a: &Bound<'_, PyAny>, descending: bool) -> PyResult<()> {
+        host::sort(py, &self.inner, a, descending)
+    }
+
+    fn sort_pairs(
+        &self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        values: &Bound<'_, PyAny>,
+        descending: bool,
+    ) -> PyResult<()> {
+        host::sort_pairs(py, &self.inner, keys, values, descending)
+    }
+
+    fn argsort<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+        stable: bool,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        host::argsort(py, &self.inner, keys, stable)
+    }
+
+    /// Queues a sort of `n` keys at device address `ptr` on the CUDA stream `stream`. The pointer
+    /// is checked with the driver (device, alignment, allocation bounds); the caller
+    /// (`gpusort/_device.py`) keeps the array alive for the call and, as any CUDA library does,
+    /// relies on the stream order after it.
+    fn sort_device(
+        &self,
+        py: Python<'_>,
+        ptr: u64,
+        n: usize,
+        key: &str,
+        stream: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        let key = device_key(key)?;
+        // SAFETY: see above; a stream handle that is not live is the caller's error, as in CUDA.
+        py.detach(|| unsafe { self.inner.sort_foreign_keys(ptr, n, key, stream as CUstream, order(descending)) })
+            .map_err(|e| sort_error(py, e))
+    }
+
+    /// As `sort_device`, for keys at `keys` and u32 values at `values`.
+    #[allow(clippy::too_many_arguments)]
+    fn sort_pairs_device(
+        &self,
+        py: Python<'_>,
+        keys: u64,
+        values: u64,
+        n: usize,
+        key: &str,
+        stream: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        let key = device_key(key)?;
+        // SAFETY: as in `sort_device`.
+        py.detach(|| unsafe {
+            self.inner.sort_foreign_pairs(keys, values, n, key, stream as CUstream, order(descending))
+        })
+        .map_err(|e| sort_error(py, e))
+    }
+}

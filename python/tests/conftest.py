@@ -1,0 +1,112 @@
+"""Inputs and references shared by the tests.
+
+The reference of every sort is NumPy's stable argsort of an unsigned "rank" of each key that
+orders as gpusort does: integers by value, floats by IEEE total order (-NaN < -inf < ... < -0.0 <
++0.0 < ... < +inf < +NaN, as ``f32::total_cmp``), descending as the bitwise complement of the
+rank. Stable in both orders: equal keys keep their input order, so the expected permutation is
+exact and values can be checked one by one.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import gpusort
+
+KEY_DTYPES = [np.uint32, np.int32, np.float32, np.uint64]
+VALUE_DTYPES = [np.uint32, np.int32, np.float32]
+PATTERNS = ["random", "equal", "extremes", "sorted", "reverse", "few", "specials"]
+# Edge sizes: tiny, around powers of two (tile and block limits), primes, one past the serial
+# cut-offs of the CPU backend.
+SIZES = [0, 1, 2, 3, 7, 15, 16, 17, 255, 256, 257, 1023, 1024, 1025, 4099, 65535, 65536, 65537, 100003]
+LARGE = (1 << 20) + 3
+
+
+def rank(keys: np.ndarray, descending: bool = False) -> np.ndarray:
+    """Unsigned integers that order as gpusort orders ``keys``."""
+    if keys.dtype == np.float32:
+        bits = keys.view(np.uint32)
+        r = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x8000_0000)).astype(np.uint32)
+    elif keys.dtype == np.int32:
+        r = keys.view(np.uint32) ^ np.uint32(0x8000_0000)
+    else:
+        r = keys.copy()
+    return ~r if descending else r
+
+
+def expected_perm(keys: np.ndarray, descending: bool = False) -> np.ndarray:
+    """The stable permutation gpusort must produce."""
+    return np.argsort(rank(keys, descending), kind="stable")
+
+
+def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:
+    """``n`` keys of ``dtype`` in ``pattern``, reproducible from ``seed``."""
+    rng = np.random.default_rng([seed, n, PATTERNS.index(pattern)])
+    info = np.finfo(dtype) if dtype == np.float32 else np.iinfo(dtype)
+    if pattern == "random":
+        if dtype == np.float32:
+            return rng.standard_normal(n).astype(np.float32) * np.float32(1e3)
+        return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    if pattern == "equal":
+        return np.full(n, 42, dtype=dtype)
+    if pattern == "extremes":
+        lo, hi = (np.float32(-np.inf), np.float32(np.inf)) if dtype == np.float32 else (info.min, info.max)
+        return np.where(rng.integers(0, 2, n) == 1, hi, lo).astype(dtype)
+    if pattern == "sorted":
+        return np.sort(make_keys(dtype, n, "random", seed))
+    if pattern == "reverse":
+        return np.sort(make_keys(dtype, n, "random", seed))[::-1].copy()
+    if pattern == "few":
+        return rng.choice(np.array([0, 1, 7, 100, 12345], dtype=dtype), n)
+    if pattern == "specials":
+        if dtype == np.float32:
+            pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45], dtype=np.float32)
+        else:
+            pool = np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1], dtype=dtype)
+        return rng.choice(pool, n)
+    raise ValueError(pattern)
+
+
+def values_for(n: int, dtype=np.uint32) -> np.ndarray:
+    """Distinct values, so each one names its key: 0..n, or for float32 NaN bit patterns with
+    the index as payload (they must move bit for bit, never be compared or canonicalised)."""
+    v = np.arange(n, dtype=np.uint32)
+    if dtype == np.float32:
+        return (v | np.uint32(0x7F80_0000)).view(np.float32)
+    return v.view(dtype)
+
+
+def _probe_cuda() -> bool:
+    try:
+        gpusort.Sorter("cuda")
+        return True
+    except gpusort.NoDeviceError as e:
+        if os.environ.get("GPUSORT_REQUIRE_GPU") == "1":
+            raise RuntimeError(f"GPUSORT_REQUIRE_GPU=1 but no CUDA device: {e}") from e
+        return False
+
+
+# Probed once, in the test process: forked children (test_process.py) see the parent's answer.
+_HAS_CUDA = _probe_cuda()
+
+
+def has_cuda() -> bool:
+    """Whether this machine has a usable CUDA device (tests skip GPU cases without one)."""
+    return _HAS_CUDA
+
+
+@pytest.fixture(params=["default", "cpu", "cuda"])
+def sorter(request):
+    """The module-level functions' default sorter, a CPU sorter, and a CUDA sorter (GPU only)."""
+    if request.param == "default":
+        if not has_cuda():
+            pytest.skip("without a GPU the default sorter is the 'cpu' case")
+        return gpusort.default_sorter()
+    if request.param == "cpu":
+        return gpusort.Sorter("cpu")
+    if not has_cuda():
+        pytest.skip("no CUDA device")
+    return gpusort.Sorter("cuda")

@@ -1,0 +1,124 @@
+"""NumPy arrays: sort, sort_pairs and argsort against NumPy's stable sorts, at edge sizes and on
+every input pattern, in both orders, on each sorter (the GPU one where there is a GPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gpusort
+from conftest import KEY_DTYPES, LARGE, PATTERNS, SIZES, VALUE_DTYPES, expected_perm, make_keys, values_for
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    """Compare floats bit for bit: NaN == NaN, and -0.0 != +0.0."""
+    return a.view(np.uint32) if a.dtype == np.float32 else a
+
+
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_sort_matches_the_reference(sorter, dtype, pattern, descending):
+    for n in SIZES + [LARGE]:
+        keys = make_keys(dtype, n, pattern)
+        want = keys[expected_perm(keys, descending)]
+        got = keys.copy()
+        sorter.sort(got, descending=descending)
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("pattern", ["random", "few", "reverse"])
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_integer_sort_equals_numpy_sort(dtype, pattern):
+    keys = make_keys(dtype, 300_007, pattern, seed=3)
+    got = keys.copy()
+    gpusort.sort(got)
+    np.testing.assert_array_equal(got, np.sort(keys, kind="stable"))
+    gpusort.sort(got, descending=True)
+    np.testing.assert_array_equal(got, np.sort(keys)[::-1])
+
+
+def test_floats_without_signed_zero_or_negative_nan_equal_numpy_sort():
+    # NumPy puts every NaN last and keeps -0.0 == +0.0 in input order; gpusort orders by total
+    # order. They agree when all NaNs are positive and no -0.0 is present.
+    rng = np.random.default_rng(5)
+    keys = rng.standard_normal(200_003).astype(np.float32)
+    keys[rng.integers(0, keys.size, 1000)] = np.nan
+    keys[rng.integers(0, keys.size, 1000)] = np.inf
+    keys[rng.integers(0, keys.size, 1000)] = -np.inf
+    keys[rng.integers(0, keys.size, 1000)] = 0.0
+    got = keys.copy()
+    gpusort.sort(got)
+    np.testing.assert_array_equal(bits(got), bits(np.sort(keys, kind="stable")))
+
+
+def test_total_order_of_float_specials():
+    keys = np.array([np.nan, 1.0, -0.0, -np.nan, 0.0, -np.inf, np.inf, -1.0], dtype=np.float32)
+    gpusort.sort(keys)
+    assert np.signbit(keys[0]) and np.isnan(keys[0]), "-NaN first"
+    np.testing.assert_array_equal(keys[1:7], [-np.inf, -1.0, -0.0, 0.0, 1.0, np.inf])
+    assert np.signbit(keys[3]) and not np.signbit(keys[4]), "-0.0 before +0.0"
+    assert np.isnan(keys[7]) and not np.signbit(keys[7]), "+NaN last"
+
+
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_sort_pairs_is_stable_and_keeps_values_on_their_keys(sorter, dtype, pattern, descending):
+    for n in SIZES + [LARGE]:
+        keys = make_keys(dtype, n, pattern, seed=1)
+        values = values_for(n)
+        perm = expected_perm(keys, descending)
+        k, v = keys.copy(), values.copy()
+        sorter.sort_pairs(k, v, descending=descending)
+        np.testing.assert_array_equal(bits(k), bits(keys[perm]), err_msg=f"keys, n={n}")
+        # Values are distinct indices: equal keys in input order is the exact permutation.
+        np.testing.assert_array_equal(v, values[perm], err_msg=f"values, n={n}")
+
+
+@pytest.mark.parametrize("value_dtype", VALUE_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_values_of_every_32_bit_dtype_move_bit_for_bit(value_dtype):
+    keys = make_keys(np.int32, 70_001, "few", seed=2)
+    values = values_for(keys.size, value_dtype)  # float32 payloads include NaN bit patterns
+    perm = expected_perm(keys)
+    k, v = keys.copy(), values.copy()
+    gpusort.sort_pairs(k, v)
+    np.testing.assert_array_equal(v.view(np.uint32), values[perm].view(np.uint32))
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_argsort_equals_numpy_stable_argsort(sorter, dtype, pattern):
+    for n in SIZES + [LARGE]:
+        keys = make_keys(dtype, n, pattern, seed=4)
+        before = keys.copy()
+        got = sorter.argsort(keys)
+        assert got.dtype == np.int64 and got.shape == (n,)
+        np.testing.assert_array_equal(got, expected_perm(keys), err_msg=f"n={n}")
+        if pattern != "specials":  # NumPy's NaN and -0.0 order differ from the total order
+            np.testing.assert_array_equal(got, np.argsort(keys, kind="stable"), err_msg=f"numpy, n={n}")
+        np.testing.assert_array_equal(bits(keys), bits(before), err_msg="argsort changed its input")
+
+
+def test_argsort_reads_read_only_and_strided_keys():
+    base = make_keys(np.uint32, 20_000, "few", seed=6)
+    strided = base[::3]
+    np.testing.assert_array_equal(gpusort.argsort(strided), np.argsort(strided, kind="stable"))
+    ro = base.copy()
+    ro.flags.writeable = False
+    np.testing.assert_array_equal(gpusort.argsort(ro), np.argsort(ro, kind="stable"))
+
+
+def test_unstable_argsort_is_still_a_sorting_permutation():
+    keys = make_keys(np.float32, 50_000, "random", seed=7)
+    perm = gpusort.argsort(keys, stable=False)
+    assert sorted(perm.tolist()) == list(range(keys.size))
+    np.testing.assert_array_equal(keys[perm], keys[expected_perm(keys)])
+
+
+def test_sorts_views_in_place():
+    base = np.arange(100, dtype=np.uint32)[::-1].copy()
+    gpusort.sort(base[10:60])  # a contiguous slice: only it changes
+    np.testing.assert_array_equal(base[10:60], np.arange(40, 90, dtype=np.uint32))
+    np.testing.assert_array_equal(base[:10], np.arange(99, 89, -1, dtype=np.uint32))
+    np.testing.assert_array_equal(base[60:], np.arange(39, -1, -1, dtype=np.uint32))

@@ -1,0 +1,116 @@
+"""Sorter construction, its choices and their errors, and the exception classes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gpusort
+from conftest import has_cuda
+
+
+def test_backends_and_choices_are_reported():
+    s = gpusort.Sorter("cpu", algorithm="radix")
+    assert (s.backend, s.algorithm, s.device, s.device_memory_limit) == ("cpu", "radix", None, None)
+    assert s.describe().startswith("cpu")
+    assert "gpusort.Sorter('cpu'" in repr(s)
+    auto = gpusort.Sorter("auto", crossover=1 << 20, device_memory_limit=1 << 30)
+    assert auto.backend == "auto" and auto.algorithm == "auto"
+    assert isinstance(auto.describe(), str) and auto.describe()
+    # The limit applies to a GPU; a sorter without one keeps none.
+    assert auto.device_memory_limit == ((1 << 30) if auto.device is not None else None)
+    for algorithm in ("auto", "radix", "bitonic", "odd_even_merge"):
+        assert gpusort.Sorter("cpu", algorithm=algorithm).algorithm == algorithm
+
+
+def test_default_sorter_is_one_auto_sorter():
+    assert gpusort.default_sorter() is gpusort.default_sorter()
+    assert gpusort.default_sorter().backend == "auto"
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(backend="gpu"), "'auto', 'cpu' or 'cuda'"),
+        (dict(backend="cpu", algorithm="quick"), "algorithm"),
+        (dict(backend="cpu", crossover=10), "crossover"),
+        (dict(backend="auto", device=0), "device"),
+    ],
+)
+def test_bad_choices_raise_value_error(kwargs, match):
+    backend = kwargs.pop("backend")
+    with pytest.raises(ValueError, match=match):
+        gpusort.Sorter(backend, **kwargs)
+
+
+def test_negative_sizes_are_refused():
+    with pytest.raises(OverflowError):
+        gpusort.Sorter("auto", crossover=-1)
+    with pytest.raises(OverflowError):
+        gpusort.Sorter("auto", device_memory_limit=-1)
+
+
+def test_cuda_without_a_device_raises_no_device_error():
+    if has_cuda():
+        assert gpusort.Sorter("cuda").device == 0
+        with pytest.raises(gpusort.NoDeviceError):
+            gpusort.Sorter("cuda", device=10_000)
+    else:
+        with pytest.raises(gpusort.NoDeviceError, match="CUDA"):
+            gpusort.Sorter("cuda")
+
+
+def test_exception_hierarchy():
+    assert issubclass(gpusort.OutOfMemoryError, MemoryError)
+    assert issubclass(gpusort.InvalidArgumentError, ValueError)
+    for cls in (
+        gpusort.NoDeviceError,
+        gpusort.UnsupportedError,
+        gpusort.InvalidArgumentError,
+        gpusort.OutOfMemoryError,
+        gpusort.CudaError,
+        gpusort.KernelImageError,
+    ):
+        assert issubclass(cls, gpusort.GpusortError)
+
+
+def test_a_device_limit_below_one_item_is_refused_with_data_untouched():
+    if not has_cuda():
+        pytest.skip("no CUDA device: the limit applies to device memory")
+    s = gpusort.Sorter("cuda", device_memory_limit=1)
+    a = np.arange(1 << 20, dtype=np.uint32)[::-1].copy()
+    before = a.copy()
+    with pytest.raises(gpusort.InvalidArgumentError):
+        s.sort(a)
+    np.testing.assert_array_equal(a, before)
+
+
+def test_release_memory_then_sort_again():
+    for s in (gpusort.Sorter("cpu"), gpusort.default_sorter()):
+        a = np.arange(300_000, dtype=np.uint32)[::-1].copy()
+        s.sort(a)
+        s.release_memory()
+        a[:] = a[::-1].copy()
+        s.sort(a)
+        assert np.all(a[:-1] <= a[1:])
+
+
+def test_backend_environment_override(monkeypatch):
+    monkeypatch.setenv("GPUSORT_BACKEND", "cpu")
+    s = gpusort.Sorter("auto")
+    assert "GPUSORT_BACKEND=cpu" in s.describe()
+    a = np.array([3, 2, 1], dtype=np.int32)
+    s.sort(a)
+    assert a.tolist() == [1, 2, 3]
+
+
+def test_bool_like_descending():
+    a = np.array([1, 3, 2], dtype=np.uint64)
+    gpusort.sort(a, np.bool_(True))
+    assert a.tolist() == [3, 2, 1]
+    gpusort.sort(a, descending=0)
+    assert a.tolist() == [1, 2, 3]
+
+
+def test_version():
+    assert gpusort.__version__.count(".") == 2
