@@ -119,7 +119,7 @@ fn every_step_of_a_kvp_sort_fails_cleanly() {
             every_step(
                 &what,
                 &input,
-                |v: &mut Vec<Kvp>| s.sort_kvp_by(v, order),
+                |v: &mut Vec<Kvp>| s.clone().with_order(order).sort_kvp(v),
                 |out: &[Kvp]| check::validate(&input, out, order, stable),
             );
         }
@@ -166,7 +166,7 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
             &floats,
             |v: &mut Vec<(u32, u32)>| {
                 let (mut k, mut vals): (Vec<f32>, Vec<u32>) = v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
-                let r = s.sort_pairs_by(&mut k, &mut vals, Order::Descending);
+                let r = s.clone().with_order(Order::Descending).sort_pairs(&mut k, &mut vals);
                 *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
                 r
             },

@@ -99,13 +99,19 @@ fn pairs(n: usize, p: Pattern, seed: u64) -> Vec<Kvp> {
 fn check_one(s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order, seed: u64) {
     let input = pairs(n, p, seed);
     let mut out = input.clone();
-    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_kvp(&mut out)
+        .unwrap_or_else(|e| panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}"));
     if let Err(e) = check::validate(&input, &out, order, false) {
         panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}");
     }
     let input = keys(n, p, seed + 1);
     let mut out = input.clone();
-    s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_keys(&mut out)
+        .unwrap_or_else(|e| panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}"));
     if let Err(e) = check::validate_keys(&input, &out, order) {
         panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}");
     }
@@ -160,13 +166,13 @@ fn device_resident() {
         for n in [0usize, 1, 4097, 333_333] {
             let input = pairs(n, Pattern::Random, 5);
             let mut dev = stream.clone_htod(&input).unwrap();
-            s.sort_kvp_device(&mut dev, &stream, Order::Descending).unwrap();
+            s.clone().with_order(Order::Descending).sort_kvp_device(&mut dev, &stream).unwrap();
             let out = stream.clone_dtoh(&dev).unwrap();
             stream.synchronize().unwrap();
             check::validate(&input, &out, Order::Descending, false).unwrap();
             let input = keys(n, Pattern::Random, 6);
             let mut dev = stream.clone_htod(&input).unwrap();
-            s.sort_keys_device(&mut dev, &stream, Order::Ascending).unwrap();
+            s.sort_keys_device(&mut dev, &stream).unwrap();
             let out = stream.clone_dtoh(&dev).unwrap();
             stream.synchronize().unwrap();
             check::validate_keys(&input, &out, Order::Ascending).unwrap();
@@ -183,7 +189,7 @@ fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f3
     for r in 0..runs + 2 {
         stream.memcpy_dtod(&inputs[r % 2], &mut work).unwrap();
         let start = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
-        s.sort_kvp_device(&mut work, stream, Order::Ascending).unwrap();
+        s.sort_kvp_device(&mut work, stream).unwrap();
         let end = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
         end.synchronize().unwrap();
         if r >= 2 {

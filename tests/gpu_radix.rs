@@ -78,7 +78,10 @@ fn keys(n: usize, p: Pattern, seed: u64) -> Vec<u32> {
 
 fn sort_kvp_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[Kvp], order: Order) -> Vec<Kvp> {
     let mut d = stream.clone_htod(input).unwrap();
-    s.sort_kvp_device(&mut d, stream, order).unwrap_or_else(|e| panic!("kvp n={} {order:?}: {e}", input.len()));
+    s.clone()
+        .with_order(order)
+        .sort_kvp_device(&mut d, stream)
+        .unwrap_or_else(|e| panic!("kvp n={} {order:?}: {e}", input.len()));
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     out
@@ -86,7 +89,10 @@ fn sort_kvp_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[Kvp], order
 
 fn sort_keys_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[u32], order: Order) -> Vec<u32> {
     let mut d = stream.clone_htod(input).unwrap();
-    s.sort_keys_device(&mut d, stream, order).unwrap_or_else(|e| panic!("keys n={} {order:?}: {e}", input.len()));
+    s.clone()
+        .with_order(order)
+        .sort_keys_device(&mut d, stream)
+        .unwrap_or_else(|e| panic!("keys n={} {order:?}: {e}", input.len()));
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     out
@@ -168,12 +174,7 @@ fn median(mut v: Vec<f32>) -> f32 {
 /// ci/cub/cub_bench.cu for distinct16 and zipf, so the tuning runs compare with the report; random
 /// is the stream CUB's sweep harness draws (`Rng(n)`).
 fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
-    fn splitmix(seed: u64, i: u64) -> u64 {
-        let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    use gpusort_cpu::rng::splitmix64 as splitmix;
     let z = |i: usize| splitmix(n as u64, i as u64);
     match pattern {
         "random" => {
@@ -239,9 +240,9 @@ fn bench_device_radix() {
                     let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
                     a.record(&stream).unwrap();
                     match ty {
-                        "kvp" => s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap(),
-                        "keys" => s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap(),
-                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream, Order::Ascending).unwrap(),
+                        "kvp" => s.sort_kvp_device(&mut work_p, &stream).unwrap(),
+                        "keys" => s.sort_keys_device(&mut work_k, &stream).unwrap(),
+                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream).unwrap(),
                     }
                     b.record(&stream).unwrap();
                     b.synchronize().unwrap();

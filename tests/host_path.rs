@@ -32,7 +32,10 @@ fn sweep_kvp(s: &Sorter, lengths: &[usize], patterns: &[Pattern]) {
                     for &p in patterns {
                         let input = kvp_input(n, p, 11);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_kvp(&mut out)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{label} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
                     }
@@ -72,12 +75,18 @@ fn keys_every_transfer_shape() {
                     for &p in PATTERNS {
                         let input: Vec<u32> = bits(n, p, 12).into_iter().map(u32::from_bits).collect();
                         let mut out = input.clone();
-                        s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_keys(&mut out)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
                         check::validate_keys(&input, &out, order)
                             .unwrap_or_else(|e| panic!("{label} {alg:?} u32 n={n} {p:?} {order:?}: {e}"));
                         let fl: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
                         let mut fo = fl.clone();
-                        s.sort_keys_by(&mut fo, order).unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_keys(&mut fo)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n}: {e}"));
                         check::validate_keys(&fl, &fo, order)
                             .unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n} {p:?} {order:?}: {e}"));
                     }

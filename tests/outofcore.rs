@@ -39,7 +39,10 @@ fn kvp_edge_cases_in_many_runs() {
                         let s = s.clone().with_algorithm(alg).with_device_memory_limit(limit(n, runs));
                         let input = kvp_input(n, p, 21);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} n={n} runs={runs}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_kvp(&mut out)
+                            .unwrap_or_else(|e| panic!("{alg:?} n={n} runs={runs}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{alg:?} Kvp n={n} runs={runs} {p:?} {order:?}: {e}"));
                     }
@@ -63,7 +66,7 @@ fn kvp_large_in_uneven_runs_with_small_chunks() {
                         let s = s.clone().with_algorithm(alg).with_device_memory_limit(limit(n, 5));
                         let input = kvp_input(n, p, 22);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} n={n}: {e}"));
+                        s.clone().with_order(order).sort_kvp(&mut out).unwrap_or_else(|e| panic!("{alg:?} n={n}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{alg:?} Kvp n={n} chunk={chunk} {p:?} {order:?}: {e}"));
                     }
@@ -85,19 +88,19 @@ fn keys_and_split_pairs_in_runs() {
                 let s = s.clone().with_device_memory_limit(radix_limit_for_runs::<u32>(n.div_ceil(6).max(1)));
                 let keys: Vec<u32> = bits(n, p, 23).into_iter().map(u32::from_bits).collect();
                 let mut out = keys.clone();
-                s.sort_keys_by(&mut out, order).unwrap();
+                s.clone().with_order(order).sort_keys(&mut out).unwrap();
                 check::validate_keys(&keys, &out, order).unwrap_or_else(|e| panic!("u32 n={n} {p:?} {order:?}: {e}"));
 
                 let ints: Vec<i32> = keys.iter().map(|&k| k as i32).collect();
                 let mut out = ints.clone();
-                s.sort_keys_by(&mut out, order).unwrap();
+                s.clone().with_order(order).sort_keys(&mut out).unwrap();
                 check::validate_keys(&ints, &out, order).unwrap_or_else(|e| panic!("i32 n={n} {p:?} {order:?}: {e}"));
 
                 // Split pairs go out of core as Kvp: the Kvp limit decides their runs.
                 let s = s.with_device_memory_limit(limit(n, 6));
                 let values: Vec<u32> = (0..n as u32).collect();
                 let (mut k, mut v) = (keys.clone(), values.clone());
-                s.sort_pairs_by(&mut k, &mut v, order).unwrap();
+                s.clone().with_order(order).sort_pairs(&mut k, &mut v).unwrap();
                 let pack =
                     |k: &[u32], v: &[u32]| -> Vec<Kvp> { k.iter().zip(v).map(|(&a, &b)| Kvp::new(a, b)).collect() };
                 check::validate(&pack(&keys, &values), &pack(&k, &v), order, true)
@@ -167,14 +170,14 @@ fn every_key_type_out_of_core_in_both_orders() {
                     let s32 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u32>(n.div_ceil(5).max(1)));
                     let floats: Vec<f32> = raw.iter().map(|&b| f32::from_bits(b as u32)).collect();
                     let mut out = floats.clone();
-                    s32.sort_keys_by(&mut out, order).unwrap();
+                    s32.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&floats, &out, order)
                         .unwrap_or_else(|e| panic!("f32 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
                     let s64 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u64>(n.div_ceil(5).max(1)));
                     let wide: Vec<u64> = raw.iter().map(|&b| b.rotate_left(17)).collect();
                     let mut out = wide.clone();
-                    s64.sort_keys_by(&mut out, order).unwrap();
+                    s64.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&wide, &out, order)
                         .unwrap_or_else(|e| panic!("u64 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
@@ -199,9 +202,9 @@ fn split_pairs_case<K: gpusort::Key + PartialEq + std::fmt::Debug>(
     what: &str,
 ) {
     let (mut k, mut v) = (keys.to_vec(), values.to_vec());
-    s.sort_pairs_by(&mut k, &mut v, order).unwrap_or_else(|e| panic!("{what}: {e}"));
+    s.clone().with_order(order).sort_pairs(&mut k, &mut v).unwrap_or_else(|e| panic!("{what}: {e}"));
     let (mut ek, mut ev) = (keys.to_vec(), values.to_vec());
-    Sorter::cpu().sort_pairs_by(&mut ek, &mut ev, order).unwrap();
+    Sorter::cpu().with_order(order).sort_pairs(&mut ek, &mut ev).unwrap();
     // Bitwise: NaN keys compare unequal to themselves.
     let same = k.iter().zip(&ek).all(|(a, b)| format!("{a:?}") == format!("{b:?}"));
     assert!(same && v == ev, "{what} {order:?}: differs from the CPU's stable result");

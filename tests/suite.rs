@@ -18,7 +18,10 @@ fn check_kvp(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order
     let input = kvps(n, p, 1);
     let mut out = input.clone();
     let s = s.clone().with_algorithm(alg);
-    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_kvp(&mut out)
+        .unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
     check::validate(&input, &out, order, alg.is_stable())
         .unwrap_or_else(|e| panic!("{name} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
 }
@@ -42,7 +45,7 @@ fn check_keys<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: P
     let mut out = input.clone();
     let s = s.clone().with_algorithm(alg);
     let what = format!("{alg:?} {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
-    let r = s.sort_keys_by(&mut out, order);
+    let r = s.clone().with_order(order).sort_keys(&mut out);
     let ids = |v: &[K]| v.iter().map(|k| k.id()).collect::<Vec<_>>();
     if unsupported(r, name, &what, &ids(&input), &ids(&out)) {
         return;
@@ -58,7 +61,7 @@ fn check_pairs<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: 
     let (mut k, mut v) = (keys.clone(), values.clone());
     let s = s.clone().with_algorithm(alg);
     let what = format!("{alg:?} pairs of {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
-    let r = s.sort_pairs_by(&mut k, &mut v, order);
+    let r = s.clone().with_order(order).sort_pairs(&mut k, &mut v);
     let ids = |k: &[K], v: &[u32]| k.iter().zip(v).map(|(k, &v)| (k.id(), v)).collect::<Vec<_>>();
     if unsupported(r, name, &what, &ids(&keys, &values), &ids(&k, &v)) {
         return;

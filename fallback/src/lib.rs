@@ -16,18 +16,21 @@ mod pool;
 mod presorted;
 mod radix;
 mod raw;
+pub mod rng;
 mod wc;
 
 pub use alloc::AllocError;
 pub use key::{Keyed, RadixBits, SortKey};
 pub use pool::{install, threads};
-pub use raw::release_scratch;
+pub use raw::{kept_scratch_bytes, release_scratch};
 
 /// Sort direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Order {
+    /// Smallest key first (the default).
     #[default]
     Ascending,
+    /// Largest key first.
     Descending,
 }
 

@@ -31,10 +31,12 @@ impl From<SortError> for Failure {
         // `SortError`'s `Display` opens with what `gpusort_status_str` already says; keep the rest.
         let message = match &e {
             SortError::NoDriver => "libcuda could not be loaded".into(),
-            SortError::NoDevice(why) | SortError::InvalidArgument(why) => why.clone(),
+            SortError::NoDevice(why) | SortError::InvalidArgument(why) | SortError::Config(why) => why.clone(),
+            #[cfg(feature = "cuda")]
             SortError::Driver { op, source } => format!("in {op}: {source}"),
             SortError::OutOfMemory { op, bytes } => format!("{op}, {bytes} bytes requested"),
             SortError::Unsupported { backend, what } => format!("on the {backend} backend: {what}"),
+            #[cfg(feature = "cuda")]
             SortError::KernelImage { image, source } => format!("`{image}`: {source}"),
             other => other.to_string(),
         };

@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use gpusort::{check, Kvp, Order, Sorter};
+use gpusort::{Kvp, Order, Sorter};
+use gpusort_cpu::check;
 
 fn random_pairs(n: usize, seed: u64) -> Vec<Kvp> {
     // splitmix64: fast, seeded, and good enough to make every key bit random.

@@ -59,23 +59,8 @@ pub const PATTERNS: &[Pattern] = &[
     Pattern::LowByte,
 ];
 
-/// splitmix64, seeded: reproducible inputs without a dependency.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// The low 32 bits, as ci/cub/cub_bench.cu draws its keys: both sort the same inputs.
-    pub fn next_u32(&mut self) -> u32 {
-        self.next() as u32
-    }
-}
+/// splitmix64, seeded: reproducible inputs (`Rng(seed)`, `.next()`, `.next_u32()`).
+pub use gpusort_cpu::rng::SplitMix64 as Rng;
 
 /// 64 random-ish bits per element following `pattern` (never all zero for Random).
 pub fn bits(n: usize, pattern: Pattern, seed: u64) -> Vec<u64> {
