@@ -2,10 +2,12 @@
 //! orders, pairs and keys, validated against the CPU oracle. Neither network is stable, so pairs
 //! are checked for order and for every value staying with its key, not for stability.
 //!
-//! Without a GPU every test prints `skipped: ...` and passes, unless GPUSORT_REQUIRE_GPU=1.
+//! Without a GPU every case is reported as ignored (tests/common/harness.rs); GPUSORT_REQUIRE_GPU=1
+//! makes that a failure.
 //! `cargo test --release --test gpu_network -- --ignored --nocapture time_networks` prints timings.
 
 mod common;
+use common::harness;
 use common::skip_loudly;
 use std::sync::Arc;
 
@@ -117,7 +119,6 @@ fn check_one(s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order, see
     }
 }
 
-#[test]
 fn every_length_and_pattern() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -131,7 +132,6 @@ fn every_length_and_pattern() {
     }
 }
 
-#[test]
 fn large_lengths() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -146,7 +146,6 @@ fn large_lengths() {
 }
 
 /// Several global passes per stage, a non-power-of-two length far from the next power of two.
-#[test]
 fn ten_million_and_one() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -157,7 +156,6 @@ fn ten_million_and_one() {
 }
 
 /// Through the device-resident entry points, on a caller's stream.
-#[test]
 fn device_resident() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -205,8 +203,6 @@ fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f3
     times[times.len() / 2]
 }
 
-#[test]
-#[ignore]
 fn time_networks() {
     let Some(base) = sorter(Algorithm::Bitonic) else { return };
     let ctx = base.cuda_context().unwrap();
@@ -227,8 +223,6 @@ fn time_networks() {
 
 /// Small and medium sizes for compute-sanitizer (memcheck, racecheck): every kernel, partial
 /// blocks, both buffers of odd-even.
-#[test]
-#[ignore]
 fn sanitizer_sizes() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -237,4 +231,15 @@ fn sanitizer_sizes() {
             check_one(&s, alg, n, Pattern::Extremes, Order::Descending, 4);
         }
     }
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("every_length_and_pattern", every_length_and_pattern),
+        harness::gpu("large_lengths", large_lengths),
+        harness::gpu("ten_million_and_one", ten_million_and_one),
+        harness::gpu("device_resident", device_resident),
+        harness::gpu("time_networks", time_networks).with_ignored_flag(true),
+        harness::gpu("sanitizer_sizes", sanitizer_sizes).with_ignored_flag(true),
+    ])
 }

@@ -7,6 +7,7 @@
 //! comparison in ci/cub/.
 
 mod common;
+use common::harness;
 use common::{skip_loudly, Rng};
 use std::sync::Arc;
 
@@ -113,7 +114,6 @@ fn check_one(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, seed: u
 /// Every edge length with every pattern: below, at and above the one-block limit (4K or 16K keys
 /// depending on the GPU) and the sweep tiles (kernels-cuda/cuda/tuning.cuh: 3072 pairs and 4096
 /// keys now; 6144 in earlier tunings), 2 tiles + 1, primes.
-#[test]
 fn edge_lengths_every_pattern() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -138,7 +138,6 @@ fn edge_lengths_every_pattern() {
 }
 
 /// Larger seeded inputs: many tiles, long look-back chains.
-#[test]
 fn large_inputs() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -153,7 +152,6 @@ fn large_inputs() {
 }
 
 /// The same random input sorted twice gives the same bits (no race between tiles).
-#[test]
 fn repeatable() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -200,8 +198,6 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
 /// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
 /// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal; default random); sorts from
 /// GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
-#[test]
-#[ignore]
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -278,7 +274,6 @@ fn bench_device_radix() {
 
 /// Small and medium sizes for the compute-sanitizer runs (memcheck, racecheck): the one-block path,
 /// one sweep tile short of and past a boundary, a few tiles, every pass-skip parity.
-#[test]
 fn sanitizer_sizes() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -287,4 +282,14 @@ fn sanitizer_sizes() {
             check_one(&s, &stream, n, p, 3);
         }
     }
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
+        harness::gpu("large_inputs", large_inputs),
+        harness::gpu("repeatable", repeatable),
+        harness::gpu("bench_device_radix", bench_device_radix).with_ignored_flag(true),
+        harness::gpu("sanitizer_sizes", sanitizer_sizes),
+    ])
 }

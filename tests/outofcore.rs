@@ -24,7 +24,6 @@ fn limit(n: usize, runs: usize) -> usize {
     radix_limit_for_runs::<Kvp>(n.div_ceil(runs).max(1))
 }
 
-#[test]
 fn kvp_edge_cases_in_many_runs() {
     let Some(s) = cuda_or_skip("out-of-core Kvp") else { return };
     let _alone = alone();
@@ -52,7 +51,6 @@ fn kvp_edge_cases_in_many_runs() {
     }
 }
 
-#[test]
 fn kvp_large_in_uneven_runs_with_small_chunks() {
     let Some(s) = cuda_or_skip("out-of-core Kvp large") else { return };
     let _alone = alone();
@@ -78,7 +76,6 @@ fn kvp_large_in_uneven_runs_with_small_chunks() {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn keys_and_split_pairs_in_runs() {
     let Some(s) = cuda_or_skip("out-of-core keys and pairs") else { return };
     let _alone = alone();
@@ -110,7 +107,6 @@ fn keys_and_split_pairs_in_runs() {
     }
 }
 
-#[test]
 fn out_of_core_matches_one_run_exactly() {
     // Stable sorts have one right answer: runs and merge must give the same as one GPU run and
     // as the CPU backend.
@@ -130,7 +126,6 @@ fn out_of_core_matches_one_run_exactly() {
     }
 }
 
-#[test]
 fn limit_below_one_item_is_invalid_and_touches_nothing() {
     let Some(s) = cuda_or_skip("out-of-core tiny limit") else { return };
     let _alone = alone();
@@ -143,7 +138,6 @@ fn limit_below_one_item_is_invalid_and_touches_nothing() {
     assert_eq!(v, input);
 }
 
-#[test]
 fn limit_on_a_cpu_sorter_is_ignored() {
     // Runs everywhere: the builder must not change what a CPU sorter does.
     let s = Sorter::cpu().with_device_memory_limit(1);
@@ -155,7 +149,6 @@ fn limit_on_a_cpu_sorter_is_ignored() {
     s.release_memory();
 }
 
-#[test]
 fn every_key_type_out_of_core_in_both_orders() {
     // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every 32-bit key
     // type, each cut into several runs and also forced past the held buffer (the CPU-merge path).
@@ -210,7 +203,6 @@ fn split_pairs_case<K: gpusort::Key + PartialEq + std::fmt::Debug>(
     assert!(same && v == ev, "{what} {order:?}: differs from the CPU's stable result");
 }
 
-#[test]
 fn shared_device_runs_out_of_core_or_fails_untouched() {
     // Another user of the device holds all of its memory but a little: a sort that would fit an
     // empty device must read the free memory, and run out of core (or fail with OutOfMemory and
@@ -249,7 +241,6 @@ fn shared_device_runs_out_of_core_or_fails_untouched() {
     s.release_memory();
 }
 
-#[test]
 fn auto_leaves_many_small_runs_to_the_cpu() {
     // Past `tuning::AUTO_OUT_OF_CORE_MAX_RUNS` runs the CPU is faster: auto() sorts there (no GPU
     // step runs, so an injected failure never fires), while a cuda() sorter still goes out of core.
@@ -267,4 +258,24 @@ fn auto_leaves_many_small_runs_to_the_cpu() {
     let mut w = input.clone();
     s.with_device_memory_limit(many).sort_kvp(&mut w).unwrap();
     assert!(v == w, "cuda() out of core and auto() on the CPU differ");
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("kvp_edge_cases_in_many_runs", kvp_edge_cases_in_many_runs),
+        harness::gpu("kvp_large_in_uneven_runs_with_small_chunks", kvp_large_in_uneven_runs_with_small_chunks),
+        harness::gpu("keys_and_split_pairs_in_runs", keys_and_split_pairs_in_runs),
+        harness::gpu("out_of_core_matches_one_run_exactly", out_of_core_matches_one_run_exactly),
+        harness::gpu(
+            "limit_below_one_item_is_invalid_and_touches_nothing",
+            limit_below_one_item_is_invalid_and_touches_nothing,
+        ),
+        harness::cpu("limit_on_a_cpu_sorter_is_ignored", limit_on_a_cpu_sorter_is_ignored),
+        harness::gpu("every_key_type_out_of_core_in_both_orders", every_key_type_out_of_core_in_both_orders),
+        harness::gpu(
+            "shared_device_runs_out_of_core_or_fails_untouched",
+            shared_device_runs_out_of_core_or_fails_untouched,
+        ),
+        harness::gpu("auto_leaves_many_small_runs_to_the_cpu", auto_leaves_many_small_runs_to_the_cpu),
+    ])
 }

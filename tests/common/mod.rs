@@ -3,22 +3,25 @@
 
 use gpusort::{Algorithm, Key, Keyed, Sorter};
 
-/// Every backend present, with the algorithms it must sort with. Without a GPU the GPU cases are
-/// skipped loudly; with `GPUSORT_REQUIRE_GPU=1` a missing GPU fails the run.
-pub fn backends() -> Vec<(&'static str, Sorter, Vec<Algorithm>)> {
-    let mut v = vec![("cpu", Sorter::cpu(), vec![Algorithm::Auto, Algorithm::Radix])];
-    match Sorter::cuda() {
-        Ok(s) => {
-            v.push(("cuda", s, vec![Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge]))
-        }
-        Err(e) => {
-            if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("GPUSORT_REQUIRE_GPU=1 but no usable GPU: {e}");
-            }
-            skip_loudly(&format!("skipped: no CUDA device ({e}); GPU cases not run"));
-        }
-    }
-    v
+pub mod harness;
+
+/// A backend under test, with the algorithms it must sort with.
+pub struct Backend {
+    pub name: &'static str,
+    pub sorter: Sorter,
+    pub algorithms: Vec<Algorithm>,
+}
+
+/// The CPU backend.
+pub fn cpu_backend() -> Backend {
+    Backend { name: "cpu", sorter: Sorter::cpu(), algorithms: vec![Algorithm::Auto, Algorithm::Radix] }
+}
+
+/// The first CUDA device, for cases that `harness::gpu` runs only where there is one.
+pub fn cuda_backend() -> Backend {
+    let sorter = Sorter::cuda().unwrap_or_else(|e| panic!("a GPU case ran without a usable GPU: {e}"));
+    let algorithms = vec![Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge];
+    Backend { name: "cuda", sorter, algorithms }
 }
 
 /// Prints past the test harness's output capture, so a skip shows even when the test passes.
