@@ -96,12 +96,18 @@ mod tests {
             SortError::NoDriver.into(),
             SortError::NoDevice("no devices".into()).into(),
             SortError::OutOfMemory { op: "cuMemAlloc", bytes: 8 }.into(),
+            SortError::Config("GPUSORT_BACKEND=gpuu is not one of auto, cpu, cuda".into()).into(),
         ];
         for f in failures {
             let status = unsafe { CStr::from_ptr(crate::gpusort_status_str(f.status as i32)) }.to_str().unwrap();
             assert!(!f.message.starts_with(status), "{status}: {}", f.message);
             assert!(!f.message.is_empty());
         }
+        let refused: Failure = SortError::Config("GPUSORT_BACKEND=gpuu".into()).into();
+        assert_eq!(
+            (refused.status, refused.message.as_str()),
+            (gpusort_status::GPUSORT_INVALID_ARGUMENT, "GPUSORT_BACKEND=gpuu")
+        );
     }
 
     fn read() -> (gpusort_status, String) {
