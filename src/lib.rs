@@ -27,11 +27,13 @@
 //!
 //! # Cargo features
 //!
-//! - `cuda` (default): the GPU backend, through [`cudarc`] with the driver loaded at run time (a
+//! - `cuda` (default): the GPU backend, through `cudarc` with the driver loaded at run time (a
 //!   binary built with it runs on machines without one). The device-resident methods
 //!   (`Sorter::sort_kvp_device` and the others) and the `cudarc` re-export exist only with it.
 //!   Without it the crate is CPU-only, with the same [`Sorter`] API: [`Sorter::cuda`] returns
 //!   [`SortError::NoDriver`].
+//! - `demo` (default): the `gpusort-demo` program and its command-line parser (clap); leave it
+//!   out with `default-features = false, features = ["cuda"]`.
 //! - `testing` (off): test and fault-injection helpers for gpusort's own tests.
 //!
 //! # Memory kept between calls
