@@ -10,19 +10,25 @@ pub enum Algorithm {
     Auto,
     /// Stable LSD radix sort.
     Radix,
-    /// Bitonic sorting network (GPU only, not stable).
+    /// Bitonic sorting network (GPU only, not stable; see [`Sorter::with_algorithm`] for what
+    /// runs without a GPU).
+    ///
+    /// [`Sorter::with_algorithm`]: crate::Sorter::with_algorithm
     Bitonic,
-    /// Batcher's odd-even merge sorting network (GPU only, not stable).
+    /// Batcher's odd-even merge sorting network (GPU only, not stable; as `Bitonic` without a
+    /// GPU).
     OddEvenMerge,
 }
 
 impl Algorithm {
     /// True when equal keys keep their input order.
+    #[must_use]
     pub fn is_stable(self) -> bool {
         matches!(self, Algorithm::Auto | Algorithm::Radix)
     }
 
     /// True for the algorithms only the GPU backend has.
+    #[must_use]
     pub fn is_gpu_only(self) -> bool {
         matches!(self, Algorithm::Bitonic | Algorithm::OddEvenMerge)
     }

@@ -80,10 +80,14 @@ impl SortJob<'_> {
     }
 }
 
-/// Which backend ran (or would run) a sort.
+/// Which backend ran (or would run) a sort. More may come (other GPU APIs), hence
+/// `non_exhaustive`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BackendKind {
+    /// The CPU backend (`gpusort-cpu`, on rayon).
     Cpu,
+    /// An NVIDIA GPU, through the CUDA driver.
     Cuda,
 }
 

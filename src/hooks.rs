@@ -1,14 +1,16 @@
 //! Test hooks for the host path: failure injection and knobs that make small inputs take the
-//! paths large ones take (many chunks, a pinned ring smaller than the data). Not part of the API.
+//! paths large ones take (many chunks, a pinned ring smaller than the data). Public only with the
+//! `testing` feature, for gpusort's own tests; without it every check is a constant.
 //!
 //! Everything is per thread (the thread that calls the sort), so tests running side by side do
-//! not see each other's settings. Unarmed, each check is one relaxed load of a static flag that
-//! no release program ever sets.
+//! not see each other's settings. Unarmed, each check is one relaxed load of a static flag.
 
-use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use crate::SortError;
+#[cfg(feature = "testing")]
+pub(crate) use armed::{chunk_bytes, hit, pinned_cap};
+#[cfg(feature = "testing")]
+pub use armed::{clear, inject, set_chunk_bytes, set_pinned_cap, STEPS};
+#[cfg(not(feature = "testing"))]
+pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap};
 
 /// A step of a host-to-host GPU sort that can be made to fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,87 +31,117 @@ pub enum Step {
     Merge,
 }
 
-pub const STEPS: [Step; 7] =
-    [Step::PinnedAlloc, Step::DeviceAlloc, Step::PinnedCopy, Step::Upload, Step::Sort, Step::Download, Step::Merge];
+#[cfg(not(feature = "testing"))]
+mod unarmed {
+    use super::Step;
+    use crate::SortError;
 
-static ARMED: AtomicBool = AtomicBool::new(false);
-
-thread_local! {
-    static PLAN: Cell<Option<(Step, usize)>> = const { Cell::new(None) };
-    static FIRED: Cell<bool> = const { Cell::new(false) };
-    static CHUNK_BYTES: Cell<usize> = const { Cell::new(0) };
-    static PINNED_CAP: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Makes the `nth` (from 0) occurrence of `step` in this thread's next sorts fail once.
-pub fn inject(step: Step, nth: usize) {
-    ARMED.store(true, Ordering::Relaxed);
-    PLAN.set(Some((step, nth)));
-    FIRED.set(false);
-}
-
-/// Disarms the injection; true when it fired.
-pub fn clear() -> bool {
-    PLAN.set(None);
-    FIRED.replace(false)
-}
-
-/// Transfers in chunks of `bytes` in this thread (0: the tuned size).
-pub fn set_chunk_bytes(bytes: usize) {
-    ARMED.store(true, Ordering::Relaxed);
-    CHUNK_BYTES.set(bytes);
-}
-
-/// Caps the held pinned buffer at `bytes` in this thread (0: the tuned cap), so that small inputs
-/// take the path of inputs too large to keep a copy of (the ring both ways, host scratch).
-pub fn set_pinned_cap(bytes: usize) {
-    ARMED.store(true, Ordering::Relaxed);
-    PINNED_CAP.set(bytes);
-}
-
-#[inline(always)]
-fn armed() -> bool {
-    ARMED.load(Ordering::Relaxed)
-}
-
-/// `Err` when an injected failure is due at this step.
-#[inline(always)]
-pub(crate) fn hit(step: Step) -> Result<(), SortError> {
-    if armed() {
-        return hit_slow(step);
+    #[inline(always)]
+    pub(crate) fn hit(_: Step) -> Result<(), SortError> {
+        Ok(())
     }
-    Ok(())
+
+    #[inline(always)]
+    pub(crate) fn chunk_bytes() -> Option<usize> {
+        None
+    }
+
+    #[inline(always)]
+    pub(crate) fn pinned_cap() -> Option<usize> {
+        None
+    }
 }
 
-#[cold]
-fn hit_slow(step: Step) -> Result<(), SortError> {
-    match PLAN.get() {
-        Some((s, 0)) if s == step => {
-            PLAN.set(None);
-            FIRED.set(true);
-            Err(SortError::Driver {
-                op: "injected fault",
-                source: cudarc::driver::DriverError(cudarc::driver::sys::CUresult::CUDA_ERROR_UNKNOWN),
-            })
+#[cfg(feature = "testing")]
+mod armed {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use super::Step;
+
+    /// Every step, in the order a sort meets them.
+    pub const STEPS: [Step; 7] =
+        [Step::PinnedAlloc, Step::DeviceAlloc, Step::PinnedCopy, Step::Upload, Step::Sort, Step::Download, Step::Merge];
+
+    static ARMED: AtomicBool = AtomicBool::new(false);
+
+    thread_local! {
+        static PLAN: Cell<Option<(Step, usize)>> = const { Cell::new(None) };
+        static FIRED: Cell<bool> = const { Cell::new(false) };
+        static CHUNK_BYTES: Cell<usize> = const { Cell::new(0) };
+        static PINNED_CAP: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Makes the `nth` (from 0) occurrence of `step` in this thread's next sorts fail once.
+    pub fn inject(step: Step, nth: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        PLAN.set(Some((step, nth)));
+        FIRED.set(false);
+    }
+
+    /// Disarms the injection; true when it fired.
+    pub fn clear() -> bool {
+        PLAN.set(None);
+        FIRED.replace(false)
+    }
+
+    /// Transfers in chunks of `bytes` in this thread (0: the tuned size).
+    pub fn set_chunk_bytes(bytes: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        CHUNK_BYTES.set(bytes);
+    }
+
+    /// Caps the held pinned buffer at `bytes` in this thread (0: the tuned cap), so that small inputs
+    /// take the path of inputs too large to keep a copy of (the ring both ways, host scratch).
+    pub fn set_pinned_cap(bytes: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        PINNED_CAP.set(bytes);
+    }
+
+    #[inline(always)]
+    fn armed() -> bool {
+        ARMED.load(Ordering::Relaxed)
+    }
+
+    /// `Err` when an injected failure is due at this step.
+    #[inline(always)]
+    pub(crate) fn hit(step: Step) -> Result<(), crate::SortError> {
+        if armed() {
+            return hit_slow(step);
         }
-        Some((s, k)) if s == step => {
-            PLAN.set(Some((s, k - 1)));
-            Ok(())
+        Ok(())
+    }
+
+    #[cold]
+    fn hit_slow(step: Step) -> Result<(), crate::SortError> {
+        match PLAN.get() {
+            Some((s, 0)) if s == step => {
+                PLAN.set(None);
+                FIRED.set(true);
+                Err(crate::SortError::Driver {
+                    op: "injected fault",
+                    source: cudarc::driver::DriverError(cudarc::driver::sys::CUresult::CUDA_ERROR_UNKNOWN),
+                })
+            }
+            Some((s, k)) if s == step => {
+                PLAN.set(Some((s, k - 1)));
+                Ok(())
+            }
+            _ => Ok(()),
         }
-        _ => Ok(()),
     }
-}
 
-pub(crate) fn chunk_bytes() -> Option<usize> {
-    if !armed() {
-        return None;
+    pub(crate) fn chunk_bytes() -> Option<usize> {
+        if !armed() {
+            return None;
+        }
+        Some(CHUNK_BYTES.get()).filter(|&b| b > 0)
     }
-    Some(CHUNK_BYTES.get()).filter(|&b| b > 0)
-}
 
-pub(crate) fn pinned_cap() -> Option<usize> {
-    if !armed() {
-        return None;
+    pub(crate) fn pinned_cap() -> Option<usize> {
+        if !armed() {
+            return None;
+        }
+        Some(PINNED_CAP.get()).filter(|&b| b > 0)
     }
-    Some(PINNED_CAP.get()).filter(|&b| b > 0)
 }

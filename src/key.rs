@@ -10,6 +10,7 @@ mod sealed {
 ///
 /// Floats sort as [`f32::total_cmp`] orders them: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
 pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
+    /// The slice as one of the backends' typed slices.
     #[doc(hidden)]
     fn slice(v: &mut [Self]) -> KeySlice<'_>;
 }

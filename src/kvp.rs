@@ -7,11 +7,14 @@ use gpusort_cpu::Keyed;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Kvp {
+    /// The sort key.
     pub key: u32,
+    /// The payload that moves with the key.
     pub value: u32,
 }
 
 impl Kvp {
+    /// A pair of `key` and `value`.
     #[inline]
     pub const fn new(key: u32, value: u32) -> Self {
         Kvp { key, value }
@@ -26,10 +29,13 @@ impl Keyed for Kvp {
     }
 }
 
-// SAFETY: `Kvp` is `repr(C)`, made of two `u32`s with no padding, so every bit pattern is valid
-// and it can be copied to and from the device byte for byte.
-unsafe impl cudarc::driver::DeviceRepr for Kvp {}
-// SAFETY: all-zero bits are a valid `Kvp` (key 0, value 0).
-unsafe impl cudarc::driver::ValidAsZeroBits for Kvp {}
+#[cfg(feature = "cuda")]
+mod device {
+    // SAFETY: `Kvp` is `repr(C)`, made of two `u32`s with no padding, so every bit pattern is
+    // valid and it can be copied to and from the device byte for byte.
+    unsafe impl cudarc::driver::DeviceRepr for super::Kvp {}
+    // SAFETY: all-zero bits are a valid `Kvp` (key 0, value 0).
+    unsafe impl cudarc::driver::ValidAsZeroBits for super::Kvp {}
+}
 
 const _: () = assert!(std::mem::size_of::<Kvp>() == 8 && std::mem::align_of::<Kvp>() == 4);

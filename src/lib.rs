@@ -2,27 +2,78 @@
 //!
 //! ```
 //! use gpusort::{Kvp, Order, Sorter};
-//! let mut v: Vec<Kvp> = (0..100_000u32).map(|i| Kvp::new(i.wrapping_mul(2654435761), i)).collect();
-//! Sorter::auto().sort_kvp(&mut v)?;
-//! assert!(v.windows(2).all(|w| w[0].key <= w[1].key));
-//! Sorter::cpu().sort_kvp_by(&mut v, Order::Descending)?;
+//!
+//! // Pairs: a u32 key and a u32 value, sorted by key; stable (equal keys keep their order).
+//! let mut pairs: Vec<Kvp> = (0..100_000u32).map(|i| Kvp::new(i.wrapping_mul(2654435761), i)).collect();
+//! Sorter::auto().sort_kvp(&mut pairs)?;
+//! assert!(pairs.windows(2).all(|w| w[0].key <= w[1].key));
+//!
+//! // Keys alone: u32, i32, f32 (in `f32::total_cmp` order) or u64, in either order.
+//! let mut keys = vec![2.5f32, -1.0, f32::INFINITY, 0.0];
+//! Sorter::auto().with_order(Order::Descending).sort_keys(&mut keys)?;
+//! assert_eq!(keys, [f32::INFINITY, 2.5, 0.0, -1.0]);
+//!
+//! // Split arrays: the values move with their keys.
+//! let (mut ids, mut rows) = (vec![30u64, 10, 20], vec![0u32, 1, 2]);
+//! Sorter::auto().sort_pairs(&mut ids, &mut rows)?;
+//! assert_eq!((ids, rows), (vec![10, 20, 30], vec![1, 2, 0]));
 //! # Ok::<(), gpusort::SortError>(())
 //! ```
 //!
-//! `Sorter::auto()` never fails: with no driver, no device or a GPU older than compute capability
-//! 7.5 it sorts on the CPU and [`Sorter::describe`] says why. Pair sorts with [`Algorithm::Auto`]
-//! or [`Algorithm::Radix`] are stable on every backend; the sorting networks are not.
+//! [`Sorter::auto()`] sorts on the GPU when one is usable and on the CPU otherwise (no driver, no
+//! device, a GPU older than compute capability 7.5, a build without the `cuda` feature), and
+//! [`Sorter::describe`] says which and why. Pair sorts with [`Algorithm::Auto`] or
+//! [`Algorithm::Radix`] are stable on every backend; the sorting networks are not.
+//!
+//! # Cargo features
+//!
+//! - `cuda` (default): the GPU backend, through `cudarc` with the driver loaded at run time (a
+//!   binary built with it runs on machines without one). The device-resident methods
+//!   (`Sorter::sort_kvp_device` and the others) and the `cudarc` re-export exist only with it.
+//!   Without it the crate is CPU-only, with the same [`Sorter`] API: [`Sorter::cuda`] returns
+//!   [`SortError::NoDriver`].
+//! - `demo` (default): the `gpusort-demo` program and its command-line parser (clap); leave it
+//!   out with `default-features = false, features = ["cuda"]`.
+//! - `testing` (off): test and fault-injection helpers for gpusort's own tests.
+//!
+//! # Memory kept between calls
+//!
+//! For speed, sorts keep their scratch memory for the next call (see [`Sorter::release_memory`]
+//! for what and how much); [`Sorter::with_keep_memory`]`(false)` gives it back after every sort.
+//!
+//! # Environment
+//!
+//! Read once per process; a value that is not understood is reported on stderr once, with the
+//! accepted values.
+//!
+//! - `GPUSORT_BACKEND=auto|cpu|cuda`: the backend of [`Sorter::auto`] (`cuda` falls back to the
+//!   CPU, saying why, when no GPU is usable). Any other value makes `auto()` sorters fail with
+//!   [`SortError::Config`], since sorting elsewhere than asked would go unnoticed.
+//! - `GPUSORT_POOL_KEEP_BYTES=<bytes>`: how much device memory the GPU's memory pool keeps
+//!   between sorts (default: half the device).
+//! - `GPUSORT_OVERLAP_LAUNCHES=0|1`: `0` turns off overlapped kernel launches (for measuring).
+//! - `GPUSORT_KERNELS_DIR=<dir>`: load kernel images from `dir` (kernel development); honoured
+//!   only in debug builds or with the `testing` feature.
+#![warn(missing_docs)]
 
 mod algorithm;
 mod backend;
+mod config;
 mod cpu;
+#[cfg(feature = "cuda")]
 mod cuda;
 mod error;
-#[doc(hidden)]
+#[cfg_attr(not(feature = "cuda"), path = "gpu_none.rs")]
+mod gpu;
+#[cfg(all(feature = "cuda", feature = "testing"))]
 pub mod hooks;
+#[cfg(all(feature = "cuda", not(feature = "testing")))]
+mod hooks;
+#[cfg(feature = "cuda")]
 mod hostcopy;
 mod key;
 mod kvp;
+#[cfg(feature = "cuda")]
 mod merge;
 mod sorter;
 pub mod tuning;
@@ -31,11 +82,16 @@ pub use algorithm::Algorithm;
 pub use backend::BackendKind;
 pub use cuda::foreign::DeviceKeyType;
 pub use error::SortError;
-pub use gpusort_cpu::check;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;
 pub use kvp::Kvp;
 pub use sorter::Sorter;
 
-/// The CUDA driver bindings gpusort uses, for callers of the device-resident methods.
+/// The result oracle of gpusort's tests (sorted, a permutation, stable): `gpusort-cpu`'s `check`.
+#[cfg(feature = "testing")]
+pub use gpusort_cpu::check;
+
+/// The CUDA driver bindings gpusort uses, for callers of the device-resident methods: name
+/// `gpusort::cudarc` so your buffers and streams come from the same cudarc version as gpusort's.
+#[cfg(feature = "cuda")]
 pub use cudarc;

@@ -215,14 +215,8 @@ mod tests {
     type Item = (u32, u32, u32);
 
     fn rng(seed: u64) -> impl FnMut() -> u64 {
-        let mut s = seed;
-        move || {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
+        let mut r = gpusort_cpu::rng::SplitMix64(seed);
+        move || r.next()
     }
 
     /// Runs of the given lengths with keys from `draw`, each sorted stably, and the expected

@@ -1,12 +1,16 @@
 //! `Sorter`: picks a backend for each call and forwards the sort to it.
 
+#[cfg(feature = "cuda")]
+mod device;
+#[cfg(test)]
+mod tests;
+
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream};
-
 use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::config::{self, ForcedBackend};
 use crate::cpu::CpuBackend;
-use crate::cuda::CudaBackend;
+use crate::gpu::GpuBackend;
 use crate::tuning::{self, JobShape};
 use crate::{Algorithm, Key, Kvp, Order, SortError};
 
@@ -31,6 +35,30 @@ enum Policy {
 /// keys keep their input order, in both orders), so the result does not depend on which backend
 /// ran.
 ///
+/// A sorter is configured with builders ([`Sorter::with_order`], [`Sorter::with_algorithm`],
+/// [`Sorter::with_keep_memory`], ...) and then sorts any number of slices; `Sorter::default()` is
+/// [`Sorter::auto()`], and `Display` prints [`Sorter::describe`].
+///
+/// ```
+/// use gpusort::{Order, Sorter};
+/// let sorter = Sorter::auto().with_order(Order::Descending);
+/// let mut scores = vec![0.5f32, 2.0, -1.0];
+/// sorter.sort_keys(&mut scores)?;
+/// assert_eq!(scores, [2.0, 0.5, -1.0]);
+/// println!("sorted on {sorter}");
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
+///
+/// # Memory kept between calls
+///
+/// For speed, a sort keeps what it allocated for the next one: the CPU backend's scratch buffer
+/// (up to 1 GiB), and with a GPU a pinned copy of the largest input sorted so far (up to a quarter
+/// of the host's memory, [`Sorter::kept_host_bytes`]), a 64 MiB pinned transfer ring and up to
+/// half the device's memory in its memory pool. All of it is shared by every `Sorter` of the
+/// process. [`Sorter::release_memory`] gives it back at any time; a sorter made with
+/// [`Sorter::with_keep_memory`]`(false)` gives it back after each of its sorts (long-running
+/// services that sort rarely).
+///
 /// # Fork
 ///
 /// A process forked from one that sorted can sort host data at every size: the CPU work runs on
@@ -52,68 +80,183 @@ enum Policy {
 #[derive(Clone, Debug)]
 pub struct Sorter {
     cpu: Arc<CpuBackend>,
-    gpu: Option<Arc<CudaBackend>>,
+    gpu: Option<Arc<GpuBackend>>,
     policy: Policy,
     algorithm: Algorithm,
+    order: Order,
+    keep_memory: bool,
     /// Why the GPU is not used, when it is not.
-    note: Option<String>,
+    note: Option<Arc<str>>,
+    /// Why this sorter refuses to sort (a configuration it cannot honour), when it does.
+    refused: Option<Arc<str>>,
+}
+
+impl Default for Sorter {
+    /// [`Sorter::auto()`].
+    fn default() -> Sorter {
+        Sorter::auto()
+    }
+}
+
+impl std::fmt::Display for Sorter {
+    /// What [`Sorter::describe`] says.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
 }
 
 impl Sorter {
     /// The GPU when one is usable, else the CPU; never fails. Below the measured crossover of
     /// each kind of sort ([`tuning::gpu_from_items`]) the CPU sorts even when a GPU is present.
-    /// `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice.
+    ///
+    /// `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice (`cuda` without a usable GPU sorts on
+    /// the CPU and says why). Any other value is refused: such a sorter's [`Sorter::describe`]
+    /// names it and its sorts return [`SortError::Config`].
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto();
+    /// let mut v = vec![3u32, 1, 2];
+    /// sorter.sort_keys(&mut v)?;
+    /// assert_eq!(v, [1, 2, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use]
     pub fn auto() -> Sorter {
-        let forced = std::env::var("GPUSORT_BACKEND").ok().map(|s| s.trim().to_ascii_lowercase());
-        match forced.as_deref() {
-            Some("cpu") => Sorter { note: Some("GPUSORT_BACKEND=cpu".into()), ..Sorter::cpu() },
-            Some("cuda") | Some("gpu") => Sorter::cuda()
-                .unwrap_or_else(|e| Sorter { note: Some(format!("GPUSORT_BACKEND=cuda, but {e}")), ..Sorter::cpu() }),
-            Some(other) if !other.is_empty() && other != "auto" => Sorter {
-                note: Some(format!("GPUSORT_BACKEND={other} is not cpu, cuda or auto")),
-                ..Sorter::auto_detect()
+        Sorter::auto_from(&config::get().backend)
+    }
+
+    fn auto_from(forced: &Result<ForcedBackend, String>) -> Sorter {
+        match forced {
+            Ok(ForcedBackend::Auto) => Sorter::auto_detect(),
+            Ok(ForcedBackend::Cpu) => Sorter {
+                policy: Policy::Auto { crossover: None },
+                note: Some("GPUSORT_BACKEND=cpu".into()),
+                ..Sorter::cpu()
             },
-            _ => Sorter::auto_detect(),
+            Ok(ForcedBackend::Cuda) => Sorter::cuda().unwrap_or_else(|e| Sorter {
+                note: Some(format!("GPUSORT_BACKEND=cuda, but {e}").into()),
+                ..Sorter::cpu()
+            }),
+            Err(why) => Sorter { refused: Some(why.as_str().into()), ..Sorter::cpu() },
         }
     }
 
     fn auto_detect() -> Sorter {
-        match CudaBackend::open(0) {
+        match GpuBackend::open(0) {
             Ok(gpu) => {
                 // Out of core in many small runs, the CPU is faster (`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`).
-                let gpu = CudaBackend { max_runs: Some(tuning::AUTO_OUT_OF_CORE_MAX_RUNS), ..gpu };
+                let gpu = gpu.with_max_runs(tuning::AUTO_OUT_OF_CORE_MAX_RUNS);
                 Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::Auto { crossover: None }, ..Sorter::cpu() }
             }
-            Err(e) => Sorter { note: Some(e.to_string()), ..Sorter::cpu() },
+            Err(e) => {
+                Sorter { policy: Policy::Auto { crossover: None }, note: Some(e.to_string().into()), ..Sorter::cpu() }
+            }
         }
     }
 
-    /// The CPU backend alone.
+    /// The CPU backend alone: a stable parallel radix sort on gpusort's own thread pool.
+    ///
+    /// ```
+    /// let mut v = vec![3i32, -1, 2];
+    /// gpusort::Sorter::cpu().sort_keys(&mut v)?;
+    /// assert_eq!(v, [-1, 2, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use]
     pub fn cpu() -> Sorter {
-        Sorter { cpu: Arc::new(CpuBackend), gpu: None, policy: Policy::CpuOnly, algorithm: Algorithm::Auto, note: None }
+        // Reports what the environment says that gpusort does not understand, whatever the sorter.
+        config::get();
+        Sorter {
+            cpu: Arc::new(CpuBackend),
+            gpu: None,
+            policy: Policy::CpuOnly,
+            algorithm: Algorithm::Auto,
+            order: Order::Ascending,
+            keep_memory: true,
+            note: None,
+            refused: None,
+        }
     }
 
-    /// The first CUDA device, for every length; `Err` (`NoDriver`, `NoDevice`, `Unsupported` for a
-    /// GPU older than compute capability 7.5, ...) when there is none usable.
+    /// The first CUDA device, for every length; `Err` ([`SortError::NoDriver`],
+    /// [`SortError::NoDevice`], [`SortError::Unsupported`] for a GPU older than compute
+    /// capability 7.5, ...) when there is none usable. Always `NoDriver` in a build without the
+    /// `cuda` feature.
+    ///
+    /// ```
+    /// match gpusort::Sorter::cuda() {
+    ///     Ok(gpu) => println!("{gpu}"),
+    ///     Err(e) => println!("no GPU here: {e}"),
+    /// }
+    /// ```
     pub fn cuda() -> Result<Sorter, SortError> {
         Sorter::cuda_device(0)
     }
 
-    /// The CUDA device `ordinal`, for every length.
+    /// The CUDA device `ordinal`, for every length (see [`Sorter::cuda`]).
     pub fn cuda_device(ordinal: usize) -> Result<Sorter, SortError> {
-        let gpu = CudaBackend::open(ordinal)?;
+        let gpu = GpuBackend::open(ordinal)?;
         Ok(Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::GpuOnly, ..Sorter::cpu() })
     }
 
-    /// The same sorter with another algorithm. GPU-only algorithms make `auto()` use the GPU at
-    /// every length; without a GPU they fail with `Unsupported`.
+    /// The same sorter, sorting in `order` (ascending by default). Pair sorts with `Auto` or
+    /// `Radix` stay stable in both orders: equal keys keep their input order.
+    ///
+    /// ```
+    /// use gpusort::{Kvp, Order, Sorter};
+    /// let mut v = vec![Kvp::new(1, 0), Kvp::new(2, 1), Kvp::new(1, 2)];
+    /// Sorter::auto().with_order(Order::Descending).sort_kvp(&mut v)?;
+    /// assert_eq!(v, [Kvp::new(2, 1), Kvp::new(1, 0), Kvp::new(1, 2)]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use = "with_order returns a new sorter; the original is unchanged"]
+    pub fn with_order(mut self, order: Order) -> Sorter {
+        self.order = order;
+        self
+    }
+
+    /// The order this sorter sorts in.
+    #[must_use]
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    /// The same sorter with another algorithm.
+    ///
+    /// The GPU-only sorting networks ([`Algorithm::Bitonic`], [`Algorithm::OddEvenMerge`]) make an
+    /// `auto()` sorter use the GPU at every length. Where it cannot run them (no usable GPU,
+    /// `u64` keys, not enough device memory) it sorts with the CPU's stable radix sort instead,
+    /// whose result is one of the results the network may give. A [`Sorter::cpu()`] sorter, or a
+    /// [`Sorter::cuda()`] one that cannot run the network, returns [`SortError::Unsupported`].
+    ///
+    /// ```
+    /// use gpusort::{Algorithm, Sorter};
+    /// let mut v = vec![3u32, 1, 2];
+    /// Sorter::auto().with_algorithm(Algorithm::Bitonic).sort_keys(&mut v)?; // GPU or CPU
+    /// assert_eq!(v, [1, 2, 3]);
+    /// assert!(Sorter::cpu().with_algorithm(Algorithm::Bitonic).sort_keys(&mut v).is_err());
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use = "with_algorithm returns a new sorter; the original is unchanged"]
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> Sorter {
         self.algorithm = algorithm;
         self
     }
 
+    /// The algorithm this sorter runs.
+    #[must_use]
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
     /// The same sorter with one CPU/GPU crossover for every kind of sort instead of the measured
     /// table (only `auto()` sorters have one).
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto().with_crossover(1 << 20);
+    /// assert_eq!(sorter.backend_for(1000), gpusort::BackendKind::Cpu);
+    /// ```
+    #[must_use = "with_crossover returns a new sorter; the original is unchanged"]
     pub fn with_crossover(mut self, items: usize) -> Sorter {
         if let Policy::Auto { crossover } = &mut self.policy {
             *crossover = Some(items);
@@ -138,28 +281,77 @@ impl Sorter {
     /// faster then). Split pairs with `u64` keys sort their runs on the GPU and merge them on
     /// the CPU.
     /// No effect on a sorter without a GPU.
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto().with_device_memory_limit(256 << 20);
+    /// let mut v: Vec<u64> = (0..100_000u64).rev().collect();
+    /// sorter.sort_keys(&mut v)?;
+    /// assert!(v.windows(2).all(|w| w[0] <= w[1]));
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use = "with_device_memory_limit returns a new sorter; the original is unchanged"]
     pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {
         if let Some(g) = &self.gpu {
-            self.gpu = Some(Arc::new(CudaBackend { device_limit: Some(bytes), ..CudaBackend::clone(g) }));
+            self.gpu = Some(Arc::new(g.with_device_limit(bytes)));
         }
         self
     }
 
-    /// The device memory limit set with [`Sorter::with_device_memory_limit`].
+    /// The device memory limit set with [`Sorter::with_device_memory_limit`] (`None` without one,
+    /// or without a GPU).
+    #[must_use]
     pub fn device_memory_limit(&self) -> Option<usize> {
-        self.gpu.as_ref().and_then(|g| g.device_limit)
+        self.gpu.as_ref().and_then(|g| g.device_limit())
     }
 
-    /// Pinned host memory the GPU path keeps now for the next host sort: a copy of the largest
-    /// input sorted so far (up to a quarter of the host's memory) and a 64 MiB transfer ring,
-    /// shared by every `Sorter` of the process. [`Sorter::release_memory`] frees it. 0 without a GPU.
+    /// The same sorter, keeping the memory its sorts allocate for the next sort (`true`, the
+    /// default) or giving it back after each of its sorts as [`Sorter::release_memory`] does
+    /// (`false`). Turn it off in a long-running service that sorts now and then, where holding
+    /// a GiB of scratch and pinned memory between sorts costs more than allocating it again.
+    /// Other sorters of the process are not affected, but memory they keep is given back too
+    /// (it is shared).
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto().with_keep_memory(false);
+    /// let mut v: Vec<u32> = (0..1_000_000u32).rev().collect();
+    /// sorter.sort_keys(&mut v)?;
+    /// assert_eq!(sorter.kept_host_bytes(), 0);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use = "with_keep_memory returns a new sorter; the original is unchanged"]
+    pub fn with_keep_memory(mut self, keep: bool) -> Sorter {
+        self.keep_memory = keep;
+        self
+    }
+
+    /// Whether this sorter keeps memory between sorts ([`Sorter::with_keep_memory`]).
+    #[must_use]
+    pub fn keeps_memory(&self) -> bool {
+        self.keep_memory
+    }
+
+    /// Host memory kept now for the next sort, shared by every `Sorter` of the process: the CPU
+    /// backend's scratch buffer (up to 1 GiB) and, with a GPU, the pinned staging (a copy of the
+    /// largest input sorted so far, up to a quarter of the host's memory, and a 64 MiB transfer
+    /// ring). [`Sorter::release_memory`] frees it; device memory kept by the GPU's memory pool is
+    /// not counted.
+    #[must_use]
     pub fn kept_host_bytes(&self) -> usize {
-        self.gpu.as_ref().map_or(0, |g| g.kept_host_bytes())
+        self.gpu.as_ref().map_or(0, |g| g.kept_host_bytes()) + gpusort_cpu::kept_scratch_bytes()
     }
 
     /// Frees the memory kept between sorts for speed: the GPU's pinned staging buffers and the
     /// device memory its allocator holds (shared by every `Sorter` of the process), and the CPU
     /// backend's scratch buffer. The next sort allocates them again.
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto();
+    /// let mut v: Vec<u32> = (0..1_000_000u32).rev().collect();
+    /// sorter.sort_keys(&mut v)?;
+    /// sorter.release_memory();
+    /// assert_eq!(sorter.kept_host_bytes(), 0);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
     pub fn release_memory(&self) {
         if let Some(g) = self.live_gpu() {
             g.release_memory();
@@ -167,24 +359,37 @@ impl Sorter {
         gpusort_cpu::release_scratch();
     }
 
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
-    }
-
     /// The backend a sort of `len` `Kvp` items would run on.
+    #[must_use]
     pub fn backend_for(&self, len: usize) -> BackendKind {
         self.backend_for_shape(JobShape::Kvp, len)
     }
 
     /// The backend a sort of `len` items of the given shape would run on.
+    ///
+    /// ```
+    /// use gpusort::{tuning::JobShape, BackendKind, Sorter};
+    /// assert_eq!(Sorter::cpu().backend_for_shape(JobShape::Keys64, 1 << 30), BackendKind::Cpu);
+    /// ```
+    #[must_use]
     pub fn backend_for_shape(&self, shape: JobShape, len: usize) -> BackendKind {
         self.pick(shape, len).kind()
     }
 
-    /// One line: the backend, the GPU, and why the CPU is used where it is.
+    /// One line: the backend, the GPU, and why the CPU is used where it is (also what `Display`
+    /// prints).
+    ///
+    /// ```
+    /// let d = gpusort::Sorter::cpu().describe();
+    /// assert!(d.starts_with("cpu (rayon, "), "{d}");
+    /// ```
+    #[must_use]
     pub fn describe(&self) -> String {
+        if let Some(why) = &self.refused {
+            return format!("refuses to sort: {why}");
+        }
         let cpu = self.cpu.describe();
-        if let Some(Err(e)) = self.gpu.as_ref().map(|g| g.gpu.check_process()) {
+        if let Some(Err(e)) = self.gpu.as_ref().map(|g| g.check_process()) {
             return match self.policy {
                 Policy::Auto { .. } => format!("{cpu}: {e}; sorting on the CPU"),
                 _ => format!("cuda (unusable here: {e})"),
@@ -203,34 +408,42 @@ impl Sorter {
         }
     }
 
-    /// Sorts pairs by key, ascending, stably (with `Auto`/`Radix`).
+    /// Sorts pairs by key in the sorter's order, stably (with `Auto`/`Radix`).
+    ///
+    /// ```
+    /// use gpusort::{Kvp, Sorter};
+    /// let mut v = vec![Kvp::new(7, 0), Kvp::new(3, 1), Kvp::new(7, 2)];
+    /// Sorter::auto().sort_kvp(&mut v)?;
+    /// assert_eq!(v, [Kvp::new(3, 1), Kvp::new(7, 0), Kvp::new(7, 2)]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
     pub fn sort_kvp(&self, v: &mut [Kvp]) -> Result<(), SortError> {
-        self.sort_kvp_by(v, Order::Ascending)
+        self.run(SortJob::Kvp(v))
     }
 
-    /// Sorts pairs by key in `order`, stably (with `Auto`/`Radix`).
-    pub fn sort_kvp_by(&self, v: &mut [Kvp], order: Order) -> Result<(), SortError> {
-        self.run(SortJob::Kvp(v), order)
-    }
-
-    /// Sorts keys (`u32`, `i32`, `f32` in `total_cmp` order, `u64`) ascending.
+    /// Sorts keys (`u32`, `i32`, `f32` in [`f32::total_cmp`] order, `u64`) in the sorter's order.
+    ///
+    /// ```
+    /// let mut v = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY];
+    /// gpusort::Sorter::auto().sort_keys(&mut v)?;
+    /// assert_eq!(v[0], f32::NEG_INFINITY);
+    /// assert!(v[4].is_nan());
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
     pub fn sort_keys<K: Key>(&self, v: &mut [K]) -> Result<(), SortError> {
-        self.sort_keys_by(v, Order::Ascending)
+        self.run(SortJob::Keys(K::slice(v)))
     }
 
-    /// Sorts keys in `order`.
-    pub fn sort_keys_by<K: Key>(&self, v: &mut [K], order: Order) -> Result<(), SortError> {
-        self.run(SortJob::Keys(K::slice(v)), order)
-    }
-
-    /// Sorts split arrays by key, ascending, values moving with their keys; stable with
-    /// `Auto`/`Radix`. `InvalidArgument` when the lengths differ.
+    /// Sorts split arrays by key in the sorter's order, values moving with their keys; stable
+    /// with `Auto`/`Radix`. `InvalidArgument` when the lengths differ.
+    ///
+    /// ```
+    /// let (mut keys, mut rows) = (vec![-2i32, 5, -2], vec![0u32, 1, 2]);
+    /// gpusort::Sorter::auto().sort_pairs(&mut keys, &mut rows)?;
+    /// assert_eq!((keys, rows), (vec![-2, -2, 5], vec![0, 2, 1]));
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
     pub fn sort_pairs<K: Key>(&self, keys: &mut [K], values: &mut [u32]) -> Result<(), SortError> {
-        self.sort_pairs_by(keys, values, Order::Ascending)
-    }
-
-    /// Sorts split arrays by key in `order`.
-    pub fn sort_pairs_by<K: Key>(&self, keys: &mut [K], values: &mut [u32], order: Order) -> Result<(), SortError> {
         if keys.len() != values.len() {
             return Err(SortError::InvalidArgument(format!(
                 "{} keys but {} values: split pairs need one value per key",
@@ -238,58 +451,27 @@ impl Sorter {
                 values.len()
             )));
         }
-        self.run(SortJob::Pairs(K::slice(keys), values), order)
+        self.run(SortJob::Pairs(K::slice(keys), values))
     }
 
-    /// Sorts pairs already on the device, in place, on the caller's stream (no host round trip).
-    /// Returns once the work is queued; synchronize `stream` before reading `data`.
-    pub fn sort_kvp_device(
-        &self,
-        data: &mut CudaSlice<Kvp>,
-        stream: &Arc<CudaStream>,
-        order: Order,
-    ) -> Result<(), SortError> {
-        self.device_backend()?.sort_kvp_device(stream, data, order, self.algorithm)
+    fn check_config(&self) -> Result<(), SortError> {
+        match &self.refused {
+            Some(why) => Err(SortError::Config(why.to_string())),
+            None => Ok(()),
+        }
     }
 
-    /// Sorts `u32` keys already on the device, in place, on the caller's stream.
-    pub fn sort_keys_device(
-        &self,
-        data: &mut CudaSlice<u32>,
-        stream: &Arc<CudaStream>,
-        order: Order,
-    ) -> Result<(), SortError> {
-        self.device_backend()?.sort_keys_u32_device(stream, data, order, self.algorithm)
-    }
-
-    /// Sorts split u32 key and value arrays already on the device, in place, on the caller's
-    /// stream; stable (radix only).
-    pub fn sort_pairs_device(
-        &self,
-        keys: &mut CudaSlice<u32>,
-        values: &mut CudaSlice<u32>,
-        stream: &Arc<CudaStream>,
-        order: Order,
-    ) -> Result<(), SortError> {
-        self.device_backend()?.sort_pairs_u32_device(stream, keys, values, order, self.algorithm)
-    }
-
-    /// The CUDA context this sorter's GPU work runs in, for callers that allocate device buffers
-    /// for the `*_device` methods.
-    pub fn cuda_context(&self) -> Option<Arc<cudarc::driver::CudaContext>> {
-        self.gpu.as_ref().map(|g| g.gpu.ctx.clone())
-    }
-
-    fn device_backend(&self) -> Result<&CudaBackend, SortError> {
-        self.gpu.as_deref().ok_or_else(|| SortError::Unsupported {
-            backend: "cpu",
-            what: "device-resident sorts need a CUDA device".into(),
-        })
+    /// Passes a sort's result on, giving the kept memory back first where this sorter keeps none.
+    fn after_sort(&self, r: Result<(), SortError>) -> Result<(), SortError> {
+        if !self.keep_memory {
+            self.release_memory();
+        }
+        r
     }
 
     /// The GPU, unless there is none or it belongs to the process this one was forked from.
-    fn live_gpu(&self) -> Option<&CudaBackend> {
-        self.gpu.as_deref().filter(|g| g.gpu.check_process().is_ok())
+    fn live_gpu(&self) -> Option<&GpuBackend> {
+        self.gpu.as_deref().filter(|g| g.check_process().is_ok())
     }
 
     fn pick(&self, shape: JobShape, len: usize) -> &dyn SortBackend {
@@ -309,38 +491,46 @@ impl Sorter {
         }
     }
 
+    /// The algorithm the CPU runs for this sorter: `auto()` sorters replace a GPU sorting network
+    /// by the stable sort (see `with_algorithm`).
+    fn cpu_algorithm(&self) -> Algorithm {
+        match self.policy {
+            Policy::Auto { .. } if self.algorithm.is_gpu_only() => Algorithm::Auto,
+            _ => self.algorithm,
+        }
+    }
+
     /// Sorts on the backend `pick` chose. CPU sorts go to gpusort-cpu's own thread pool, which
     /// survives fork (small ones stay on the calling thread, as waking the pool would cost more).
-    fn run(&self, job: SortJob<'_>, order: Order) -> Result<(), SortError> {
+    fn run(&self, job: SortJob<'_>) -> Result<(), SortError> {
+        self.check_config()?;
         if job.len() < 2 {
             // Nothing to order: every sorter succeeds, whatever its backend, algorithm or process.
             return Ok(());
         }
         let backend = self.pick(job.shape(), job.len());
-        if backend.kind() == BackendKind::Cpu {
-            return backend.sort(job, order, self.algorithm);
-        }
-        if let Some(g) = &self.gpu {
-            // A `cuda()` sorter in a forked child: a clear error, before any driver call.
-            g.gpu.check_process()?;
-        }
-        // The GPU path runs on the calling thread (its host copies on rayon's pool): the CUDA
-        // backend is never usable in a forked child (checked above), and a pool worker that held
-        // the pinned staging while it waited for its copies could pick up another sort.
-        self.run_gpu(backend, job, order)
+        let r = if backend.kind() == BackendKind::Cpu {
+            backend.sort(job, self.order, self.cpu_algorithm())
+        } else {
+            // The GPU path runs on the calling thread (its host copies on rayon's pool): the CUDA
+            // backend is never usable in a forked child (checked first), and a pool worker that
+            // held the pinned staging while it waited for its copies could pick up another sort.
+            self.gpu.as_ref().map_or(Ok(()), |g| g.check_process()).and_then(|()| self.run_gpu(backend, job))
+        };
+        self.after_sort(r)
     }
 
-    fn run_gpu(&self, gpu: &dyn SortBackend, mut job: SortJob<'_>, order: Order) -> Result<(), SortError> {
-        if matches!(self.policy, Policy::Auto { .. }) && !self.algorithm.is_gpu_only() {
+    fn run_gpu(&self, gpu: &dyn SortBackend, mut job: SortJob<'_>) -> Result<(), SortError> {
+        if matches!(self.policy, Policy::Auto { .. }) {
             // The GPU leaves the data untouched when it fails; in auto mode a GPU that runs out of
-            // memory, or lacks a kernel for this type, hands the job to the CPU instead.
-            return match gpu.sort(job.reborrow(), order, self.algorithm) {
+            // memory, or lacks a kernel for this type or algorithm, hands the job to the CPU.
+            return match gpu.sort(job.reborrow(), self.order, self.algorithm) {
                 Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {
-                    self.cpu.sort(job, order, self.algorithm)
+                    self.cpu.sort(job, self.order, self.cpu_algorithm())
                 }
                 r => r,
             };
         }
-        gpu.sort(job, order, self.algorithm)
+        gpu.sort(job, self.order, self.algorithm)
     }
 }

@@ -1,8 +1,10 @@
 //! Host-side tuning numbers, each with the figure that chose it. Kernel-side numbers (threads per
 //! block, items per thread, digit bits) live per architecture in `kernels-cuda/cuda/tuning.cuh`.
 
-/// The kinds of sort whose CPU/GPU crossovers differ: the item layout and the key width.
+/// The kinds of sort whose CPU/GPU crossovers differ: the item layout and the key width. New
+/// layouts or key widths become new variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum JobShape {
     /// `Kvp` structs.
     Kvp,

@@ -1,6 +1,6 @@
 //! Backend selection and the behaviour promised without a GPU.
 
-use gpusort::{Algorithm, BackendKind, Kvp, SortError, Sorter};
+use gpusort::{check, Algorithm, BackendKind, Kvp, Order, SortError, Sorter};
 
 #[test]
 fn auto_never_fails_and_says_why() {
@@ -100,15 +100,71 @@ fn lengths_0_and_1_succeed_with_every_algorithm_on_every_sorter() {
                 s.sort_pairs(&mut k, &mut v).unwrap_or_else(|e| panic!("{what} i32 pairs len {n}: {e}"));
                 assert_eq!((k, v), (vec![-5i32; n], vec![9u32; n]), "{what}");
             }
-            // The same sorter still refuses a GPU-only algorithm where there is work, if it has no GPU.
+            // Where there is work, `cpu()` refuses a GPU-only algorithm; `auto()` sorts, on the GPU
+            // or with the CPU's stable sort.
             let mut two = vec![Kvp::new(2, 0), Kvp::new(1, 1)];
             let r = s.sort_kvp(&mut two);
-            if alg.is_gpu_only() && s.backend_for(2) == BackendKind::Cpu {
+            if alg.is_gpu_only() && name == "cpu" {
                 assert!(matches!(r, Err(SortError::Unsupported { .. })), "{what}: {r:?}");
             } else {
                 r.unwrap_or_else(|e| panic!("{what} len 2: {e}"));
                 assert_eq!(two, vec![Kvp::new(1, 1), Kvp::new(2, 0)], "{what}");
             }
         }
+    }
+}
+
+#[test]
+fn auto_without_a_gpu_sorts_network_algorithms_stably_on_the_cpu() {
+    let input: Vec<Kvp> = (0..100_000u32).map(|i| Kvp::new(i.wrapping_mul(2654435761) % 1000, i)).collect();
+    let mut stable = input.clone();
+    Sorter::cpu().sort_kvp(&mut stable).unwrap();
+    for alg in [Algorithm::Bitonic, Algorithm::OddEvenMerge] {
+        for order in [Order::Ascending, Order::Descending] {
+            let s = Sorter::auto().with_algorithm(alg).with_order(order);
+            let mut v = input.clone();
+            s.sort_kvp(&mut v).unwrap_or_else(|e| panic!("auto {alg:?} {order:?}: {e}"));
+            // A network's result is ordered and a permutation; on the CPU it is also the stable one.
+            check::validate(&input, &v, order, false).unwrap_or_else(|e| panic!("{alg:?} {order:?}: {e}"));
+            if s.backend_for(v.len()) == BackendKind::Cpu && order == Order::Ascending {
+                assert!(v == stable, "auto {alg:?} on the CPU must give the stable result");
+            }
+            let mut keys: Vec<u64> = input.iter().map(|p| (p.key as u64) << 32 | p.value as u64).collect();
+            let r = s.sort_keys(&mut keys);
+            if s.backend_for(2) == BackendKind::Cpu {
+                r.unwrap_or_else(|e| panic!("auto {alg:?} u64 keys on the CPU: {e}"));
+                assert!(check::is_sorted(&keys, order), "auto {alg:?} {order:?} u64 keys");
+            }
+        }
+    }
+}
+
+#[test]
+fn default_is_auto_and_display_is_describe() {
+    let (d, a) = (Sorter::default(), Sorter::auto());
+    assert_eq!(d.to_string(), a.describe());
+    assert_eq!(format!("{a}"), a.describe());
+    assert_eq!((d.algorithm(), d.order(), d.keeps_memory()), (Algorithm::Auto, Order::Ascending, true));
+    assert_eq!(d.backend_for(1 << 30), a.backend_for(1 << 30));
+}
+
+#[test]
+fn with_order_sorts_every_kind_descending() {
+    for s in [Sorter::cpu(), Sorter::auto(), Sorter::auto().with_crossover(0)] {
+        let s = s.with_order(Order::Descending);
+        assert_eq!(s.order(), Order::Descending);
+        let mut kvp = vec![Kvp::new(1, 0), Kvp::new(3, 1), Kvp::new(1, 2), Kvp::new(2, 3)];
+        s.sort_kvp(&mut kvp).unwrap();
+        assert_eq!(kvp, [Kvp::new(3, 1), Kvp::new(2, 3), Kvp::new(1, 0), Kvp::new(1, 2)], "{s}");
+        let mut keys = vec![-1.5f32, 2.0, f32::NAN, -0.0];
+        s.sort_keys(&mut keys).unwrap();
+        assert!(keys[0].is_nan() && keys[1..] == [2.0, -0.0, -1.5], "{s}: {keys:?}");
+        let (mut k, mut v) = (vec![5u64, 9, 5], vec![0u32, 1, 2]);
+        s.sort_pairs(&mut k, &mut v).unwrap();
+        assert_eq!((k, v), (vec![9, 5, 5], vec![1, 0, 2]), "{s}");
+        // The order is the sorter's: a sorter made from it sorts ascending again.
+        let mut up = vec![3u32, 1, 2];
+        s.clone().with_order(Order::Ascending).sort_keys(&mut up).unwrap();
+        assert_eq!(up, [1, 2, 3]);
     }
 }

@@ -105,7 +105,6 @@ fn sorter(base: &Sorter, shape: Shape, n: usize, item_bytes: usize, alg: Algorit
     s.with_device_memory_limit((64 << 10) + n.div_ceil(shape.runs) * (2 * item_bytes + 1))
 }
 
-#[test]
 fn every_step_of_a_kvp_sort_fails_cleanly() {
     let Some(base) = cuda_or_skip("failure injection, Kvp") else { return };
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
@@ -119,7 +118,7 @@ fn every_step_of_a_kvp_sort_fails_cleanly() {
             every_step(
                 &what,
                 &input,
-                |v: &mut Vec<Kvp>| s.sort_kvp_by(v, order),
+                |v: &mut Vec<Kvp>| s.clone().with_order(order).sort_kvp(v),
                 |out: &[Kvp]| check::validate(&input, out, order, stable),
             );
         }
@@ -128,7 +127,6 @@ fn every_step_of_a_kvp_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn every_step_of_a_keys_sort_fails_cleanly() {
     let Some(base) = cuda_or_skip("failure injection, keys") else { return };
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
@@ -148,7 +146,6 @@ fn every_step_of_a_keys_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn every_step_of_a_split_pairs_sort_fails_cleanly() {
     // Split f32 pairs stage as Kvp (keys as ordered bits): a failed download must put the exact
     // bits back (NaN and -0.0 included), and u64 keys take their own two-array round trip (runs of
@@ -167,7 +164,7 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
             &floats,
             |v: &mut Vec<(u32, u32)>| {
                 let (mut k, mut vals): (Vec<f32>, Vec<u32>) = v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
-                let r = s.sort_pairs_by(&mut k, &mut vals, Order::Descending);
+                let r = s.clone().with_order(Order::Descending).sort_pairs(&mut k, &mut vals);
                 *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
                 r
             },
@@ -210,7 +207,6 @@ fn pairs_valid<K: Copy + PartialEq>(
     Ok(())
 }
 
-#[test]
 fn injection_hooks_are_inert_without_a_gpu_sort() {
     // Runs everywhere: the CPU backend passes no hook, so nothing fires and nothing fails.
     let input = kvp_input(10_000, Pattern::Random, 33);
@@ -221,4 +217,13 @@ fn injection_hooks_are_inert_without_a_gpu_sort() {
         assert!(!hooks::clear(), "{step:?} fired on the CPU backend");
         check::validate(&input, &v, Order::Ascending, true).unwrap();
     }
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("every_step_of_a_kvp_sort_fails_cleanly", every_step_of_a_kvp_sort_fails_cleanly),
+        harness::gpu("every_step_of_a_keys_sort_fails_cleanly", every_step_of_a_keys_sort_fails_cleanly),
+        harness::gpu("every_step_of_a_split_pairs_sort_fails_cleanly", every_step_of_a_split_pairs_sort_fails_cleanly),
+        harness::cpu("injection_hooks_are_inert_without_a_gpu_sort", injection_hooks_are_inert_without_a_gpu_sort),
+    ])
 }

@@ -2,10 +2,12 @@
 //! orders, pairs and keys, validated against the CPU oracle. Neither network is stable, so pairs
 //! are checked for order and for every value staying with its key, not for stability.
 //!
-//! Without a GPU every test prints `skipped: ...` and passes, unless GPUSORT_REQUIRE_GPU=1.
+//! Without a GPU every case is reported as ignored (tests/common/harness.rs); GPUSORT_REQUIRE_GPU=1
+//! makes that a failure.
 //! `cargo test --release --test gpu_network -- --ignored --nocapture time_networks` prints timings.
 
 mod common;
+use common::harness;
 use common::skip_loudly;
 use std::sync::Arc;
 
@@ -99,19 +101,24 @@ fn pairs(n: usize, p: Pattern, seed: u64) -> Vec<Kvp> {
 fn check_one(s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order, seed: u64) {
     let input = pairs(n, p, seed);
     let mut out = input.clone();
-    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_kvp(&mut out)
+        .unwrap_or_else(|e| panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}"));
     if let Err(e) = check::validate(&input, &out, order, false) {
         panic!("{alg:?} pairs n={n} {p:?} {order:?}: {e}");
     }
     let input = keys(n, p, seed + 1);
     let mut out = input.clone();
-    s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_keys(&mut out)
+        .unwrap_or_else(|e| panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}"));
     if let Err(e) = check::validate_keys(&input, &out, order) {
         panic!("{alg:?} keys n={n} {p:?} {order:?}: {e}");
     }
 }
 
-#[test]
 fn every_length_and_pattern() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -125,7 +132,6 @@ fn every_length_and_pattern() {
     }
 }
 
-#[test]
 fn large_lengths() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -140,7 +146,6 @@ fn large_lengths() {
 }
 
 /// Several global passes per stage, a non-power-of-two length far from the next power of two.
-#[test]
 fn ten_million_and_one() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -151,7 +156,6 @@ fn ten_million_and_one() {
 }
 
 /// Through the device-resident entry points, on a caller's stream.
-#[test]
 fn device_resident() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -160,13 +164,13 @@ fn device_resident() {
         for n in [0usize, 1, 4097, 333_333] {
             let input = pairs(n, Pattern::Random, 5);
             let mut dev = stream.clone_htod(&input).unwrap();
-            s.sort_kvp_device(&mut dev, &stream, Order::Descending).unwrap();
+            s.clone().with_order(Order::Descending).sort_kvp_device(&mut dev, &stream).unwrap();
             let out = stream.clone_dtoh(&dev).unwrap();
             stream.synchronize().unwrap();
             check::validate(&input, &out, Order::Descending, false).unwrap();
             let input = keys(n, Pattern::Random, 6);
             let mut dev = stream.clone_htod(&input).unwrap();
-            s.sort_keys_device(&mut dev, &stream, Order::Ascending).unwrap();
+            s.sort_keys_device(&mut dev, &stream).unwrap();
             let out = stream.clone_dtoh(&dev).unwrap();
             stream.synchronize().unwrap();
             check::validate_keys(&input, &out, Order::Ascending).unwrap();
@@ -183,7 +187,7 @@ fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f3
     for r in 0..runs + 2 {
         stream.memcpy_dtod(&inputs[r % 2], &mut work).unwrap();
         let start = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
-        s.sort_kvp_device(&mut work, stream, Order::Ascending).unwrap();
+        s.sort_kvp_device(&mut work, stream).unwrap();
         let end = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
         end.synchronize().unwrap();
         if r >= 2 {
@@ -199,8 +203,6 @@ fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f3
     times[times.len() / 2]
 }
 
-#[test]
-#[ignore]
 fn time_networks() {
     let Some(base) = sorter(Algorithm::Bitonic) else { return };
     let ctx = base.cuda_context().unwrap();
@@ -221,8 +223,6 @@ fn time_networks() {
 
 /// Small and medium sizes for compute-sanitizer (memcheck, racecheck): every kernel, partial
 /// blocks, both buffers of odd-even.
-#[test]
-#[ignore]
 fn sanitizer_sizes() {
     for alg in NETWORKS {
         let Some(s) = sorter(alg) else { return };
@@ -231,4 +231,15 @@ fn sanitizer_sizes() {
             check_one(&s, alg, n, Pattern::Extremes, Order::Descending, 4);
         }
     }
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("every_length_and_pattern", every_length_and_pattern),
+        harness::gpu("large_lengths", large_lengths),
+        harness::gpu("ten_million_and_one", ten_million_and_one),
+        harness::gpu("device_resident", device_resident),
+        harness::gpu("time_networks", time_networks).with_ignored_flag(true),
+        harness::gpu("sanitizer_sizes", sanitizer_sizes).with_ignored_flag(true),
+    ])
 }

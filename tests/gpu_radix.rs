@@ -7,6 +7,7 @@
 //! comparison in ci/cub/.
 
 mod common;
+use common::harness;
 use common::{skip_loudly, Rng};
 use std::sync::Arc;
 
@@ -78,7 +79,10 @@ fn keys(n: usize, p: Pattern, seed: u64) -> Vec<u32> {
 
 fn sort_kvp_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[Kvp], order: Order) -> Vec<Kvp> {
     let mut d = stream.clone_htod(input).unwrap();
-    s.sort_kvp_device(&mut d, stream, order).unwrap_or_else(|e| panic!("kvp n={} {order:?}: {e}", input.len()));
+    s.clone()
+        .with_order(order)
+        .sort_kvp_device(&mut d, stream)
+        .unwrap_or_else(|e| panic!("kvp n={} {order:?}: {e}", input.len()));
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     out
@@ -86,7 +90,10 @@ fn sort_kvp_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[Kvp], order
 
 fn sort_keys_on_device(s: &Sorter, stream: &Arc<CudaStream>, input: &[u32], order: Order) -> Vec<u32> {
     let mut d = stream.clone_htod(input).unwrap();
-    s.sort_keys_device(&mut d, stream, order).unwrap_or_else(|e| panic!("keys n={} {order:?}: {e}", input.len()));
+    s.clone()
+        .with_order(order)
+        .sort_keys_device(&mut d, stream)
+        .unwrap_or_else(|e| panic!("keys n={} {order:?}: {e}", input.len()));
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     out
@@ -107,7 +114,6 @@ fn check_one(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, seed: u
 /// Every edge length with every pattern: below, at and above the one-block limit (4K or 16K keys
 /// depending on the GPU) and the sweep tiles (kernels-cuda/cuda/tuning.cuh: 3072 pairs and 4096
 /// keys now; 6144 in earlier tunings), 2 tiles + 1, primes.
-#[test]
 fn edge_lengths_every_pattern() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -132,7 +138,6 @@ fn edge_lengths_every_pattern() {
 }
 
 /// Larger seeded inputs: many tiles, long look-back chains.
-#[test]
 fn large_inputs() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -147,7 +152,6 @@ fn large_inputs() {
 }
 
 /// The same random input sorted twice gives the same bits (no race between tiles).
-#[test]
 fn repeatable() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -168,12 +172,7 @@ fn median(mut v: Vec<f32>) -> f32 {
 /// ci/cub/cub_bench.cu for distinct16 and zipf, so the tuning runs compare with the report; random
 /// is the stream CUB's sweep harness draws (`Rng(n)`).
 fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
-    fn splitmix(seed: u64, i: u64) -> u64 {
-        let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    use gpusort_cpu::rng::splitmix64 as splitmix;
     let z = |i: usize| splitmix(n as u64, i as u64);
     match pattern {
         "random" => {
@@ -199,8 +198,6 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
 /// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
 /// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal; default random); sorts from
 /// GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
-#[test]
-#[ignore]
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -239,9 +236,9 @@ fn bench_device_radix() {
                     let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
                     a.record(&stream).unwrap();
                     match ty {
-                        "kvp" => s.sort_kvp_device(&mut work_p, &stream, Order::Ascending).unwrap(),
-                        "keys" => s.sort_keys_device(&mut work_k, &stream, Order::Ascending).unwrap(),
-                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream, Order::Ascending).unwrap(),
+                        "kvp" => s.sort_kvp_device(&mut work_p, &stream).unwrap(),
+                        "keys" => s.sort_keys_device(&mut work_k, &stream).unwrap(),
+                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream).unwrap(),
                     }
                     b.record(&stream).unwrap();
                     b.synchronize().unwrap();
@@ -277,7 +274,6 @@ fn bench_device_radix() {
 
 /// Small and medium sizes for the compute-sanitizer runs (memcheck, racecheck): the one-block path,
 /// one sweep tile short of and past a boundary, a few tiles, every pass-skip parity.
-#[test]
 fn sanitizer_sizes() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -286,4 +282,14 @@ fn sanitizer_sizes() {
             check_one(&s, &stream, n, p, 3);
         }
     }
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
+        harness::gpu("large_inputs", large_inputs),
+        harness::gpu("repeatable", repeatable),
+        harness::gpu("bench_device_radix", bench_device_radix).with_ignored_flag(true),
+        harness::gpu("sanitizer_sizes", sanitizer_sizes),
+    ])
 }

@@ -32,7 +32,10 @@ fn sweep_kvp(s: &Sorter, lengths: &[usize], patterns: &[Pattern]) {
                     for &p in patterns {
                         let input = kvp_input(n, p, 11);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_kvp(&mut out)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{label} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
                     }
@@ -44,21 +47,18 @@ fn sweep_kvp(s: &Sorter, lengths: &[usize], patterns: &[Pattern]) {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn kvp_edge_cases_every_transfer_shape() {
     let Some(s) = cuda_or_skip("host path Kvp") else { return };
     let _alone = alone();
     sweep_kvp(&s, SMALL_LENGTHS, PATTERNS);
 }
 
-#[test]
 fn kvp_large_every_transfer_shape() {
     let Some(s) = cuda_or_skip("host path Kvp large") else { return };
     let _alone = alone();
     sweep_kvp(&s, &[65537, 1_000_003], &[Pattern::Random, Pattern::FewDistinct]);
 }
 
-#[test]
 fn keys_every_transfer_shape() {
     let Some(s) = cuda_or_skip("host path keys") else { return };
     let _alone = alone();
@@ -72,12 +72,18 @@ fn keys_every_transfer_shape() {
                     for &p in PATTERNS {
                         let input: Vec<u32> = bits(n, p, 12).into_iter().map(u32::from_bits).collect();
                         let mut out = input.clone();
-                        s.sort_keys_by(&mut out, order).unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_keys(&mut out)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} n={n} {p:?}: {e}"));
                         check::validate_keys(&input, &out, order)
                             .unwrap_or_else(|e| panic!("{label} {alg:?} u32 n={n} {p:?} {order:?}: {e}"));
                         let fl: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
                         let mut fo = fl.clone();
-                        s.sort_keys_by(&mut fo, order).unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_keys(&mut fo)
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n}: {e}"));
                         check::validate_keys(&fl, &fo, order)
                             .unwrap_or_else(|e| panic!("{label} {alg:?} f32 n={n} {p:?} {order:?}: {e}"));
                     }
@@ -89,7 +95,6 @@ fn keys_every_transfer_shape() {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn threads_sharing_the_staging_all_sort_right() {
     // Only one sort holds the kept pinned staging at a time; the others take a ring of their own.
     let Some(s) = cuda_or_skip("host path threads") else { return };
@@ -112,7 +117,6 @@ fn threads_sharing_the_staging_all_sort_right() {
     }
 }
 
-#[test]
 fn sorts_called_from_rayon_workers_never_block_each_other() {
     // A sort holding the staging waits for its parallel host copies on rayon's pool; a worker
     // waiting there may run another of these tasks, which sorts too. Nothing may wait for the
@@ -126,4 +130,17 @@ fn sorts_called_from_rayon_workers_never_block_each_other() {
         s.sort_kvp(&mut out).unwrap();
         check::validate(&input, &out, Order::Ascending, true).unwrap();
     });
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("kvp_edge_cases_every_transfer_shape", kvp_edge_cases_every_transfer_shape),
+        harness::gpu("kvp_large_every_transfer_shape", kvp_large_every_transfer_shape),
+        harness::gpu("keys_every_transfer_shape", keys_every_transfer_shape),
+        harness::gpu("threads_sharing_the_staging_all_sort_right", threads_sharing_the_staging_all_sort_right),
+        harness::gpu(
+            "sorts_called_from_rayon_workers_never_block_each_other",
+            sorts_called_from_rayon_workers_never_block_each_other,
+        ),
+    ])
 }

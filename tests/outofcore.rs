@@ -24,7 +24,6 @@ fn limit(n: usize, runs: usize) -> usize {
     radix_limit_for_runs::<Kvp>(n.div_ceil(runs).max(1))
 }
 
-#[test]
 fn kvp_edge_cases_in_many_runs() {
     let Some(s) = cuda_or_skip("out-of-core Kvp") else { return };
     let _alone = alone();
@@ -39,7 +38,10 @@ fn kvp_edge_cases_in_many_runs() {
                         let s = s.clone().with_algorithm(alg).with_device_memory_limit(limit(n, runs));
                         let input = kvp_input(n, p, 21);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} n={n} runs={runs}: {e}"));
+                        s.clone()
+                            .with_order(order)
+                            .sort_kvp(&mut out)
+                            .unwrap_or_else(|e| panic!("{alg:?} n={n} runs={runs}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{alg:?} Kvp n={n} runs={runs} {p:?} {order:?}: {e}"));
                     }
@@ -49,7 +51,6 @@ fn kvp_edge_cases_in_many_runs() {
     }
 }
 
-#[test]
 fn kvp_large_in_uneven_runs_with_small_chunks() {
     let Some(s) = cuda_or_skip("out-of-core Kvp large") else { return };
     let _alone = alone();
@@ -63,7 +64,7 @@ fn kvp_large_in_uneven_runs_with_small_chunks() {
                         let s = s.clone().with_algorithm(alg).with_device_memory_limit(limit(n, 5));
                         let input = kvp_input(n, p, 22);
                         let mut out = input.clone();
-                        s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{alg:?} n={n}: {e}"));
+                        s.clone().with_order(order).sort_kvp(&mut out).unwrap_or_else(|e| panic!("{alg:?} n={n}: {e}"));
                         check::validate(&input, &out, order, alg.is_stable())
                             .unwrap_or_else(|e| panic!("{alg:?} Kvp n={n} chunk={chunk} {p:?} {order:?}: {e}"));
                     }
@@ -75,7 +76,6 @@ fn kvp_large_in_uneven_runs_with_small_chunks() {
     hooks::set_pinned_cap(0);
 }
 
-#[test]
 fn keys_and_split_pairs_in_runs() {
     let Some(s) = cuda_or_skip("out-of-core keys and pairs") else { return };
     let _alone = alone();
@@ -85,19 +85,19 @@ fn keys_and_split_pairs_in_runs() {
                 let s = s.clone().with_device_memory_limit(radix_limit_for_runs::<u32>(n.div_ceil(6).max(1)));
                 let keys: Vec<u32> = bits(n, p, 23).into_iter().map(u32::from_bits).collect();
                 let mut out = keys.clone();
-                s.sort_keys_by(&mut out, order).unwrap();
+                s.clone().with_order(order).sort_keys(&mut out).unwrap();
                 check::validate_keys(&keys, &out, order).unwrap_or_else(|e| panic!("u32 n={n} {p:?} {order:?}: {e}"));
 
                 let ints: Vec<i32> = keys.iter().map(|&k| k as i32).collect();
                 let mut out = ints.clone();
-                s.sort_keys_by(&mut out, order).unwrap();
+                s.clone().with_order(order).sort_keys(&mut out).unwrap();
                 check::validate_keys(&ints, &out, order).unwrap_or_else(|e| panic!("i32 n={n} {p:?} {order:?}: {e}"));
 
                 // Split pairs go out of core as Kvp: the Kvp limit decides their runs.
                 let s = s.with_device_memory_limit(limit(n, 6));
                 let values: Vec<u32> = (0..n as u32).collect();
                 let (mut k, mut v) = (keys.clone(), values.clone());
-                s.sort_pairs_by(&mut k, &mut v, order).unwrap();
+                s.clone().with_order(order).sort_pairs(&mut k, &mut v).unwrap();
                 let pack =
                     |k: &[u32], v: &[u32]| -> Vec<Kvp> { k.iter().zip(v).map(|(&a, &b)| Kvp::new(a, b)).collect() };
                 check::validate(&pack(&keys, &values), &pack(&k, &v), order, true)
@@ -107,7 +107,6 @@ fn keys_and_split_pairs_in_runs() {
     }
 }
 
-#[test]
 fn out_of_core_matches_one_run_exactly() {
     // Stable sorts have one right answer: runs and merge must give the same as one GPU run and
     // as the CPU backend.
@@ -127,7 +126,6 @@ fn out_of_core_matches_one_run_exactly() {
     }
 }
 
-#[test]
 fn limit_below_one_item_is_invalid_and_touches_nothing() {
     let Some(s) = cuda_or_skip("out-of-core tiny limit") else { return };
     let _alone = alone();
@@ -140,7 +138,6 @@ fn limit_below_one_item_is_invalid_and_touches_nothing() {
     assert_eq!(v, input);
 }
 
-#[test]
 fn limit_on_a_cpu_sorter_is_ignored() {
     // Runs everywhere: the builder must not change what a CPU sorter does.
     let s = Sorter::cpu().with_device_memory_limit(1);
@@ -152,7 +149,6 @@ fn limit_on_a_cpu_sorter_is_ignored() {
     s.release_memory();
 }
 
-#[test]
 fn every_key_type_out_of_core_in_both_orders() {
     // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every key type,
     // each cut into several runs and also forced past the held buffer (the CPU-merge path).
@@ -167,14 +163,14 @@ fn every_key_type_out_of_core_in_both_orders() {
                     let s32 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u32>(n.div_ceil(5).max(1)));
                     let floats: Vec<f32> = raw.iter().map(|&b| f32::from_bits(b as u32)).collect();
                     let mut out = floats.clone();
-                    s32.sort_keys_by(&mut out, order).unwrap();
+                    s32.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&floats, &out, order)
                         .unwrap_or_else(|e| panic!("f32 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
                     let s64 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u64>(n.div_ceil(5).max(1)));
                     let wide: Vec<u64> = raw.iter().map(|&b| b.rotate_left(17)).collect();
                     let mut out = wide.clone();
-                    s64.sort_keys_by(&mut out, order).unwrap();
+                    s64.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&wide, &out, order)
                         .unwrap_or_else(|e| panic!("u64 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
@@ -205,15 +201,14 @@ fn split_pairs_case<K: gpusort::Key + PartialEq + std::fmt::Debug>(
     what: &str,
 ) {
     let (mut k, mut v) = (keys.to_vec(), values.to_vec());
-    s.sort_pairs_by(&mut k, &mut v, order).unwrap_or_else(|e| panic!("{what}: {e}"));
+    s.clone().with_order(order).sort_pairs(&mut k, &mut v).unwrap_or_else(|e| panic!("{what}: {e}"));
     let (mut ek, mut ev) = (keys.to_vec(), values.to_vec());
-    Sorter::cpu().sort_pairs_by(&mut ek, &mut ev, order).unwrap();
+    Sorter::cpu().with_order(order).sort_pairs(&mut ek, &mut ev).unwrap();
     // Bitwise: NaN keys compare unequal to themselves.
     let same = k.iter().zip(&ek).all(|(a, b)| format!("{a:?}") == format!("{b:?}"));
     assert!(same && v == ev, "{what} {order:?}: differs from the CPU's stable result");
 }
 
-#[test]
 fn shared_device_runs_out_of_core_or_fails_untouched() {
     // Another user of the device holds all of its memory but a little: a sort that would fit an
     // empty device must read the free memory, and run out of core (or fail with OutOfMemory and
@@ -260,7 +255,6 @@ fn shared_device_runs_out_of_core_or_fails_untouched() {
     s.release_memory();
 }
 
-#[test]
 fn auto_leaves_many_small_runs_to_the_cpu() {
     // Past `tuning::AUTO_OUT_OF_CORE_MAX_RUNS` runs the CPU is faster: auto() sorts there (no GPU
     // step runs, so an injected failure never fires), while a cuda() sorter still goes out of core.
@@ -278,4 +272,24 @@ fn auto_leaves_many_small_runs_to_the_cpu() {
     let mut w = input.clone();
     s.with_device_memory_limit(many).sort_kvp(&mut w).unwrap();
     assert!(v == w, "cuda() out of core and auto() on the CPU differ");
+}
+
+fn main() -> std::process::ExitCode {
+    harness::run(vec![
+        harness::gpu("kvp_edge_cases_in_many_runs", kvp_edge_cases_in_many_runs),
+        harness::gpu("kvp_large_in_uneven_runs_with_small_chunks", kvp_large_in_uneven_runs_with_small_chunks),
+        harness::gpu("keys_and_split_pairs_in_runs", keys_and_split_pairs_in_runs),
+        harness::gpu("out_of_core_matches_one_run_exactly", out_of_core_matches_one_run_exactly),
+        harness::gpu(
+            "limit_below_one_item_is_invalid_and_touches_nothing",
+            limit_below_one_item_is_invalid_and_touches_nothing,
+        ),
+        harness::cpu("limit_on_a_cpu_sorter_is_ignored", limit_on_a_cpu_sorter_is_ignored),
+        harness::gpu("every_key_type_out_of_core_in_both_orders", every_key_type_out_of_core_in_both_orders),
+        harness::gpu(
+            "shared_device_runs_out_of_core_or_fails_untouched",
+            shared_device_runs_out_of_core_or_fails_untouched,
+        ),
+        harness::gpu("auto_leaves_many_small_runs_to_the_cpu", auto_leaves_many_small_runs_to_the_cpu),
+    ])
 }

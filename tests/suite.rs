@@ -18,7 +18,10 @@ fn check_kvp(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order
     let input = kvps(n, p, 1);
     let mut out = input.clone();
     let s = s.clone().with_algorithm(alg);
-    s.sort_kvp_by(&mut out, order).unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
+    s.clone()
+        .with_order(order)
+        .sort_kvp(&mut out)
+        .unwrap_or_else(|e| panic!("{name} {alg:?} n={n} {p:?} {order:?}: {e}"));
     check::validate(&input, &out, order, alg.is_stable())
         .unwrap_or_else(|e| panic!("{name} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
 }
@@ -42,7 +45,7 @@ fn check_keys<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: P
     let mut out = input.clone();
     let s = s.clone().with_algorithm(alg);
     let what = format!("{alg:?} {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
-    let r = s.sort_keys_by(&mut out, order);
+    let r = s.clone().with_order(order).sort_keys(&mut out);
     let ids = |v: &[K]| v.iter().map(|k| k.id()).collect::<Vec<_>>();
     if unsupported(r, name, &what, &ids(&input), &ids(&out)) {
         return;
@@ -58,7 +61,7 @@ fn check_pairs<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: 
     let (mut k, mut v) = (keys.clone(), values.clone());
     let s = s.clone().with_algorithm(alg);
     let what = format!("{alg:?} pairs of {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
-    let r = s.sort_pairs_by(&mut k, &mut v, order);
+    let r = s.clone().with_order(order).sort_pairs(&mut k, &mut v);
     let ids = |k: &[K], v: &[u32]| k.iter().zip(v).map(|(k, &v)| (k.id(), v)).collect::<Vec<_>>();
     if unsupported(r, name, &what, &ids(&keys, &values), &ids(&k, &v)) {
         return;
@@ -70,87 +73,78 @@ fn check_pairs<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: 
         .unwrap_or_else(|e| panic!("{name} {alg:?} pairs<{t}> n={n} {p:?} {order:?}: {e}"));
 }
 
-/// Runs `f` for every backend x algorithm x order x length x pattern.
-fn sweep(lengths: &[usize], patterns: &[Pattern], f: impl Fn(&str, &Sorter, Algorithm, usize, Pattern, Order)) {
-    for (name, sorter, algs) in backends() {
-        for &alg in &algs {
-            for order in ORDERS {
-                for &n in lengths {
-                    for &p in patterns {
-                        f(name, &sorter, alg, n, p, order);
-                    }
+/// Runs `f` for every algorithm of the backend x order x length x pattern.
+fn sweep(
+    b: &Backend,
+    lengths: &[usize],
+    patterns: &[Pattern],
+    f: impl Fn(&str, &Sorter, Algorithm, usize, Pattern, Order),
+) {
+    for &alg in &b.algorithms {
+        for order in ORDERS {
+            for &n in lengths {
+                for &p in patterns {
+                    f(b.name, &b.sorter, alg, n, p, order);
                 }
             }
         }
     }
 }
 
-#[test]
-fn kvp_edge_cases() {
-    sweep(SMALL_LENGTHS, PATTERNS, check_kvp);
+fn kvp_edge_cases(b: &Backend) {
+    sweep(b, SMALL_LENGTHS, PATTERNS, check_kvp);
 }
 
-#[test]
-fn kvp_large() {
-    sweep(LARGE_LENGTHS, &[Pattern::Random, Pattern::FewDistinct, Pattern::Reverse], check_kvp);
+fn kvp_large(b: &Backend) {
+    sweep(b, LARGE_LENGTHS, &[Pattern::Random, Pattern::FewDistinct, Pattern::Reverse], check_kvp);
 }
 
-#[test]
-fn u32_keys() {
-    sweep(SMALL_LENGTHS, PATTERNS, check_keys::<u32>);
-    sweep(&[65537, 1 << 20], &[Pattern::Random], check_keys::<u32>);
+fn u32_keys(b: &Backend) {
+    sweep(b, SMALL_LENGTHS, PATTERNS, check_keys::<u32>);
+    sweep(b, &[65537, 1 << 20], &[Pattern::Random], check_keys::<u32>);
 }
 
-#[test]
-fn i32_f32_u64_keys() {
+fn i32_f32_u64_keys(b: &Backend) {
     let lengths = &[0, 1, 2, 31, 257, 4097, 65537];
-    sweep(lengths, PATTERNS, check_keys::<i32>);
-    sweep(lengths, PATTERNS, check_keys::<f32>);
-    sweep(lengths, PATTERNS, check_keys::<u64>);
+    sweep(b, lengths, PATTERNS, check_keys::<i32>);
+    sweep(b, lengths, PATTERNS, check_keys::<f32>);
+    sweep(b, lengths, PATTERNS, check_keys::<u64>);
     // Many tiles of 8-byte keys with 8 digit passes (some skipped), and signed/float keys on the
     // multi-block path.
     let large = &[(1 << 20) + 7];
-    sweep(large, &[Pattern::Random, Pattern::LowByte], check_keys::<u64>);
-    sweep(large, &[Pattern::Random], check_keys::<i32>);
-    sweep(large, &[Pattern::Random], check_keys::<f32>);
+    sweep(b, large, &[Pattern::Random, Pattern::LowByte], check_keys::<u64>);
+    sweep(b, large, &[Pattern::Random], check_keys::<i32>);
+    sweep(b, large, &[Pattern::Random], check_keys::<f32>);
 }
 
-#[test]
-fn split_pairs() {
+fn split_pairs(b: &Backend) {
     let lengths = &[0, 1, 2, 31, 257, 4097, 65537];
-    sweep(lengths, PATTERNS, check_pairs::<u32>);
-    sweep(lengths, PATTERNS, check_pairs::<i32>);
-    sweep(lengths, PATTERNS, check_pairs::<f32>);
-    sweep(lengths, PATTERNS, check_pairs::<u64>);
+    sweep(b, lengths, PATTERNS, check_pairs::<u32>);
+    sweep(b, lengths, PATTERNS, check_pairs::<i32>);
+    sweep(b, lengths, PATTERNS, check_pairs::<f32>);
+    sweep(b, lengths, PATTERNS, check_pairs::<u64>);
     let large = &[(1 << 20) + 7];
-    sweep(large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<u64>);
-    sweep(large, &[Pattern::Random], check_pairs::<f32>);
+    sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<u64>);
+    sweep(b, large, &[Pattern::Random], check_pairs::<f32>);
 }
 
-#[test]
-fn floats_follow_total_cmp() {
+fn floats_follow_total_cmp(b: &Backend) {
     let special = [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 1.0, -1.0, f32::MIN, f32::MAX];
-    for (name, s, _) in backends() {
-        let mut v: Vec<f32> = special.iter().cycle().take(1000).copied().collect();
-        let mut expect = v.clone();
-        expect.sort_by(|a, b| a.total_cmp(b));
-        s.sort_keys(&mut v).unwrap();
-        assert!(v.iter().zip(&expect).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}: {:?}", &v[..12]);
-    }
+    let mut v: Vec<f32> = special.iter().cycle().take(1000).copied().collect();
+    let mut expect = v.clone();
+    expect.sort_by(|a, b| a.total_cmp(b));
+    b.sorter.sort_keys(&mut v).unwrap();
+    assert!(v.iter().zip(&expect).all(|(a, b)| a.to_bits() == b.to_bits()), "{}: {:?}", b.name, &v[..12]);
 }
 
-#[test]
-fn mismatched_split_lengths_are_an_error_and_touch_nothing() {
-    for (name, s, _) in backends() {
-        let mut k = vec![3u32, 1, 2];
-        let mut v = vec![0u32, 1];
-        let e = s.sort_pairs(&mut k, &mut v).expect_err(name);
-        assert!(matches!(e, gpusort::SortError::InvalidArgument(_)), "{name}: {e}");
-        assert_eq!((k, v), (vec![3, 1, 2], vec![0, 1]));
-    }
+fn mismatched_split_lengths_are_an_error_and_touch_nothing(b: &Backend) {
+    let mut k = vec![3u32, 1, 2];
+    let mut v = vec![0u32, 1];
+    let e = b.sorter.sort_pairs(&mut k, &mut v).expect_err(b.name);
+    assert!(matches!(e, gpusort::SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    assert_eq!((k, v), (vec![3, 1, 2], vec![0, 1]));
 }
 
-#[test]
 fn auto_matches_the_cpu_backend_exactly() {
     // Stable sorts have one correct answer: whichever backend auto picks must give it.
     for n in [1000, 200_000] {
@@ -164,9 +158,35 @@ fn auto_matches_the_cpu_backend_exactly() {
 
 /// Small enough to run under compute-sanitizer (memcheck, racecheck) in a minute: `ci/gpu.sh run`
 /// with GPUSORT_SANITIZE=1 runs every test whose name starts with `sanitizer_` that way.
-#[test]
-fn sanitizer_small_sweep() {
+fn sanitizer_small_sweep(b: &Backend) {
     let lengths = &[2, 33, 1025, 4097, 20_011, 70_001];
-    sweep(lengths, &[Pattern::Random, Pattern::FewDistinct], check_kvp);
-    sweep(lengths, &[Pattern::Random], check_keys::<u32>);
+    sweep(b, lengths, &[Pattern::Random, Pattern::FewDistinct], check_kvp);
+    sweep(b, lengths, &[Pattern::Random], check_keys::<u32>);
+}
+
+/// Each case of the sweep runs once per backend (`name::cpu`, `name::cuda`): the CUDA ones are
+/// reported as ignored on a machine without a GPU.
+/// A case of the sweep, run once per backend.
+type PerBackend = (&'static str, fn(&Backend));
+
+fn main() -> std::process::ExitCode {
+    let per_backend: [PerBackend; 8] = [
+        ("kvp_edge_cases", kvp_edge_cases),
+        ("kvp_large", kvp_large),
+        ("u32_keys", u32_keys),
+        ("i32_f32_u64_keys", i32_f32_u64_keys),
+        ("split_pairs", split_pairs),
+        ("floats_follow_total_cmp", floats_follow_total_cmp),
+        (
+            "mismatched_split_lengths_are_an_error_and_touch_nothing",
+            mismatched_split_lengths_are_an_error_and_touch_nothing,
+        ),
+        ("sanitizer_small_sweep", sanitizer_small_sweep),
+    ];
+    let mut trials = vec![harness::cpu("auto_matches_the_cpu_backend_exactly", auto_matches_the_cpu_backend_exactly)];
+    for (name, f) in per_backend {
+        trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
+        trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
+    }
+    harness::run(trials)
 }

@@ -26,7 +26,8 @@ use gpusort::{Kvp, SortError, Sorter};
 use rayon::prelude::*;
 
 use crate::inputs::{check_keys, check_pairs, env_count, env_sizes, par_copy, splitmix, Pattern};
-use crate::record::{emit_meta, emit_times, json_num, json_str, median};
+use crate::record::{emit_meta, emit_times, json_num, median};
+use serde_json::Value;
 
 const MIB: usize = 1 << 20;
 
@@ -337,7 +338,7 @@ fn runs(n: usize, cpu: bool) -> (usize, usize) {
 }
 
 /// Times `s` on `case` and writes the record; the first result and the last are checked.
-fn measure(group: &str, sort: &str, case: &mut dyn Case, s: &Sorter, cpu: bool, extra: &[(&str, String)]) {
+fn measure(group: &str, sort: &str, case: &mut dyn Case, s: &Sorter, cpu: bool, extra: &[(&str, Value)]) {
     let n = case.len();
     let (warm, reps) = runs(n, cpu);
     let mut times = Vec::with_capacity(reps);
@@ -387,7 +388,7 @@ fn in_core(gpu: &Sorter, floor: &Floor) {
                 Some(with_values) => Box::new(SplitCase::new(n, with_values)),
             };
             let bytes = case.bytes();
-            let b = ("bytes", bytes.to_string());
+            let b = ("bytes", Value::from(bytes));
             measure("host", &format!("cuda-{shape}"), &mut *case, gpu, false, &[b.clone(), floor_field(floor, bytes)]);
             if n <= cpu_max {
                 measure("host", &format!("cpu-{shape}"), &mut *case, &cpu, true, &[b]);
@@ -396,7 +397,7 @@ fn in_core(gpu: &Sorter, floor: &Floor) {
     }
 }
 
-fn floor_field(floor: &Floor, bytes: usize) -> (&'static str, String) {
+fn floor_field(floor: &Floor, bytes: usize) -> (&'static str, Value) {
     ("floor_ms", json_num(floor.ms(bytes)))
 }
 
@@ -419,18 +420,18 @@ fn out_of_core(gpu: &Sorter, floor: &Floor) {
     }
     let mut case = KvpCase::new(n);
     let bytes = case.bytes();
-    let common = [("bytes", bytes.to_string()), floor_field(floor, bytes)];
+    let common = [("bytes", Value::from(bytes)), floor_field(floor, bytes)];
     measure("out-of-core", "cpu", &mut case, &Sorter::cpu(), true, &common);
     for budget in budgets() {
         let (s, sort) = match budget {
             Some(b) => (gpu.clone().with_device_memory_limit(b), format!("cuda-limit-{b}")),
             None => (gpu.clone(), "cuda-no-limit".to_string()),
         };
-        let limit = ("limit_bytes", budget.map_or("null".into(), |b| b.to_string()));
+        let limit = ("limit_bytes", Value::from(budget));
         measure("out-of-core", &sort, &mut case, &s, false, &[common[0].clone(), common[1].clone(), limit]);
     }
     let auto = Sorter::auto();
-    let what = [("backend", json_str(&auto.backend_for(n).to_string())), ("describe", json_str(&auto.describe()))];
+    let what = [("backend", Value::from(auto.backend_for(n).to_string())), ("describe", Value::from(auto.describe()))];
     let fields: Vec<_> = common.iter().chain(&what).cloned().collect();
     measure("out-of-core", "auto", &mut case, &auto, false, &fields);
 }

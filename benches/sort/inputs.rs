@@ -21,12 +21,7 @@ pub const PATTERNS: [Pattern; 6] =
 
 /// The i-th output of a splitmix64 stream seeded with `seed`; computed per index so inputs of
 /// hundreds of millions of pairs are generated on every core.
-pub fn splitmix(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use gpusort_cpu::rng::splitmix64 as splitmix;
 
 impl Pattern {
     pub fn name(self) -> &'static str {

@@ -43,7 +43,7 @@ use std::time::Instant;
 use criterion::{criterion_group, Criterion};
 use gpusort::cudarc::driver::sys::CUevent_flags;
 use gpusort::cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DeviceRepr};
-use gpusort::{Algorithm, Kvp, Order, SortError, Sorter};
+use gpusort::{Algorithm, Kvp, SortError, Sorter};
 
 use inputs::{check_keys, check_pairs, env_sizes, par_copy, Pattern, PATTERNS};
 use record::{bench_one, configure, emit_meta, fast};
@@ -162,7 +162,7 @@ fn cuda_device(c: &mut Criterion) {
                     continue;
                 }
                 let s = gpu.clone().with_algorithm(alg);
-                let sort = |d: &mut CudaSlice<Kvp>, st: &Arc<CudaStream>| s.sort_kvp_device(d, st, Order::Ascending);
+                let sort = |d: &mut CudaSlice<Kvp>, st: &Arc<CudaStream>| s.sort_kvp_device(d, st);
                 bench_one(
                     &mut g,
                     ("cuda-device", name, p, n),
@@ -175,7 +175,7 @@ fn cuda_device(c: &mut Criterion) {
             drop(pairs);
             if p == Pattern::Random {
                 let s = gpu.clone().with_algorithm(Algorithm::Radix);
-                let sort = |d: &mut CudaSlice<u32>, st: &Arc<CudaStream>| s.sort_keys_device(d, st, Order::Ascending);
+                let sort = |d: &mut CudaSlice<u32>, st: &Arc<CudaStream>| s.sort_keys_device(d, st);
                 let keys = |k| p.keys(n, k);
                 bench_one(
                     &mut g,

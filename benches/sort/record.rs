@@ -8,6 +8,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};
+use serde_json::{json, Value};
 
 use crate::inputs::Pattern;
 
@@ -20,35 +21,22 @@ fn json_sink() -> &'static Mutex<Option<File>> {
     })
 }
 
-pub fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o + "\""
-}
-
-pub fn emit(line: String) {
+pub fn emit(record: Value) {
     if let Some(f) = json_sink().lock().unwrap().as_mut() {
-        writeln!(f, "{line}").expect("GPUSORT_BENCH_JSON write");
+        writeln!(f, "{record}").expect("GPUSORT_BENCH_JSON write");
     }
 }
 
 pub fn emit_meta(what: &str, text: &str) {
-    emit(format!("{{\"src\":\"bench\",\"kind\":{},\"text\":{}}}", json_str(what), json_str(text)));
+    emit(json!({"src": "bench", "kind": what, "text": text}));
 }
 
-/// A JSON number, or null for what was not measured.
-pub fn json_num(x: f64) -> String {
+/// A JSON number to the microsecond (of a millisecond figure), or null for what was not measured.
+pub fn json_num(x: f64) -> Value {
     if x.is_finite() {
-        format!("{x:.6}")
+        json!((x * 1e6).round() / 1e6)
     } else {
-        "null".into()
+        Value::Null
     }
 }
 
@@ -60,30 +48,33 @@ pub fn median(times: &[f64]) -> f64 {
 }
 
 /// Writes one measurement, per-sort times in ms (warm-ups already left out), with `extra` fields
-/// (name, JSON value) after the common ones; returns the median.
+/// after the common ones; returns the median.
 pub fn emit_times(
     (group, sort, pattern, n): (&str, &str, &str, usize),
     times: &[f64],
     error: Option<&str>,
-    extra: &[(&str, String)],
+    extra: &[(&str, Value)],
 ) -> f64 {
     let (med, min, mean) = match times.len() {
         0 => (f64::NAN, f64::NAN, f64::NAN),
         k => (median(times), times.iter().copied().fold(f64::INFINITY, f64::min), times.iter().sum::<f64>() / k as f64),
     };
-    let err = error.map_or("null".into(), json_str);
-    let extra: String = extra.iter().map(|(k, v)| format!(",{}:{v}", json_str(k))).collect();
-    emit(format!(
-        "{{\"src\":\"bench\",\"group\":{},\"sort\":{},\"pattern\":{},\"n\":{n},\"median_ms\":{},\
-         \"min_ms\":{},\"mean_ms\":{},\"runs\":{},\"error\":{err}{extra}}}",
-        json_str(group),
-        json_str(sort),
-        json_str(pattern),
-        json_num(med),
-        json_num(min),
-        json_num(mean),
-        times.len()
-    ));
+    let mut record = json!({
+        "src": "bench",
+        "group": group,
+        "sort": sort,
+        "pattern": pattern,
+        "n": n,
+        "median_ms": json_num(med),
+        "min_ms": json_num(min),
+        "mean_ms": json_num(mean),
+        "runs": times.len(),
+        "error": error,
+    });
+    if let Value::Object(fields) = &mut record {
+        fields.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+    }
+    emit(record);
     med
 }
 

@@ -57,14 +57,8 @@ impl RadixKey for Pair {
 
 /// splitmix64: seeded, fast, good enough for benchmark inputs.
 fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed;
-    move || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    let mut r = gpusort_cpu::rng::SplitMix64(seed);
+    move || r.next()
 }
 
 fn pairs(keys: impl Iterator<Item = u32>) -> Vec<Pair> {

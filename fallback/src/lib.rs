@@ -23,6 +23,7 @@ mod pool;
 mod presorted;
 mod radix;
 mod raw;
+pub mod rng;
 mod stable;
 mod wc;
 
@@ -30,7 +31,7 @@ pub use alloc::AllocError;
 pub use key::{Keyed, RadixBits, SortKey};
 pub use order::Order;
 pub use pool::{install, threads};
-pub use raw::release_scratch;
+pub use raw::{kept_scratch_bytes, release_scratch};
 
 /// `dst.copy_from_slice(src)` with non-temporal stores: each destination line is written whole
 /// without being read first, which saves a third of the memory traffic of a large copy into memory

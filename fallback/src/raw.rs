@@ -71,6 +71,11 @@ pub fn release_scratch() {
     }
 }
 
+/// Bytes of the scratch buffer kept from earlier sorts now (0 while a sort is using it).
+pub fn kept_scratch_bytes() -> usize {
+    kept().map_or(0, |k| k.capacity() * std::mem::size_of::<u128>())
+}
+
 /// Scratch room for `n` items; its contents start uninitialised.
 pub(crate) struct Scratch<T> {
     words: Vec<u128>,

@@ -42,7 +42,9 @@ typedef enum gpusort_status {
     // Success.
     GPUSORT_OK = 0,
     // A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, an
-    // array running past the end of the address space, misaligned or overlapping arrays.
+    // array running past the end of the address space, misaligned or overlapping arrays; or a
+    // `GPUSORT_BACKEND` environment value other than auto, cpu or cuda (the auto backend then
+    // refuses to sort).
     GPUSORT_INVALID_ARGUMENT = 1,
     // No NVIDIA driver (libcuda could not be loaded). Only `GPUSORT_BACKEND_CUDA` reports it:
     // the auto backend sorts on the CPU instead.
@@ -109,15 +111,18 @@ typedef uint32_t gpusort_backend;
 // Stable LSD radix sort, on the CPU and the GPU.
 #define GPUSORT_ALGORITHM_RADIX 1
 
-// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one, but lengths 0 and 1,
-// with nothing to sort, succeed with every algorithm on every backend), not stable.
+// Bitonic sorting network on the GPU, not stable. Without a GPU, the auto backend (and the
+// default sorter) sorts with the CPU's stable radix sort instead, a result the network may give
+// too; the CPU backend returns `GPUSORT_UNSUPPORTED` (but lengths 0 and 1, with nothing to sort,
+// succeed with every algorithm on every backend).
 #define GPUSORT_ALGORITHM_BITONIC 2
 
-// Batcher's odd-even merge sorting network: GPU only (as bitonic), not stable.
+// Batcher's odd-even merge sorting network on the GPU (without one, as bitonic), not stable.
 #define GPUSORT_ALGORITHM_ODD_EVEN_MERGE 3
 
 // The first CUDA GPU when one is usable (from a few thousand items up), else the CPU. Never
-// fails. The environment variable `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice.
+// fails. The environment variable `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice; any other
+// value makes its sorts fail with `GPUSORT_INVALID_ARGUMENT`, naming the value.
 #define GPUSORT_BACKEND_AUTO 0
 
 // The CPU (all cores) only.

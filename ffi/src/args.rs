@@ -24,16 +24,19 @@ pub type gpusort_algorithm = u32;
 pub const GPUSORT_ALGORITHM_AUTO: gpusort_algorithm = 0;
 /// Stable LSD radix sort, on the CPU and the GPU.
 pub const GPUSORT_ALGORITHM_RADIX: gpusort_algorithm = 1;
-/// Bitonic sorting network: GPU only (`GPUSORT_UNSUPPORTED` without one, but lengths 0 and 1,
-/// with nothing to sort, succeed with every algorithm on every backend), not stable.
+/// Bitonic sorting network on the GPU, not stable. Without a GPU, the auto backend (and the
+/// default sorter) sorts with the CPU's stable radix sort instead, a result the network may give
+/// too; the CPU backend returns `GPUSORT_UNSUPPORTED` (but lengths 0 and 1, with nothing to sort,
+/// succeed with every algorithm on every backend).
 pub const GPUSORT_ALGORITHM_BITONIC: gpusort_algorithm = 2;
-/// Batcher's odd-even merge sorting network: GPU only (as bitonic), not stable.
+/// Batcher's odd-even merge sorting network on the GPU (without one, as bitonic), not stable.
 pub const GPUSORT_ALGORITHM_ODD_EVEN_MERGE: gpusort_algorithm = 3;
 
 /// Backend of a sorter handle: one of the `GPUSORT_BACKEND_*` values.
 pub type gpusort_backend = u32;
 /// The first CUDA GPU when one is usable (from a few thousand items up), else the CPU. Never
-/// fails. The environment variable `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice.
+/// fails. The environment variable `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice; any other
+/// value makes its sorts fail with `GPUSORT_INVALID_ARGUMENT`, naming the value.
 pub const GPUSORT_BACKEND_AUTO: gpusort_backend = 0;
 /// The CPU (all cores) only.
 pub const GPUSORT_BACKEND_CPU: gpusort_backend = 1;

@@ -29,10 +29,12 @@ impl From<SortError> for Failure {
         // `SortError`'s `Display` opens with what `gpusort_status_str` already says; keep the rest.
         let message = match &e {
             SortError::NoDriver => "libcuda could not be loaded".into(),
-            SortError::NoDevice(why) | SortError::InvalidArgument(why) => why.clone(),
+            SortError::NoDevice(why) | SortError::InvalidArgument(why) | SortError::Config(why) => why.clone(),
+            #[cfg(feature = "cuda")]
             SortError::Driver { op, source } => format!("in {op}: {source}"),
             SortError::OutOfMemory { op, bytes } => format!("{op}, {bytes} bytes requested"),
             SortError::Unsupported { backend, what } => format!("on the {backend} backend: {what}"),
+            #[cfg(feature = "cuda")]
             SortError::KernelImage { image, source } => format!("`{image}`: {source}"),
             other => other.to_string(),
         };
@@ -69,11 +71,17 @@ mod tests {
             SortError::NoDriver.into(),
             SortError::NoDevice("no devices".into()).into(),
             SortError::OutOfMemory { op: "cuMemAlloc", bytes: 8 }.into(),
+            SortError::Config("GPUSORT_BACKEND=gpuu is not one of auto, cpu, cuda".into()).into(),
         ];
         for f in failures {
             let status = unsafe { CStr::from_ptr(gpusort_status_str(f.status as i32)) }.to_str().unwrap();
             assert!(!f.message.starts_with(status), "{status}: {}", f.message);
             assert!(!f.message.is_empty());
         }
+        let refused: Failure = SortError::Config("GPUSORT_BACKEND=gpuu".into()).into();
+        assert_eq!(
+            (refused.status, refused.message.as_str()),
+            (gpusort_status::GPUSORT_INVALID_ARGUMENT, "GPUSORT_BACKEND=gpuu")
+        );
     }
 }

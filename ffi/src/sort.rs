@@ -6,7 +6,7 @@
 
 use std::mem::{align_of, offset_of, size_of};
 
-use gpusort_core::{Key, Kvp, Order, Sorter};
+use gpusort_core::{Key, Kvp, Sorter};
 
 use crate::args::{algorithm, disjoint, gpusort_algorithm, gpusort_order, order, RawArray};
 use crate::failure::Failure;
@@ -27,16 +27,16 @@ const _: () = assert!(size_of::<gpusort_kvp>() == size_of::<Kvp>() && align_of::
 const _: () = assert!(offset_of!(gpusort_kvp, key) == offset_of!(Kvp, key));
 const _: () = assert!(offset_of!(gpusort_kvp, value) == offset_of!(Kvp, value));
 
-/// Runs `sort` with the resolved sorter and order, after the options are checked.
+/// Runs `sort` with the resolved sorter, set to the order and algorithm, after those are checked.
 unsafe fn with_sorter(
     sorter: *const gpusort_sorter,
     ord: gpusort_order,
     alg: gpusort_algorithm,
-    sort: impl FnOnce(&Sorter, Order) -> Result<(), Failure>,
+    sort: impl FnOnce(&Sorter) -> Result<(), Failure>,
 ) -> gpusort_status {
     guard(|| {
         let (ord, alg) = (order(ord)?, algorithm(alg)?);
-        sort(&resolve(sorter, alg), ord)
+        sort(&resolve(sorter, alg, ord))
     })
 }
 
@@ -47,9 +47,9 @@ unsafe fn keys<K: Key>(
     ord: gpusort_order,
     alg: gpusort_algorithm,
 ) -> gpusort_status {
-    with_sorter(sorter, ord, alg, |s, ord| {
+    with_sorter(sorter, ord, alg, |s| {
         let keys = RawArray::new(keys, len, "keys")?;
-        Ok(s.sort_keys_by(keys.into_slice(), ord)?)
+        Ok(s.sort_keys(keys.into_slice())?)
     })
 }
 
@@ -61,12 +61,12 @@ unsafe fn pairs<K: Key>(
     ord: gpusort_order,
     alg: gpusort_algorithm,
 ) -> gpusort_status {
-    with_sorter(sorter, ord, alg, |s, ord| {
+    with_sorter(sorter, ord, alg, |s| {
         let (keys, values) = (RawArray::new(keys, len, "keys")?, RawArray::new(values, len, "values")?);
         // On the raw addresses, before either slice exists: aliasing `&mut` slices are undefined
         // behaviour even if never used.
         disjoint(&keys, &values)?;
-        Ok(s.sort_pairs_by(keys.into_slice(), values.into_slice(), ord)?)
+        Ok(s.sort_pairs(keys.into_slice(), values.into_slice())?)
     })
 }
 
@@ -87,9 +87,9 @@ pub unsafe extern "C" fn gpusort_sort_kvp(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    with_sorter(sorter, order, algorithm, |s, ord| {
+    with_sorter(sorter, order, algorithm, |s| {
         let data = RawArray::new(data.cast::<Kvp>(), len, "data")?;
-        Ok(s.sort_kvp_by(data.into_slice(), ord)?)
+        Ok(s.sort_kvp(data.into_slice())?)
     })
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use gpusort_core::{Algorithm, Sorter};
+use gpusort_core::{Algorithm, Order, Sorter};
 
 use crate::args::{gpusort_backend, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
 use crate::failure::Failure;
@@ -35,20 +35,28 @@ fn default_sorter() -> &'static Sorter {
     DEFAULT.get_or_init(Sorter::auto)
 }
 
-/// The sorter `handle` stands for (NULL: the default one), running `algorithm`.
+/// The sorter `handle` stands for (NULL: the default one).
 ///
 /// # Safety
 /// `handle` must be NULL or a live pointer from `gpusort_sorter_new`.
-pub(crate) unsafe fn resolve<'a>(handle: *const gpusort_sorter, algorithm: Algorithm) -> Cow<'a, Sorter> {
-    let sorter = match handle.as_ref() {
+unsafe fn sorter<'a>(handle: *const gpusort_sorter) -> &'a Sorter {
+    match handle.as_ref() {
         Some(h) => &h.inner,
         None => default_sorter(),
-    };
-    if sorter.algorithm() == algorithm {
+    }
+}
+
+/// The sorter `handle` stands for (NULL: the default one), sorting in `order` with `algorithm`.
+///
+/// # Safety
+/// As `sorter`.
+pub(crate) unsafe fn resolve<'a>(handle: *const gpusort_sorter, algorithm: Algorithm, order: Order) -> Cow<'a, Sorter> {
+    let sorter = sorter(handle);
+    if sorter.algorithm() == algorithm && sorter.order() == order {
         Cow::Borrowed(sorter)
     } else {
-        // A clone shares the backends (reference counted); only the algorithm differs.
-        Cow::Owned(sorter.clone().with_algorithm(algorithm))
+        // A clone shares the backends (reference counted); only the algorithm and order differ.
+        Cow::Owned(sorter.clone().with_algorithm(algorithm).with_order(order))
     }
 }
 
@@ -115,7 +123,7 @@ pub unsafe extern "C" fn gpusort_describe(
     len: usize,
     written: *mut usize,
 ) -> gpusort_status {
-    guard(|| write_str(&resolve(sorter, Algorithm::Auto).describe(), buf, len, written))
+    guard(|| write_str(&self::sorter(sorter).describe(), buf, len, written))
 }
 
 /// Frees the memory kept between sorts for speed: the pinned host staging buffers and the device

@@ -13,7 +13,9 @@ pub enum gpusort_status {
     /// Success.
     GPUSORT_OK = 0,
     /// A NULL pointer with a nonzero length, an unknown order, algorithm or backend value, an
-    /// array running past the end of the address space, misaligned or overlapping arrays.
+    /// array running past the end of the address space, misaligned or overlapping arrays; or a
+    /// `GPUSORT_BACKEND` environment value other than auto, cpu or cuda (the auto backend then
+    /// refuses to sort).
     GPUSORT_INVALID_ARGUMENT = 1,
     /// No NVIDIA driver (libcuda could not be loaded). Only `GPUSORT_BACKEND_CUDA` reports it:
     /// the auto backend sorts on the CPU instead.
@@ -44,10 +46,13 @@ impl From<&SortError> for gpusort_status {
         match e {
             SortError::NoDriver => gpusort_status::GPUSORT_NO_DRIVER,
             SortError::NoDevice(_) => gpusort_status::GPUSORT_NO_DEVICE,
+            #[cfg(feature = "cuda")]
             SortError::Driver { .. } => gpusort_status::GPUSORT_DRIVER_ERROR,
             SortError::OutOfMemory { .. } => gpusort_status::GPUSORT_OUT_OF_MEMORY,
             SortError::Unsupported { .. } => gpusort_status::GPUSORT_UNSUPPORTED,
-            SortError::InvalidArgument(_) => gpusort_status::GPUSORT_INVALID_ARGUMENT,
+            // A bad `GPUSORT_*` value is an argument too, one from the environment.
+            SortError::InvalidArgument(_) | SortError::Config(_) => gpusort_status::GPUSORT_INVALID_ARGUMENT,
+            #[cfg(feature = "cuda")]
             SortError::KernelImage { .. } => gpusort_status::GPUSORT_KERNEL_IMAGE,
             // `SortError` is non_exhaustive: a variant added later must still map to something.
             _ => gpusort_status::GPUSORT_INTERNAL_ERROR,

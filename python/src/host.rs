@@ -115,7 +115,7 @@ pub fn sort(py: Python<'_>, sorter: &Sorter, a: &Bound<'_, PyAny>, descending: b
     let dtype = key_dtype(arr, "a")?;
     check_contiguous(arr, "a")?;
     with_key_type!(dtype, K => with_slice::<K, _>(arr, "a", |keys| {
-        py.detach(|| sorter.sort_keys_by(keys, order(descending))).map_err(|e| sort_error(py, e))
+        py.detach(|| sorter.clone().with_order(order(descending)).sort_keys(keys)).map_err(|e| sort_error(py, e))
     }))
 }
 
@@ -139,7 +139,7 @@ pub fn sort_pairs(
     }
     with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| {
         with_value_slice(v, |values| {
-            py.detach(|| sorter.sort_pairs_by(keys, values, order(descending))).map_err(|e| sort_error(py, e))
+            py.detach(|| sorter.clone().with_order(order(descending)).sort_pairs(keys, values)).map_err(|e| sort_error(py, e))
         })
     }))
 }
@@ -228,7 +228,7 @@ fn argsort_into<K: gpusort::Key>(sorter: &Sorter, src: &[K], out: &mut [i64]) ->
         src.par_iter().copied().collect_into_vec(&mut keys);
         (0..n as u32).into_par_iter().collect_into_vec(&mut idx);
     });
-    sorter.sort_pairs_by(&mut keys, &mut idx, Order::Ascending)?;
+    sorter.clone().with_order(Order::Ascending).sort_pairs(&mut keys, &mut idx)?;
     gpusort_cpu::install(|| out.par_iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i)));
     Ok(())
 }

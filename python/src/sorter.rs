@@ -165,8 +165,10 @@ impl PySorter {
     ) -> PyResult<()> {
         let key = device_key(key)?;
         // SAFETY: see above; a stream handle that is not live is the caller's error, as in CUDA.
-        py.detach(|| unsafe { self.inner.sort_foreign_keys(ptr, n, key, stream as CUstream, order(descending)) })
-            .map_err(|e| sort_error(py, e))
+        py.detach(|| unsafe {
+            self.inner.clone().with_order(order(descending)).sort_foreign_keys(ptr, n, key, stream as CUstream)
+        })
+        .map_err(|e| sort_error(py, e))
     }
 
     /// As `sort_device`, for keys at `keys` and u32 values at `values`.
@@ -184,7 +186,13 @@ impl PySorter {
         let key = device_key(key)?;
         // SAFETY: as in `sort_device`.
         py.detach(|| unsafe {
-            self.inner.sort_foreign_pairs(keys, values, n, key, stream as CUstream, order(descending))
+            self.inner.clone().with_order(order(descending)).sort_foreign_pairs(
+                keys,
+                values,
+                n,
+                key,
+                stream as CUstream,
+            )
         })
         .map_err(|e| sort_error(py, e))
     }

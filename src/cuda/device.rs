@@ -173,8 +173,8 @@ pub(crate) const POOL_KEEP_SHARE: usize = 2;
 /// Raises the release threshold of the device's default memory pool (see `POOL_KEEP_SHARE`); a
 /// failure only costs speed.
 fn keep_device_memory(ctx: &CudaContext, total_memory: usize) {
-    let keep = std::env::var("GPUSORT_POOL_KEEP_BYTES").ok().and_then(|s| s.trim().parse().ok());
-    let mut keep = keep.unwrap_or(total_memory / POOL_KEEP_SHARE).min(total_memory) as u64;
+    let keep = crate::config::get().pool_keep_bytes;
+    let mut keep = keep.unwrap_or((total_memory / POOL_KEEP_SHARE) as u64).min(total_memory as u64);
     // SAFETY: the device comes from its live context; the attribute takes a u64 (cuuint64_t).
     let _ = unsafe {
         result::device::get_default_mem_pool(ctx.cu_device()).and_then(|pool| {

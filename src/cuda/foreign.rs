@@ -23,11 +23,15 @@ use crate::{Order, SortError, Sorter};
 /// The key type of a device array given by address to [`Sorter::sort_foreign_keys`] and
 /// [`Sorter::sort_foreign_pairs`]: the types [`Sorter::sort_keys`] takes on the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DeviceKeyType {
+    /// `u32` keys.
     U32,
+    /// `i32` keys.
     I32,
-    /// Ordered as [`f32::total_cmp`] orders them, as on the host.
+    /// `f32` keys, ordered as [`f32::total_cmp`] orders them, as on the host.
     F32,
+    /// `u64` keys.
     U64,
 }
 
@@ -42,8 +46,8 @@ impl DeviceKeyType {
 }
 
 impl Sorter {
-    /// Sorts `len` keys of type `key_type` at device address `keys`, in place, in `order`, on the
-    /// caller's `stream`. Returns once the work is queued, as the `*_device` methods do: work the
+    /// Sorts `len` keys of type `key_type` at device address `keys`, in place, in the sorter's order
+    /// ([`Sorter::with_order`]), on the caller's `stream`. Returns once the work is queued, as the `*_device` methods do: work the
     /// caller queues later on `stream` sees the sorted keys. Uses this sorter's device whatever
     /// its policy (the data is there already); `Unsupported` for a sorter without one (or in a
     /// forked child, `NoDevice`). Fewer than two keys: `Ok` at once, nothing checked.
@@ -65,8 +69,8 @@ impl Sorter {
         len: usize,
         key_type: DeviceKeyType,
         stream: CUstream,
-        order: Order,
     ) -> Result<(), SortError> {
+        let order = self.order();
         if len < 2 {
             return Ok(());
         }
@@ -95,8 +99,8 @@ impl Sorter {
         len: usize,
         key_type: DeviceKeyType,
         stream: CUstream,
-        order: Order,
     ) -> Result<(), SortError> {
+        let order = self.order();
         if len < 2 {
             return Ok(());
         }
@@ -186,7 +190,7 @@ impl Target {
         let Some(bytes) = len.checked_mul(size).filter(|b| ptr.checked_add(*b as u64).is_some()) else {
             return bad(format!("{len} items of {size} bytes do not fit the address space"));
         };
-        if ptr == 0 || ptr % size as u64 != 0 {
+        if ptr == 0 || !ptr.is_multiple_of(size as u64) {
             return bad(format!("not a device address aligned to {size} bytes"));
         }
         let (mut mem_type, mut ordinal, mut start, mut range) = (0u32, -1i32, 0u64, 0usize);
@@ -295,13 +299,10 @@ mod tests {
     #[test]
     fn a_cpu_sorter_refuses_device_arrays_and_short_arrays_need_nothing() {
         let cpu = Sorter::cpu();
-        let r =
-            unsafe { cpu.sort_foreign_keys(0x1000, 10, DeviceKeyType::U32, std::ptr::null_mut(), Order::Ascending) };
+        let r = unsafe { cpu.sort_foreign_keys(0x1000, 10, DeviceKeyType::U32, std::ptr::null_mut()) };
         assert!(matches!(r, Err(SortError::Unsupported { .. })), "{r:?}");
         for len in [0, 1] {
-            let r = unsafe {
-                cpu.sort_foreign_pairs(0, 0, len, DeviceKeyType::U64, std::ptr::null_mut(), Order::Ascending)
-            };
+            let r = unsafe { cpu.sort_foreign_pairs(0, 0, len, DeviceKeyType::U64, std::ptr::null_mut()) };
             assert!(r.is_ok());
         }
     }
@@ -320,7 +321,10 @@ mod tests {
         let (kp, _g1) = dk.device_ptr(&stream);
         let (vp, _g2) = dv.device_ptr(&stream);
         for order in [Order::Ascending, Order::Descending] {
-            unsafe { sorter.sort_foreign_pairs(kp, vp, n, DeviceKeyType::F32, stream.cu_stream(), order) }.unwrap();
+            unsafe {
+                sorter.clone().with_order(order).sort_foreign_pairs(kp, vp, n, DeviceKeyType::F32, stream.cu_stream())
+            }
+            .unwrap();
             let (k, v) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
             stream.synchronize().unwrap();
             check::validate_keys(&keys, &k, order).unwrap_or_else(|e| panic!("{order:?}: {e}"));
@@ -329,7 +333,7 @@ mod tests {
         let mut u: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect();
         let du = stream.clone_htod(&u).unwrap();
         let (up, _g3) = du.device_ptr(&stream);
-        unsafe { sorter.sort_foreign_keys(up, n, DeviceKeyType::U32, stream.cu_stream(), Order::Ascending) }.unwrap();
+        unsafe { sorter.sort_foreign_keys(up, n, DeviceKeyType::U32, stream.cu_stream()) }.unwrap();
         let got = stream.clone_dtoh(&du).unwrap();
         stream.synchronize().unwrap();
         u.sort_unstable();
@@ -352,10 +356,10 @@ mod tests {
             (p + 4, 4, "past the end by one"),
         ];
         for (ptr, len, why) in bad {
-            let r = unsafe { sorter.sort_foreign_keys(ptr, len, DeviceKeyType::U32, s, Order::Ascending) };
+            let r = unsafe { sorter.sort_foreign_keys(ptr, len, DeviceKeyType::U32, s) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
         }
-        let r = unsafe { sorter.sort_foreign_pairs(p, p, 4, DeviceKeyType::U32, s, Order::Ascending) };
+        let r = unsafe { sorter.sort_foreign_pairs(p, p, 4, DeviceKeyType::U32, s) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "overlap: {r:?}");
         assert_eq!(stream.clone_dtoh(&d).unwrap(), [3, 2, 1, 0], "untouched");
     }

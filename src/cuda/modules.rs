@@ -3,6 +3,8 @@
 //!
 //! `GPUSORT_KERNELS_DIR=<dir>` loads `<dir>/<image>.fatbin` (or `.cubin`, `.ptx`) instead of the
 //! embedded image: kernel developers iterate on the GPU machine with its nvcc, no Rust rebuild.
+//! Honoured in debug builds and with the `testing` feature only (`config.rs`): a release build runs
+//! the images it was built with.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -55,8 +57,6 @@ impl ModuleCache {
 }
 
 fn override_image(name: &str) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("GPUSORT_KERNELS_DIR")?;
-    ["fatbin", "cubin", "ptx"]
-        .iter()
-        .find_map(|ext| std::fs::read(std::path::Path::new(&dir).join(format!("{name}.{ext}"))).ok())
+    let dir = crate::config::get().kernels_dir.as_ref()?;
+    ["fatbin", "cubin", "ptx"].iter().find_map(|ext| std::fs::read(dir.join(format!("{name}.{ext}"))).ok())
 }

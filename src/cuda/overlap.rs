@@ -17,7 +17,7 @@ pub(crate) fn available(cc: (i32, i32)) -> bool {
     static DRIVER: OnceLock<bool> = OnceLock::new();
     cc.0 >= 9
         && *DRIVER.get_or_init(|| {
-            if std::env::var("GPUSORT_OVERLAP_LAUNCHES").is_ok_and(|v| v.trim() == "0") {
+            if !crate::config::get().overlap_launches {
                 return false;
             }
             let mut version = 0;

@@ -3,22 +3,25 @@
 
 use gpusort::{Algorithm, Key, Keyed, Sorter};
 
-/// Every backend present, with the algorithms it must sort with. Without a GPU the GPU cases are
-/// skipped loudly; with `GPUSORT_REQUIRE_GPU=1` a missing GPU fails the run.
-pub fn backends() -> Vec<(&'static str, Sorter, Vec<Algorithm>)> {
-    let mut v = vec![("cpu", Sorter::cpu(), vec![Algorithm::Auto, Algorithm::Radix])];
-    match Sorter::cuda() {
-        Ok(s) => {
-            v.push(("cuda", s, vec![Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge]))
-        }
-        Err(e) => {
-            if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("GPUSORT_REQUIRE_GPU=1 but no usable GPU: {e}");
-            }
-            skip_loudly(&format!("skipped: no CUDA device ({e}); GPU cases not run"));
-        }
-    }
-    v
+pub mod harness;
+
+/// A backend under test, with the algorithms it must sort with.
+pub struct Backend {
+    pub name: &'static str,
+    pub sorter: Sorter,
+    pub algorithms: Vec<Algorithm>,
+}
+
+/// The CPU backend.
+pub fn cpu_backend() -> Backend {
+    Backend { name: "cpu", sorter: Sorter::cpu(), algorithms: vec![Algorithm::Auto, Algorithm::Radix] }
+}
+
+/// The first CUDA device, for cases that `harness::gpu` runs only where there is one.
+pub fn cuda_backend() -> Backend {
+    let sorter = Sorter::cuda().unwrap_or_else(|e| panic!("a GPU case ran without a usable GPU: {e}"));
+    let algorithms = vec![Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge];
+    Backend { name: "cuda", sorter, algorithms }
 }
 
 /// Prints past the test harness's output capture, so a skip shows even when the test passes.
@@ -59,23 +62,8 @@ pub const PATTERNS: &[Pattern] = &[
     Pattern::LowByte,
 ];
 
-/// splitmix64, seeded: reproducible inputs without a dependency.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// The low 32 bits, as ci/cub/cub_bench.cu draws its keys: both sort the same inputs.
-    pub fn next_u32(&mut self) -> u32 {
-        self.next() as u32
-    }
-}
+/// splitmix64, seeded: reproducible inputs (`Rng(seed)`, `.next()`, `.next_u32()`).
+pub use gpusort_cpu::rng::SplitMix64 as Rng;
 
 /// 64 random-ish bits per element following `pattern` (never all zero for Random).
 pub fn bits(n: usize, pattern: Pattern, seed: u64) -> Vec<u64> {

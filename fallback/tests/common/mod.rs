@@ -54,20 +54,7 @@ pub fn items<K: Copy>(keys: &[K]) -> Vec<Item<K>> {
 }
 
 /// splitmix64, so every failure can be reproduced from its seed.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+pub use gpusort_cpu::rng::SplitMix64 as Rng;
 
 pub const PATTERNS: [&str; 12] = [
     "random",

@@ -1,0 +1,33 @@
+//! Sorting data that is already on the GPU: the caller's device buffer and stream, no copy
+//! through host memory. Needs the `cuda` feature (on by default) and, to do anything, a GPU:
+//! without one it says so and exits successfully.
+//!
+//! `cargo run --release --example device`
+
+use gpusort::cudarc::driver::CudaSlice;
+use gpusort::{Kvp, Order, Sorter};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let sorter = match Sorter::cuda() {
+        Ok(s) => s,
+        Err(e) => {
+            println!("this example needs a CUDA GPU: {e}");
+            return Ok(());
+        }
+    };
+    println!("{sorter}");
+    // Buffers for the `*_device` methods come from the sorter's context (`gpusort::cudarc` is the
+    // cudarc version gpusort was built with).
+    let ctx = sorter.cuda_context().expect("a cuda() sorter has a context");
+    let stream = ctx.new_stream()?;
+    let host: Vec<Kvp> = (0..1_000_000u32).map(|i| Kvp::new(i.wrapping_mul(2_654_435_761), i)).collect();
+    let mut data: CudaSlice<Kvp> = stream.clone_htod(&host)?;
+
+    // Queued on `stream`: other work on it runs after the sort, with no wait on the host.
+    sorter.clone().with_order(Order::Descending).sort_kvp_device(&mut data, &stream)?;
+
+    let back = stream.clone_dtoh(&data)?;
+    assert!(back.windows(2).all(|w| w[0].key >= w[1].key));
+    println!("largest key {} (value {})", back[0].key, back[0].value);
+    Ok(())
+}
