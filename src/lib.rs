@@ -80,6 +80,7 @@ pub mod tuning;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
+#[cfg(feature = "cuda")]
 pub use cuda::foreign::DeviceKeyType;
 pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
