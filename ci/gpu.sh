@@ -84,6 +84,7 @@ run)
   # Binaries rebuilt after the bundle (carried in bundle-extra/) replace the bundle's own.
   if [[ -d bundle-extra ]]; then cp bundle-extra/* "$bin"/ 2>/dev/null; chmod +x "$bin"/*; fi
   summary="$out/summary.txt"; : > "$summary"
+  export GPUSORT_DEMO_BIN="$bin/gpusort-demo"  # for tests/demo.rs, built where the demo lay elsewhere
   note() { echo "$*" | tee -a "$summary"; }
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
   fails=0
