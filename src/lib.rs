@@ -96,3 +96,8 @@ pub use gpusort_cpu::check;
 /// `gpusort::cudarc` so your buffers and streams come from the same cudarc version as gpusort's.
 #[cfg(feature = "cuda")]
 pub use cudarc;
+
+/// The README's Rust snippet, compiled and run as a doc test so that it keeps working.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
