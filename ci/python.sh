@@ -7,8 +7,8 @@
 #   ci/python.sh wheel DIR          the release wheel (abi3, manylinux) into DIR, with the pytest
 #                                   wheels the GPU machine (no network) needs beside it.
 #   ci/python.sh gpu-test DIR [OUT] on the GPU machine (Python 3.12 with torch, cupy, numpy; no
-#                                   Rust, no network): installs the wheel from DIR into a venv that
-#                                   sees the system's packages, runs every test with the GPU
+#                                   Rust, no network): installs the wheel from DIR into a directory
+#                                   on PYTHONPATH beside the machine's packages, runs every test with the GPU
 #                                   required, then python/bench/bench.py (table on stdout, JSON
 #                                   and logs in OUT, default $OUT or DIR). GPUSORT_PY_TESTS=0 or
 #                                   GPUSORT_PY_BENCH=0 skips the tests or the benchmark.
@@ -57,24 +57,25 @@ wheel() {
 gpu_test() {
     local dir="${1:?usage: ci/python.sh gpu-test DIR [OUT]}"
     local out="${2:-${OUT:-$dir}}"
-    local venv
-    venv="$(mktemp -d)/venv"
+    # No venv: the machine's numpy, torch and cupy may live in the user's site-packages, which a
+    # venv does not see. The wheel (and pytest when missing) go into a directory of their own.
+    local site
+    site="$(mktemp -d)/site"
     mkdir -p "$out"
-    step "venv with the system's packages: $(python3 --version)"
-    python3 -m venv --system-site-packages "$venv"
-    "$venv/bin/python" -c 'import numpy; print("numpy", numpy.__version__)'
-    # Offline: the wheel (its only dependency, numpy, is the system's), and pytest when missing.
-    "$venv/bin/python" -m pip install -q --no-index --no-deps "$dir"/gpusort-*.whl
-    "$venv/bin/python" -c 'import pytest' 2>/dev/null ||
-        "$venv/bin/python" -m pip install -q --no-index --find-links "$dir" pytest
-    "$venv/bin/python" -c 'import gpusort; print(gpusort.__version__, gpusort.default_sorter().describe())'
+    step "the wheel into $site: $(python3 --version)"
+    python3 -c 'import numpy; print("numpy", numpy.__version__)'
+    python3 -m pip install -q --no-index --no-deps --target "$site" "$dir"/gpusort-*.whl
+    python3 -c 'import pytest' 2>/dev/null ||
+        python3 -m pip install -q --no-index --target "$site" --find-links "$dir" pytest
+    export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
+    python3 -c 'import gpusort; print(gpusort.__version__, gpusort.default_sorter().describe())'
     if [[ "${GPUSORT_PY_TESTS:-1}" == 1 ]]; then
         step "pytest python/tests, the GPU required"
-        GPUSORT_REQUIRE_GPU=1 "$venv/bin/python" -m pytest -q -rs python/tests 2>&1 | tee "$out/python-pytest.log"
+        GPUSORT_REQUIRE_GPU=1 python3 -m pytest -q -rs -p no:cacheprovider python/tests 2>&1 | tee "$out/python-pytest.log"
     fi
     if [[ "${GPUSORT_PY_BENCH:-1}" == 1 ]]; then
         step "python/bench/bench.py"
-        "$venv/bin/python" python/bench/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
+        python3 python/bench/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
     fi
 }
 
