@@ -54,7 +54,8 @@ def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:
         return np.full(n, 42, dtype=dtype)
     if pattern == "extremes":
         lo, hi = (np.float32(-np.inf), np.float32(np.inf)) if dtype == np.float32 else (info.min, info.max)
-        return np.where(rng.integers(0, 2, n) == 1, hi, lo).astype(dtype)
+        # Indexing a two-item array: np.where with Python ints past int64 overflows on NumPy 1.x.
+        return np.array([lo, hi], dtype=dtype)[rng.integers(0, 2, n)]
     if pattern == "sorted":
         return np.sort(make_keys(dtype, n, "random", seed))
     if pattern == "reverse":

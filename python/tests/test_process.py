@@ -19,7 +19,8 @@ from conftest import has_cuda
 
 
 def test_other_threads_run_while_a_host_sort_runs():
-    a = np.random.default_rng(0).integers(0, 2**32, 1 << 24, dtype=np.uint32)
+    # 64-bit keys take eight digit passes: long enough to tell on 16 cores too (16M u32: 25 ms).
+    a = np.random.default_rng(0).integers(0, 2**64, 1 << 25, dtype=np.uint64, endpoint=False)
     cpu = gpusort.Sorter("cpu")
     started, done = threading.Event(), threading.Event()
     span = {}
