@@ -71,6 +71,8 @@ for line in sys.stdin:
   cargo build --release --bin gpusort-demo
   cp "${CARGO_TARGET_DIR:-target}/release/gpusort-demo" bundle/bin/
   strip bundle/bin/*
+  # The commit the binaries were built from: the report names it (the checkout there may differ).
+  git rev-parse --short HEAD > bundle/commit
   # The binaries share most of their bytes (std, gpusort, the kernel images): one xz stream with
   # a large window stores those once, which keeps the bundle under a device call's size limit.
   tar -C bundle -cf - bin | xz -T0 -9e --lzma2=dict=192MiB > bundle/bin.tar.xz
@@ -155,6 +157,7 @@ report)
   if [[ -x bundle-extra/bench-sort ]]; then bin="$PWD/bundle-extra"; fi
   # The time limit keeps the whole call (benches, CUB, torch, report) under 10 minutes: 400 s for
   # the criterion groups, 60 for the host tables, which run first and print how long they took.
+  [[ -f bundle/commit ]] && export GPUSORT_COMMIT="${GPUSORT_COMMIT:-$(cat bundle/commit)}"
   GPUSORT_BENCH_BIN="$bin/bench-sort" GPUSORT_REPORT_OUT="$out" GPUSORT_REPORT_LOGS="$out" GPUSORT_REPORT_FLAT=1 \
     GPUSORT_REPORT_BENCH_TIMEOUT="${GPUSORT_REPORT_BENCH_TIMEOUT:-460}" ci/report.sh
   ;;
