@@ -1,0 +1,174 @@
+// What the radix kernels sort and how they read keys: the constants every kernel shares (digit
+// size, look-back status words, plan words), the sort descriptions (one struct per key and value
+// layout), the order-preserving map of a key's bits (signed, float, descending), and small PTX
+// helpers. The kernels themselves are in radix.cuh.
+#pragma once
+
+#include <type_traits>
+
+#include "tuning.cuh"
+
+namespace radix {
+
+constexpr int DIGIT_BITS = 8;
+constexpr int RADIX = 1 << DIGIT_BITS;
+constexpr int MAX_PASSES = 8;
+// Ranks use one extra bin for the slots past the end of the input, so the last tile needs no
+// separate code path: those slots rank after every real key and are never written.
+constexpr unsigned PAST_END = RADIX;
+
+// Look-back status word: 2 flag bits and a 30-bit count. A sweep over more than VALUE_MASK keys is
+// split into portions (the host launches one kernel per portion; the per-digit base carries over).
+constexpr unsigned FLAG_AGGREGATE = 1u << 30;
+constexpr unsigned FLAG_INCLUSIVE = 2u << 30;
+constexpr unsigned FLAG_MASK = 3u << 30;
+constexpr unsigned VALUE_MASK = (1u << 30) - 1;
+
+// Plan words written by radix_prepare: [0, 8) skip flags, [8, 16) 1 when the pass reads buffer B,
+// [16] 1 when the result ends in buffer B.
+constexpr int PLAN_SKIP = 0;
+constexpr int PLAN_FROM_B = 8;
+constexpr int PLAN_RESULT_IN_B = 16;
+constexpr int PLAN_WORDS = 17;
+
+struct NoValue {};
+
+// Matches the Rust `Kvp` (two u32, key first); 8-byte aligned so a pair is one 64-bit access.
+struct __align__(8) KvpItem {
+    unsigned key, value;
+};
+
+// ---- sort descriptions ----------------------------------------------------------------------
+// Item: what the key array holds; Value: the separate value array's element (NoValue: none);
+// Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT);
+// KEY_WORD: whether the key can be loaded without the rest of the item (load_bits).
+struct SortKvp {
+    using Item = KvpItem;
+    using Value = NoValue;
+    using Bits = unsigned;
+    static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
+    static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
+    static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
+};
+
+struct SortU32 {  // u32, i32 and f32 keys
+    using Item = unsigned;
+    using Value = NoValue;
+    using Bits = unsigned;
+    static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = true;
+    static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
+    using Item = unsigned;
+    using Value = unsigned;
+    using Bits = unsigned;
+    static constexpr int PASSES = 4;
+    static constexpr bool FLOATS = true;
+    static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+struct SortU64 {
+    using Item = unsigned long long;
+    using Value = NoValue;
+    using Bits = unsigned long long;
+    static constexpr int PASSES = 8;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+struct SortPairsU64 {  // u64 keys with u32 values
+    using Item = unsigned long long;
+    using Value = unsigned;
+    using Bits = unsigned long long;
+    static constexpr int PASSES = 8;
+    static constexpr bool FLOATS = false;
+    static constexpr bool KEY_WORD = false;
+    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
+    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
+    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
+
+
+// The kernels' `order` argument: how a key's bits map to its place in the order.
+constexpr int ORDER_DESCENDING = 1;  // sort the inverted bits ascending: still stable
+constexpr int ORDER_SIGNED = 2;      // two's complement: flip the sign bit
+constexpr int ORDER_FLOAT = 4;       // IEEE: flip the sign bit of positives, every bit of negatives,
+                                     // which orders as f32::total_cmp (-NaN < -inf < -0 < +0 < NaN)
+
+// Maps an item to unsigned bits whose ascending order is the wanted order. FLOAT is a template
+// parameter so that the other key types pay nothing for it.
+template <class S, bool FLOAT> struct KeyOrder {
+    using Bits = typename S::Bits;
+    static constexpr Bits SIGN = Bits(1) << (sizeof(Bits) * 8 - 1);
+    Bits xor_mask;
+    __device__ __forceinline__ explicit KeyOrder(int order)
+        : xor_mask((order & ORDER_DESCENDING ? ~Bits(0) : Bits(0)) ^ (order & ORDER_SIGNED ? SIGN : Bits(0))) {}
+    __device__ __forceinline__ Bits ordered(Bits b) const {
+        if constexpr (FLOAT) b ^= (b & SIGN) ? ~Bits(0) : SIGN;
+        return b ^ xor_mask;
+    }
+    __device__ __forceinline__ Bits operator()(const typename S::Item &x) const { return ordered(S::bits(x)); }
+    __device__ __forceinline__ unsigned digit(const typename S::Item &x, int shift) const {
+        return (unsigned)((*this)(x) >> shift) & (RADIX - 1);
+    }
+    __device__ __forceinline__ unsigned digit_of_bits(Bits b, int shift) const {
+        return (unsigned)(ordered(b) >> shift) & (RADIX - 1);
+    }
+};
+
+// Runs body(std::true_type) for float keys, body(std::false_type) otherwise; only sort
+// descriptions that take floats instantiate the float path.
+template <class S, class Body> __device__ __forceinline__ void with_key_order(int order, Body body) {
+    if constexpr (S::FLOATS) {
+        if (order & ORDER_FLOAT) {
+            body(std::true_type{});
+            return;
+        }
+    }
+    body(std::false_type{});
+}
+
+__device__ __forceinline__ unsigned lanemask_lt() {
+    unsigned m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+__device__ __forceinline__ unsigned load_relaxed(const unsigned *p) {
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_relaxed(unsigned *p, unsigned v) {
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+}  // namespace radix
