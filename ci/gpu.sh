@@ -9,7 +9,7 @@
 #                        bundle (tests, demo, optional sanitizer and bench passes)
 #   ci/gpu.sh report     on that GPU machine: the benchmark report (ci/report.sh) with the bundle's
 #                        bench binary; BENCHMARKS.md, bench.svg, bench-headline.md, raw.jsonl and
-#                        report.log land in $OUT (copy the first three to ./, docs/, docs/).
+#                        report.log land in $OUT (copy the first three into docs/).
 #                        GPUSORT_BENCH_HOST=only: the host tables alone (about a minute)
 #
 # Environment for `run`: OUT (logs folder, default ./gpu-logs), GPUSORT_SANITIZE=1 (add

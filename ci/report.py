@@ -2,8 +2,8 @@
 """Writes gpusort's benchmark report from the measurements of one run (Python 3 standard library only).
 
     ci/report.py render DATA.jsonl --out DIR [--cpu]
-        GPU report: DIR/BENCHMARKS.md, DIR/docs/bench.svg, DIR/docs/bench-headline.md
-        (--flat: all three straight into DIR). --cpu: DIR/BENCHMARKS-cpu.md only.
+        GPU report: DIR/docs/BENCHMARKS.md, DIR/docs/bench.svg, DIR/docs/bench-headline.md
+        (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
 
@@ -39,15 +39,15 @@ def write(path, text):
 
 def render(args):
     data = Data(args.data)
+    docs = args.out if args.flat else os.path.join(args.out, "docs")
     if args.cpu:
-        write(os.path.join(args.out, "BENCHMARKS-cpu.md"), cpu_report(data))
+        write(os.path.join(docs, "BENCHMARKS-cpu.md"), cpu_report(data))
         return 0
     ref = load_reference()
-    docs = args.out if args.flat else os.path.join(args.out, "docs")
     if not data.has_gpu():
         print("no GPU measurements in the data: the GPU report needs a CUDA device (try --cpu)", file=sys.stderr)
         return 1
-    write(os.path.join(args.out, "BENCHMARKS.md"), gpu_report(data, ref))
+    write(os.path.join(docs, "BENCHMARKS.md"), gpu_report(data, ref))
     svg = svg_chart(data, ref) if data.sizes("random") else None
     if svg:
         write(os.path.join(docs, "bench.svg"), svg)

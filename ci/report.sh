@@ -4,15 +4,15 @@
 #   ci/report.sh         on a machine with a CUDA GPU and cargo: benches every GPU sort (device-
 #                        resident and host to host, six input patterns; the host tables against
 #                        the PCIe floor and out of core), CUB (built with nvcc, if present) and
-#                        torch.sort (if importable) on the same inputs, and writes BENCHMARKS.md,
+#                        torch.sort (if importable) on the same inputs, and writes docs/BENCHMARKS.md,
 #                        docs/bench.svg and docs/bench-headline.md
 #   ci/report.sh --cpu   on any machine: gpusort's CPU backend against std, rayon, voracious and
-#                        rdst; writes BENCHMARKS-cpu.md
+#                        rdst; writes docs/BENCHMARKS-cpu.md
 #
 # About 6 minutes on an H200 with 16 cores (GPU; the host tables about one), 5-10 minutes on 2
 # cores (--cpu). Environment, all optional:
 #   GPUSORT_REPORT_OUT    where the report files go (default: the repository root)
-#   GPUSORT_REPORT_FLAT=1 put bench.svg and bench-headline.md beside BENCHMARKS.md, not in docs/
+#   GPUSORT_REPORT_FLAT=1 write the report, bench.svg and bench-headline.md into the output directory itself, not into its docs/
 #   GPUSORT_REPORT_LOGS   raw measurements (raw.jsonl) and the log (report.log); default target/report
 #   GPUSORT_REPORT_TORCH=0  skip the torch column
 #   GPUSORT_REPORT_BENCH_TIMEOUT  seconds the gpusort benches may run; the report shows what they

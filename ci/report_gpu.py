@@ -139,9 +139,11 @@ def headline(data, ref, in_readme=True):
         "random (u32 key, u32 value) pairs, data on the GPU unless marked host to host; median of many runs; "
         "CUB measured in the same run."
     )
+    # The README links into docs/; the report itself lies in docs/ beside the chart.
     if in_readme:
-        intro += " Full report: [BENCHMARKS.md](BENCHMARKS.md); regenerate with `ci/report.sh`."
-    return intro + "\n\n" + t + "\n\n![time vs n, log-log](docs/bench.svg)\n"
+        intro += " Full report: [docs/BENCHMARKS.md](docs/BENCHMARKS.md); regenerate with `ci/report.sh`."
+    chart = "docs/bench.svg" if in_readme else "bench.svg"
+    return intro + "\n\n" + t + f"\n\n![time vs n, log-log]({chart})\n"
 
 
 def gpu_report(data, ref):
