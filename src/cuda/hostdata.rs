@@ -44,8 +44,9 @@ pub(crate) struct SplitAsKvp<'a, K> {
     pub(crate) values: &'a mut [u32],
 }
 
-/// Items per parallel task of the interleaving copies: 2 MiB of pairs.
-const ZIP_PIECE: usize = 1 << 18;
+/// Items per parallel task of the interleaving copies (2 MiB of `Kvp`s; split `u64` pairs in
+/// `outofcore` use it too).
+pub(crate) const ZIP_PIECE: usize = 1 << 18;
 
 impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     type Item = Kvp;

@@ -112,7 +112,9 @@ impl CudaBackend {
         let n = keys.len();
         let per_item = bytes_per_item::<u64>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
         let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
-        let held_run = (staging::held_cap().saturating_sub(64) / 12).max(1);
+        // Both arrays in the held buffer, the second one 64-byte aligned (`staging::split_offset`).
+        let pair_bytes = std::mem::size_of::<u64>() + std::mem::size_of::<u32>();
+        let held_run = (staging::held_cap().saturating_sub(64) / pair_bytes).max(1);
         let run = match self.budget(need)? {
             Some(limit) if need > limit => self.run_within(need, n, outofcore::run_items(limit, per_item))?,
             _ => n,

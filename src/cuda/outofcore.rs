@@ -19,6 +19,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
 use super::device::Gpu;
 use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort};
+use super::hostdata::ZIP_PIECE;
 use super::hostdata::{Direct, HostData, ZeroedBuf};
 use super::incore;
 use super::staging::{MergeKey, Plain};
@@ -295,9 +296,6 @@ pub(crate) fn sort_split_u64(
         );
     })
 }
-
-/// Pairs per parallel task of the (un)zipping copies of split `u64` pairs: 4 MiB of `WideKv`s.
-const ZIP_PIECE: usize = 1 << 18;
 
 /// Output items merged per block when the merge writes through `HostData::scatter`: 32 MiB of
 /// pairs, on all cores, then scattered on all cores.
