@@ -55,7 +55,7 @@ impl RadixBits for u64 {
 /// assert!((-0.0f32).to_ordered_bits() < 0.0f32.to_ordered_bits());
 /// ```
 pub trait SortKey: Copy + Send + Sync + Debug + 'static {
-    /// The unsigned word the key maps to: `u32` for 32-bit keys, `u64` for `u64`.
+    /// The unsigned word the key maps to: `u32` for 32-bit keys, `u64` for 64-bit keys.
     type Bits: RadixBits;
     /// Order-preserving map to unsigned bits (see the module docs).
     fn to_ordered_bits(self) -> Self::Bits;
@@ -98,6 +98,29 @@ impl SortKey for f32 {
             !b
         } else {
             b ^ 0x8000_0000
+        }
+    }
+}
+
+impl SortKey for i64 {
+    type Bits = u64;
+    /// Flipping the sign bit moves negatives below positives in unsigned order.
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u64 {
+        (self as u64) ^ (1 << 63)
+    }
+}
+
+impl SortKey for f64 {
+    type Bits = u64;
+    /// The order of `f64::total_cmp`, mapped as for `f32`.
+    #[inline(always)]
+    fn to_ordered_bits(self) -> u64 {
+        let b = self.to_bits();
+        if b & (1 << 63) != 0 {
+            !b
+        } else {
+            b ^ (1 << 63)
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Keys-only sorts and stable sorts of items with u64, i32 and f32 keys.
+//! Keys-only sorts and stable sorts of items with u64, i32, f32, i64 and f64 keys.
 
 mod common;
 
@@ -133,4 +133,90 @@ fn integer_keys_on_the_voracious_path() {
     let half = n as u64 / 2;
     let runs: Vec<u64> = (0..n as u64).map(|i| if i < half { 2 * i } else { 2 * (i - half) + 1 }).collect();
     check_keys(&runs, "u64 two sorted halves 4M");
+}
+
+#[test]
+fn i64_keys_and_items() {
+    for n in small_lengths().into_iter().chain([65537, 300_007]) {
+        for pattern in ["random", "low-32-bits", "few-distinct", "sorted", "reverse-runs", "all-equal"] {
+            let keys: Vec<i64> = u64_keys(pattern, n, 18).into_iter().map(|k| k as i64).collect();
+            check_keys(&keys, pattern);
+            check_stable(&items(&keys), pattern);
+        }
+    }
+    check_keys(&[i64::MIN, -1, 0, 1, i64::MAX, i64::MIN, 0, -(1 << 40)], "extremes");
+}
+
+/// f64 keys compared by bits, as `F32Item` does for f32.
+#[derive(Clone, Copy, Debug)]
+struct F64Item {
+    key: f64,
+    index: u32,
+}
+
+impl PartialEq for F64Item {
+    fn eq(&self, other: &Self) -> bool {
+        self.key.to_bits() == other.key.to_bits() && self.index == other.index
+    }
+}
+impl Eq for F64Item {}
+impl std::hash::Hash for F64Item {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key.to_bits().hash(h);
+        self.index.hash(h);
+    }
+}
+impl gpusort_cpu::Keyed for F64Item {
+    type Key = f64;
+    fn sort_key(&self) -> f64 {
+        self.key
+    }
+}
+
+fn f64_keys(n: usize, seed: u64) -> Vec<f64> {
+    let special = [
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        5e-324,
+    ];
+    let mut r = Rng::new(seed);
+    (0..n)
+        .map(|_| match r.next() % 4 {
+            0 => special[(r.next() % special.len() as u64) as usize],
+            1 => f64::from_bits(r.next()), // any bit pattern, NaN payloads included
+            _ => (r.next() % 2000) as f64 / 7.0 - 140.0,
+        })
+        .collect()
+}
+
+#[test]
+fn f64_keys_follow_total_cmp() {
+    for n in small_lengths().into_iter().chain([65537, 600_011]) {
+        let keys = f64_keys(n, 19);
+        check_keys(&keys, "f64");
+        let input: Vec<F64Item> = keys.iter().enumerate().map(|(i, &key)| F64Item { key, index: i as u32 }).collect();
+        check_stable(&input, "f64 items");
+        for order in ORDERS {
+            let mut ours = keys.clone();
+            sort_keys(&mut ours, order).unwrap();
+            let mut reference = keys.clone();
+            reference.sort_by(f64::total_cmp);
+            if order == gpusort_cpu::Order::Descending {
+                reference.reverse();
+            }
+            assert!(
+                ours.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()),
+                "f64 n = {n}, {order:?}: differs from total_cmp"
+            );
+        }
+    }
 }
