@@ -10,6 +10,8 @@ pub enum KeySlice<'a> {
     I32(&'a mut [i32]),
     F32(&'a mut [f32]),
     U64(&'a mut [u64]),
+    I64(&'a mut [i64]),
+    F64(&'a mut [f64]),
 }
 
 /// Runs `$body` with `$k` bound to the typed slice inside a `KeySlice`, whatever its type.
@@ -20,6 +22,8 @@ macro_rules! with_keys {
             $crate::backend::KeySlice::I32($k) => $body,
             $crate::backend::KeySlice::F32($k) => $body,
             $crate::backend::KeySlice::U64($k) => $body,
+            $crate::backend::KeySlice::I64($k) => $body,
+            $crate::backend::KeySlice::F64($k) => $body,
         }
     };
 }
@@ -36,6 +40,8 @@ impl KeySlice<'_> {
             KeySlice::I32(k) => KeySlice::I32(k),
             KeySlice::F32(k) => KeySlice::F32(k),
             KeySlice::U64(k) => KeySlice::U64(k),
+            KeySlice::I64(k) => KeySlice::I64(k),
+            KeySlice::F64(k) => KeySlice::F64(k),
         }
     }
 }
@@ -65,9 +71,9 @@ impl SortJob<'_> {
     pub(crate) fn shape(&self) -> JobShape {
         match self {
             SortJob::Kvp(_) => JobShape::Kvp,
-            SortJob::Keys(KeySlice::U64(_)) => JobShape::Keys64,
+            SortJob::Keys(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_)) => JobShape::Keys64,
             SortJob::Keys(_) => JobShape::Keys32,
-            SortJob::Pairs(KeySlice::U64(_), _) => JobShape::Pairs64,
+            SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => JobShape::Pairs64,
             SortJob::Pairs(..) => JobShape::Pairs32,
         }
     }

@@ -1,4 +1,5 @@
-//! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order) and `u64`.
+//! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order), `u64`, `i64`
+//! and `f64` (in `f64::total_cmp` order).
 
 use crate::backend::KeySlice;
 
@@ -8,7 +9,8 @@ mod sealed {
 
 /// A key type both backends sort. Sealed: the GPU kernels exist for these types only.
 ///
-/// Floats sort as [`f32::total_cmp`] orders them: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+/// Floats sort as [`f32::total_cmp`] and [`f64::total_cmp`] order them:
+/// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
 pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
     /// The slice as one of the backends' typed slices.
     #[doc(hidden)]
@@ -30,3 +32,5 @@ key_type!(u32, U32);
 key_type!(i32, I32);
 key_type!(f32, F32);
 key_type!(u64, U64);
+key_type!(i64, I64);
+key_type!(f64, F64);

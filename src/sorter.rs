@@ -2,8 +2,11 @@
 
 #[cfg(feature = "cuda")]
 mod device;
+mod records;
 #[cfg(test)]
 mod tests;
+
+pub use records::ArgIndex;
 
 use std::sync::Arc;
 
@@ -421,7 +424,8 @@ impl Sorter {
         self.run(SortJob::Kvp(v))
     }
 
-    /// Sorts keys (`u32`, `i32`, `f32` in [`f32::total_cmp`] order, `u64`) in the sorter's order.
+    /// Sorts keys (`u32`, `i32`, `f32` in [`f32::total_cmp`] order, `u64`, `i64`, `f64` in
+    /// [`f64::total_cmp`] order) in the sorter's order.
     ///
     /// ```
     /// let mut v = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY];

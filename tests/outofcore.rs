@@ -150,7 +150,7 @@ fn limit_on_a_cpu_sorter_is_ignored() {
 }
 
 fn every_key_type_out_of_core_in_both_orders() {
-    // f32 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every key type,
+    // f32 and f64 (NaN, -0.0 included by the bit patterns), u64 keys, and split pairs of every key type,
     // each cut into several runs and also forced past the held buffer (the CPU-merge path).
     let Some(s) = cuda_or_skip("out-of-core every key type") else { return };
     let _alone = alone();
@@ -173,6 +173,11 @@ fn every_key_type_out_of_core_in_both_orders() {
                     s64.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&wide, &out, order)
                         .unwrap_or_else(|e| panic!("u64 n={n} {p:?} {order:?} cap={cap}: {e}"));
+                    let doubles: Vec<f64> = wide.iter().map(|&b| f64::from_bits(b)).collect();
+                    let mut out = doubles.clone();
+                    s64.clone().with_order(order).sort_keys(&mut out).unwrap();
+                    check::validate_keys(&doubles, &out, order)
+                        .unwrap_or_else(|e| panic!("f64 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
                     let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
                     let sp = s.clone().with_device_memory_limit(limit(n, 5));
@@ -185,6 +190,9 @@ fn every_key_type_out_of_core_in_both_orders() {
                         radix_limit_for_runs::<u64>(run) + radix_limit_for_runs::<u32>(run) - (64 << 10),
                     );
                     split_pairs_case(&s64p, &wide, &values, order, &format!("u64 pairs n={n} {p:?} cap={cap}"));
+                    split_pairs_case(&s64p, &doubles, &values, order, &format!("f64 pairs n={n} {p:?} cap={cap}"));
+                    let longs: Vec<i64> = wide.iter().map(|&b| b as i64).collect();
+                    split_pairs_case(&s64p, &longs, &values, order, &format!("i64 pairs n={n} {p:?} cap={cap}"));
                 }
             }
         }

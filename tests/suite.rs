@@ -26,11 +26,13 @@ fn check_kvp(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order
         .unwrap_or_else(|e| panic!("{name} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
 }
 
-/// A backend may lack a type (u64 keys in the GPU sorting networks, today): that must be
+/// A backend may lack a type (64-bit keys in the GPU sorting networks, today): that must be
 /// `Unsupported` with the data untouched, and it is reported, not hidden.
 fn unsupported<T: PartialEq>(r: Result<(), SortError>, name: &str, what: &str, before: &[T], after: &[T]) -> bool {
     match r {
-        Err(SortError::Unsupported { .. }) if name == "cuda" && what.contains("u64") => {
+        Err(SortError::Unsupported { .. })
+            if name == "cuda" && ["u64", "i64", "f64"].iter().any(|t| what.contains(t)) =>
+        {
             assert!(before == after, "{name}: an unsupported sort changed the data");
             skip_loudly(&format!("skipped: {name} has no {what} sort: {}", r.unwrap_err()));
             true
@@ -109,12 +111,16 @@ fn i32_f32_u64_keys(b: &Backend) {
     sweep(b, lengths, PATTERNS, check_keys::<i32>);
     sweep(b, lengths, PATTERNS, check_keys::<f32>);
     sweep(b, lengths, PATTERNS, check_keys::<u64>);
+    sweep(b, lengths, PATTERNS, check_keys::<i64>);
+    sweep(b, lengths, PATTERNS, check_keys::<f64>);
     // Many tiles of 8-byte keys with 8 digit passes (some skipped), and signed/float keys on the
     // multi-block path.
     let large = &[(1 << 20) + 7];
     sweep(b, large, &[Pattern::Random, Pattern::LowByte], check_keys::<u64>);
     sweep(b, large, &[Pattern::Random], check_keys::<i32>);
     sweep(b, large, &[Pattern::Random], check_keys::<f32>);
+    sweep(b, large, &[Pattern::Random, Pattern::LowByte], check_keys::<i64>);
+    sweep(b, large, &[Pattern::Random], check_keys::<f64>);
 }
 
 fn split_pairs(b: &Backend) {
@@ -123,9 +129,13 @@ fn split_pairs(b: &Backend) {
     sweep(b, lengths, PATTERNS, check_pairs::<i32>);
     sweep(b, lengths, PATTERNS, check_pairs::<f32>);
     sweep(b, lengths, PATTERNS, check_pairs::<u64>);
+    sweep(b, lengths, PATTERNS, check_pairs::<i64>);
+    sweep(b, lengths, PATTERNS, check_pairs::<f64>);
     let large = &[(1 << 20) + 7];
     sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<u64>);
     sweep(b, large, &[Pattern::Random], check_pairs::<f32>);
+    sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<i64>);
+    sweep(b, large, &[Pattern::Random], check_pairs::<f64>);
 }
 
 fn floats_follow_total_cmp(b: &Backend) {
@@ -135,6 +145,12 @@ fn floats_follow_total_cmp(b: &Backend) {
     expect.sort_by(|a, b| a.total_cmp(b));
     b.sorter.sort_keys(&mut v).unwrap();
     assert!(v.iter().zip(&expect).all(|(a, b)| a.to_bits() == b.to_bits()), "{}: {:?}", b.name, &v[..12]);
+    let special = [f64::NAN, -f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, 1.0, -1.0, f64::MIN, 5e-324];
+    let mut v: Vec<f64> = special.iter().cycle().take(1000).copied().collect();
+    let mut expect = v.clone();
+    expect.sort_by(|a, b| a.total_cmp(b));
+    b.sorter.sort_keys(&mut v).unwrap();
+    assert!(v.iter().zip(&expect).all(|(a, b)| a.to_bits() == b.to_bits()), "{}: f64 {:?}", b.name, &v[..12]);
 }
 
 fn mismatched_split_lengths_are_an_error_and_touch_nothing(b: &Backend) {

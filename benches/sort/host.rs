@@ -77,6 +77,7 @@ pub fn run() {
         }
     };
     in_core(&gpu, &floor);
+    crate::records::run(&gpu);
     out_of_core(&gpu, &floor);
     // The pinned copy of the largest input (8 GiB at 1G pairs) and the device pool would
     // otherwise stay for the criterion groups.
@@ -204,7 +205,7 @@ fn check_large<T: Sync>(
 }
 
 /// One shape of host data: a pristine input and the caller's buffers it is restored into.
-trait Case {
+pub trait Case {
     fn len(&self) -> usize;
     /// Bytes the sort moves over the bus each way.
     fn bytes(&self) -> usize;
@@ -338,7 +339,7 @@ fn runs(n: usize, cpu: bool) -> (usize, usize) {
 }
 
 /// Times `s` on `case` and writes the record; the first result and the last are checked.
-fn measure(group: &str, sort: &str, case: &mut dyn Case, s: &Sorter, cpu: bool, extra: &[(&str, Value)]) {
+pub fn measure(group: &str, sort: &str, case: &mut dyn Case, s: &Sorter, cpu: bool, extra: &[(&str, Value)]) {
     let n = case.len();
     let (warm, reps) = runs(n, cpu);
     let mut times = Vec::with_capacity(reps);

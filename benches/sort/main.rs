@@ -4,7 +4,7 @@
 //! Benchmark ids are `<group>/<sort>/<pattern>/<n>`; filter with `cargo bench -- <regex>`, e.g.
 //! `cuda-device/radix`, `cuda-host/`, `cpu/rdst`, `/zipf/`. Groups: `cuda-device` (radix,
 //! radix-keys, bitonic, odd-even), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
-//! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `out-of-core`, a plain
+//! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `records`, `out-of-core`, a plain
 //! timing loop, about a minute on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
@@ -36,6 +36,7 @@ mod cpu;
 mod host;
 mod inputs;
 mod record;
+mod records;
 
 use std::sync::Arc;
 use std::time::Instant;

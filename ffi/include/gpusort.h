@@ -208,6 +208,27 @@ enum gpusort_status gpusort_sort_keys_u64(const struct gpusort_sorter *sorter,
                                           gpusort_order order,
                                           gpusort_algorithm algorithm);
 
+// Sorts `len` `int64_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i64(const struct gpusort_sorter *sorter,
+                                          int64_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder
+// as `gpusort_sort_keys_f32` does.
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_f64(const struct gpusort_sorter *sorter,
+                                          double *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
 // Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
 // each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
 // array may be NULL only when `len` is 0; the arrays must not overlap
@@ -252,6 +273,28 @@ enum gpusort_status gpusort_sort_pairs_f32(const struct gpusort_sorter *sorter,
 // As `gpusort_sort_pairs_u32`.
 enum gpusort_status gpusort_sort_pairs_u64(const struct gpusort_sorter *sorter,
                                            uint64_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `int64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i64(const struct gpusort_sorter *sorter,
+                                           int64_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `double` keys (totalOrder) with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_f64(const struct gpusort_sorter *sorter,
+                                           double *keys,
                                            uint32_t *values,
                                            size_t len,
                                            gpusort_order order,

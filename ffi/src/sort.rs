@@ -155,6 +155,37 @@ pub unsafe extern "C" fn gpusort_sort_keys_u64(
     self::keys(sorter, keys, len, order, algorithm)
 }
 
+/// Sorts `len` `int64_t` keys in `order` (see `gpusort_sort_keys_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_keys_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_keys_i64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    self::keys(sorter, keys, len, order, algorithm)
+}
+
+/// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder
+/// as `gpusort_sort_keys_f32` does.
+///
+/// # Safety
+/// As `gpusort_sort_keys_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_keys_f64(
+    sorter: *const gpusort_sorter,
+    keys: *mut f64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    self::keys(sorter, keys, len, order, algorithm)
+}
+
 /// Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
 /// each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
 /// array may be NULL only when `len` is 0; the arrays must not overlap
@@ -216,6 +247,38 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f32(
 pub unsafe extern "C" fn gpusort_sort_pairs_u64(
     sorter: *const gpusort_sorter,
     keys: *mut u64,
+    values: *mut u32,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `int64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_i64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i64,
+    values: *mut u32,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `double` keys (totalOrder) with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_f64(
+    sorter: *const gpusort_sorter,
+    keys: *mut f64,
     values: *mut u32,
     len: usize,
     order: gpusort_order,
@@ -289,6 +352,8 @@ mod tests {
         wrapping_keys::<i32>(gpusort_sort_keys_i32, gpusort_sort_pairs_i32);
         wrapping_keys::<f32>(gpusort_sort_keys_f32, gpusort_sort_pairs_f32);
         wrapping_keys::<u64>(gpusort_sort_keys_u64, gpusort_sort_pairs_u64);
+        wrapping_keys::<i64>(gpusort_sort_keys_i64, gpusort_sort_pairs_i64);
+        wrapping_keys::<f64>(gpusort_sort_keys_f64, gpusort_sort_pairs_f64);
         for len in [1 << 40, LONG, 0x1000 / 8] {
             let st = unsafe { gpusort_sort_kvp(std::ptr::null(), TOP as *mut gpusort_kvp, len, 0, 0) };
             refuses(st, "data");

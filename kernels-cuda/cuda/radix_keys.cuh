@@ -85,12 +85,12 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
-struct SortU64 {
+struct SortU64 {  // u64, i64 and f64 keys
     using Item = unsigned long long;
     using Value = NoValue;
     using Bits = unsigned long long;
     static constexpr int PASSES = 8;
-    static constexpr bool FLOATS = false;
+    static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
@@ -99,12 +99,12 @@ struct SortU64 {
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
-struct SortPairsU64 {  // u64 keys with u32 values
+struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     using Item = unsigned long long;
     using Value = unsigned;
     using Bits = unsigned long long;
     static constexpr int PASSES = 8;
-    static constexpr bool FLOATS = false;
+    static constexpr bool FLOATS = true;
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)

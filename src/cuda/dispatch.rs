@@ -8,7 +8,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use super::device::Gpu;
 use super::network;
 use super::radix::{self, RadixKey};
-use super::staging::MergeKey;
+use super::staging::{MergeKey, Plain};
 use crate::{Algorithm, Kvp, Order, SortError};
 
 /// What to run on the device: the order, the algorithm, and the device.
@@ -97,7 +97,14 @@ macro_rules! radix_only_items {
         }
     )*};
 }
-radix_only_items!(i32, f32, u64);
+radix_only_items!(i32, f32, u64, i64, f64);
+
+/// 64-bit keys, which the `Kvp` layout cannot carry: their split pairs go up and come back as two
+/// arrays (`incore::round_trip_pairs`), and out of core wait for the CPU merge beside their values.
+pub(crate) trait WideKey: DeviceItem + RadixKey + Plain {}
+impl WideKey for u64 {}
+impl WideKey for i64 {}
+impl WideKey for f64 {}
 
 /// Device bytes per item a sort of `T` with `algorithm` needs: the data, plus for radix the
 /// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for

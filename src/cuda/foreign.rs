@@ -33,14 +33,18 @@ pub enum DeviceKeyType {
     F32,
     /// `u64` keys.
     U64,
+    /// `i64` keys.
+    I64,
+    /// `f64` keys, ordered as [`f64::total_cmp`] orders them, as on the host.
+    F64,
 }
 
 impl DeviceKeyType {
     /// Bytes per key.
     pub fn size(self) -> usize {
         match self {
-            DeviceKeyType::U64 => 8,
-            _ => 4,
+            DeviceKeyType::U64 | DeviceKeyType::I64 | DeviceKeyType::F64 => 8,
+            DeviceKeyType::U32 | DeviceKeyType::I32 | DeviceKeyType::F32 => 4,
         }
     }
 }
@@ -81,6 +85,8 @@ impl Sorter {
             DeviceKeyType::I32 => target.keys::<i32>(keys, len, order),
             DeviceKeyType::F32 => target.keys::<f32>(keys, len, order),
             DeviceKeyType::U64 => target.keys::<u64>(keys, len, order),
+            DeviceKeyType::I64 => target.keys::<i64>(keys, len, order),
+            DeviceKeyType::F64 => target.keys::<f64>(keys, len, order),
         }
     }
 
@@ -116,6 +122,8 @@ impl Sorter {
             DeviceKeyType::I32 => target.pairs::<i32>(keys, values, len, order),
             DeviceKeyType::F32 => target.pairs::<f32>(keys, values, len, order),
             DeviceKeyType::U64 => target.pairs::<u64>(keys, values, len, order),
+            DeviceKeyType::I64 => target.pairs::<i64>(keys, values, len, order),
+            DeviceKeyType::F64 => target.pairs::<f64>(keys, values, len, order),
         }
     }
 }

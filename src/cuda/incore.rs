@@ -12,7 +12,7 @@
 //!   has arrived.
 
 use super::device::Gpu;
-use super::dispatch::DeviceSort;
+use super::dispatch::{DeviceSort, WideKey};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
 use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, lease, upload};
 use crate::hooks::{self, Step};
@@ -52,24 +52,26 @@ pub(crate) fn round_trip<H: HostData>(gpu: &Gpu, data: &mut H, sort: &DeviceSort
     finish(&stream, result)
 }
 
-/// Split pairs with keys the `Kvp` layout cannot carry (u64) sorted in place on the device, the
+/// Split pairs with keys the `Kvp` layout cannot carry (64-bit) sorted in place on the device, the
 /// way `round_trip` sorts one array: both arrays go up through the held buffer (keys, then
 /// values) and come back through the ring, keys first. The held buffer keeps both inputs until
 /// the end, so a failed download puts back whatever it overwrote. `OutOfMemory` when the two
 /// arrays do not fit the held buffer together.
-pub(crate) fn round_trip_pairs(
+pub(crate) fn round_trip_pairs<K: WideKey>(
     gpu: &Gpu,
-    keys: &mut [u64],
+    keys: &mut [K],
     values: &mut [u32],
     sort: &DeviceSort,
 ) -> Result<(), SortError> {
     let n = keys.len();
     debug_assert_eq!(n, values.len());
-    type K = u64;
     let (ck, cv) = (chunks::<K>(n), chunks::<u32>(n));
     let held_bytes = super::staging::split_offset::<K>(n) + std::mem::size_of_val(values);
     if !held_fits(held_bytes) {
-        return Err(SortError::OutOfMemory { op: "split u64 pairs past the pinned staging cap", bytes: held_bytes });
+        return Err(SortError::OutOfMemory {
+            op: "split 64-bit-key pairs past the pinned staging cap",
+            bytes: held_bytes,
+        });
     }
     let ring_bytes = (ck.ring * std::mem::size_of::<K>()).max(cv.ring * 4);
     let stream = begin(gpu)?;

@@ -31,7 +31,7 @@ pub(crate) use device::{gpu, Gpu};
 use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
-use dispatch::DeviceSort;
+use dispatch::{DeviceSort, WideKey};
 use hostdata::{Direct, HostData, KeysAsBits, SplitAsKvp};
 use outofcore::need_bytes;
 
@@ -105,15 +105,20 @@ impl CudaBackend {
         }
     }
 
-    /// Split u64 pairs: one round trip of two arrays, or runs of them merged on the CPU
-    /// (`outofcore::sort_split_u64`) past the budget or past what the held buffer takes (their
+    /// Split pairs of 64-bit keys: one round trip of two arrays, or runs of them merged on the CPU
+    /// (`outofcore::sort_split_wide`) past the budget or past what the held buffer takes (their
     /// round trip keeps both inputs there).
-    fn sort_pairs_u64(&self, keys: &mut [u64], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+    fn sort_pairs_wide<K: WideKey>(
+        &self,
+        keys: &mut [K],
+        values: &mut [u32],
+        sort: DeviceSort,
+    ) -> Result<(), SortError> {
         let n = keys.len();
-        let per_item = bytes_per_item::<u64>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
+        let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
         let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
         // Both arrays in the held buffer, the second one 64-byte aligned (`staging::split_offset`).
-        let pair_bytes = std::mem::size_of::<u64>() + std::mem::size_of::<u32>();
+        let pair_bytes = std::mem::size_of::<K>() + std::mem::size_of::<u32>();
         let held_run = (staging::held_cap().saturating_sub(64) / pair_bytes).max(1);
         let run = match self.budget(need)? {
             Some(limit) if need > limit => self.run_within(need, n, outofcore::run_items(limit, per_item))?,
@@ -122,7 +127,7 @@ impl CudaBackend {
         if run.min(held_run) >= n {
             incore::round_trip_pairs(&self.gpu, keys, values, &sort)
         } else {
-            outofcore::sort_split_u64(&self.gpu, keys, values, run.min(held_run), &sort)
+            outofcore::sort_split_wide(&self.gpu, keys, values, run.min(held_run), &sort)
         }
     }
 
@@ -212,15 +217,24 @@ impl SortBackend for CudaBackend {
             SortJob::Keys(KeySlice::I32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
             SortJob::Keys(KeySlice::F32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
             SortJob::Keys(KeySlice::U64(k)) if radix => self.host_sort(&mut Direct(k), sort),
+            SortJob::Keys(KeySlice::I64(k)) if radix => self.host_sort(&mut Direct(k), sort),
+            SortJob::Keys(KeySlice::F64(k)) if radix => self.host_sort(&mut Direct(k), sort),
             // Split 32-bit pairs travel as `Kvp`s: the fastest kernels, and every host path.
             SortJob::Pairs(KeySlice::U32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::I32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::F32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_u64(keys, values, sort),
-            SortJob::Keys(KeySlice::U64(_)) | SortJob::Pairs(KeySlice::U64(_), _) => Err(SortError::Unsupported {
-                backend: "cuda",
-                what: format!("u64 keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
-            }),
+            SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
+            SortJob::Pairs(KeySlice::I64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
+            SortJob::Pairs(KeySlice::F64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
+            SortJob::Keys(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_))
+            | SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => {
+                Err(SortError::Unsupported {
+                    backend: "cuda",
+                    what: format!(
+                        "64-bit keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"
+                    ),
+                })
+            }
         }
     }
 }

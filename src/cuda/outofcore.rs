@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
 use super::device::Gpu;
-use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort};
+use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort, WideKey};
 use super::hostdata::ZIP_PIECE;
 use super::hostdata::{Direct, HostData, ZeroedBuf};
 use super::incore;
@@ -234,30 +234,31 @@ impl Ahead {
     }
 }
 
-/// A `u64` key beside its `u32` value: how split `u64` pairs wait for the CPU merge (the `Kvp`
-/// kernels carry 32-bit keys only).
+/// A 64-bit key beside its `u32` value: how split pairs of 64-bit keys wait for the CPU merge (the
+/// `Kvp` kernels carry 32-bit keys only).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-struct WideKv {
-    key: u64,
+struct WideKv<K> {
+    key: K,
     value: u32,
 }
 
-// SAFETY-relevant: zeroed memory (all `ZeroedBuf` hands out) is a valid `WideKv`, padding included.
-impl Plain for WideKv {}
-impl MergeKey for WideKv {
+// SAFETY-relevant: zeroed memory (all `ZeroedBuf` hands out) is a valid `WideKv` of a plain key,
+// padding included.
+impl<K: Plain> Plain for WideKv<K> {}
+impl<K: MergeKey> MergeKey for WideKv<K> {
     fn merge_key(&self) -> u64 {
-        self.key
+        self.key.merge_key()
     }
 }
 
-/// Split `u64` pairs larger than the budget: each run is copied into run scratch, sorted there by
+/// Split 64-bit-key pairs larger than the budget: each run is copied into run scratch, sorted there by
 /// a round trip of its own (`incore::round_trip_pairs`), and laid down as `WideKv`s; the CPU then
 /// merges the runs into the caller's arrays, the only writes to them, so a failure before the
 /// merge leaves them untouched. Host memory: 16 bytes per pair plus 12 per pair of one run.
-pub(crate) fn sort_split_u64(
+pub(crate) fn sort_split_wide<K: WideKey>(
     gpu: &Gpu,
-    keys: &mut [u64],
+    keys: &mut [K],
     values: &mut [u32],
     run: usize,
     sort: &DeviceSort,
@@ -265,23 +266,22 @@ pub(crate) fn sort_split_u64(
     let n = keys.len();
     let bounds = run_bounds(n, run);
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-    let mut staged = ZeroedBuf::<WideKv>::new(n)?;
-    let (mut rk, mut rv) = (ZeroedBuf::<u64>::new(longest)?, ZeroedBuf::<u32>::new(longest)?);
+    let mut staged = ZeroedBuf::<WideKv<K>>::new(n)?;
+    let (mut rk, mut rv) = (ZeroedBuf::<K>::new(longest)?, ZeroedBuf::<u32>::new(longest)?);
     for w in bounds.windows(2) {
         let (a, b) = (w[0], w[1]);
         let (k, v) = (&mut rk.as_mut_slice()[..b - a], &mut rv.as_mut_slice()[..b - a]);
         par_copy(k, &keys[a..b]);
         par_copy(v, &values[a..b]);
         incore::round_trip_pairs(gpu, k, v, sort)?;
-        let zip = |(d, (k, v)): (&mut [WideKv], (&[u64], &[u32]))| {
-            for ((d, &key), &value) in d.iter_mut().zip(k).zip(v) {
-                *d = WideKv { key, value };
-            }
-        };
         staged.as_mut_slice()[a..b]
             .par_chunks_mut(ZIP_PIECE)
             .zip(k.par_chunks(ZIP_PIECE).zip(v.par_chunks(ZIP_PIECE)))
-            .for_each(zip);
+            .for_each(|(d, (k, v))| {
+                for ((d, &key), &value) in d.iter_mut().zip(k).zip(v) {
+                    *d = WideKv { key, value };
+                }
+            });
     }
     hooks::hit(Step::Merge)?;
     merge_into(staged.as_slice(), &bounds, sort.order, |at, out| {

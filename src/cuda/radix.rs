@@ -23,7 +23,8 @@ const PLAN_SLOT: usize = 32;
 const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
-/// radix.cuh): i32 and f32 keys share the u32 kernels, which flip their bits on the fly.
+/// radix.cuh): i32 and f32 keys share the u32 kernels, i64 and f64 keys the u64 ones, which flip
+/// their bits on the fly.
 pub(crate) trait RadixKey: DeviceRepr {
     /// The keys-only entry points.
     const KEYS: Variant;
@@ -52,6 +53,16 @@ impl RadixKey for u64 {
     const KEYS: Variant = Variant::U64;
     const PAIRS: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = 0;
+}
+impl RadixKey for i64 {
+    const KEYS: Variant = Variant::U64;
+    const PAIRS: Variant = Variant::PairsU64;
+    const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
+}
+impl RadixKey for f64 {
+    const KEYS: Variant = Variant::U64;
+    const PAIRS: Variant = Variant::PairsU64;
+    const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 
 fn order_flags(key_flags: i32, order: Order) -> i32 {

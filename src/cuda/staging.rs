@@ -27,6 +27,8 @@ impl Plain for u32 {}
 impl Plain for i32 {}
 impl Plain for f32 {}
 impl Plain for u64 {}
+impl Plain for i64 {}
+impl Plain for f64 {}
 impl Plain for Kvp {}
 
 /// Items whose sort order is that of a 64-bit key: what the out-of-core merge cuts and merges by.
@@ -51,6 +53,16 @@ impl MergeKey for f32 {
 impl MergeKey for u64 {
     fn merge_key(&self) -> u64 {
         *self
+    }
+}
+impl MergeKey for i64 {
+    fn merge_key(&self) -> u64 {
+        self.to_ordered_bits()
+    }
+}
+impl MergeKey for f64 {
+    fn merge_key(&self) -> u64 {
+        self.to_ordered_bits()
     }
 }
 impl MergeKey for Kvp {

@@ -120,6 +120,22 @@ impl TestKey for u64 {
         self
     }
 }
+impl TestKey for i64 {
+    fn from_bits(b: u64) -> i64 {
+        b as i64
+    }
+    fn id(self) -> u64 {
+        self as u64
+    }
+}
+impl TestKey for f64 {
+    fn from_bits(b: u64) -> f64 {
+        f64::from_bits(b)
+    }
+    fn id(self) -> u64 {
+        self.to_bits()
+    }
+}
 
 /// A split pair rebuilt as one item, so the oracle can check it.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,184 @@
+//! Sorts built on the pair sort: the permutation that sorts keys (`argsort`), and records of any
+//! type ordered by a key they carry (`sort_by_key`). The keys go through the sorter's own pair
+//! sort (GPU or CPU, as for `sort_pairs`) with their positions as values; the records are then
+//! permuted on all cores of the host.
+
+use rayon::prelude::*;
+
+use super::Sorter;
+use crate::{Key, SortError};
+
+/// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
+/// small enough that 16 cores share a 1M-item input.
+const PIECE: usize = 1 << 16;
+
+/// An index type [`Sorter::argsort_into`] writes: `u32` or `u64`. Sealed.
+///
+/// ```
+/// use gpusort::ArgIndex;
+/// assert_eq!(<u32 as ArgIndex>::MAX, u32::MAX as u64);
+/// ```
+pub trait ArgIndex: Copy + Send + Sync + sealed::Sealed + 'static {
+    /// The largest position the type holds.
+    const MAX: u64;
+    #[doc(hidden)]
+    fn from_position(i: u64) -> Self;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+}
+
+impl ArgIndex for u32 {
+    const MAX: u64 = u32::MAX as u64;
+    fn from_position(i: u64) -> u32 {
+        i as u32
+    }
+}
+
+impl ArgIndex for u64 {
+    const MAX: u64 = u64::MAX;
+    fn from_position(i: u64) -> u64 {
+        i
+    }
+}
+
+/// A key with its input position, for permutations longer than `u32` indices reach (CPU only).
+#[derive(Clone, Copy)]
+struct Positioned<K> {
+    key: K,
+    at: u64,
+}
+
+impl<K: Key> gpusort_cpu::Keyed for Positioned<K> {
+    type Key = K;
+    fn sort_key(&self) -> K {
+        self.key
+    }
+}
+
+fn host_buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| SortError::OutOfMemory { op, bytes: n.saturating_mul(size_of::<T>()) })?;
+    Ok(v)
+}
+
+impl Sorter {
+    /// The stable permutation that sorts `keys` in the sorter's order: `keys[p[0]]`,
+    /// `keys[p[1]]`, ... are in order, and equal keys keep their input order. `keys` is only
+    /// read. `InvalidArgument` past `u32::MAX + 1` keys (use [`Sorter::argsort_into`] with `u64`
+    /// indices there).
+    ///
+    /// ```
+    /// let keys = [2.5f32, -1.0, 2.5, 0.0];
+    /// let p = gpusort::Sorter::auto().argsort(&keys)?;
+    /// assert_eq!(p, [1, 3, 0, 2]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn argsort<K: Key>(&self, keys: &[K]) -> Result<Vec<u32>, SortError> {
+        let mut out = host_buffer::<u32>(keys.len(), "argsort indices (host memory)")?;
+        out.resize(keys.len(), 0);
+        self.argsort_into(keys, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Sorter::argsort`] into `out` (`u32` or `u64` indices, one per key; `InvalidArgument`
+    /// when the lengths differ or the indices cannot count that far). Up to `u32::MAX + 1` keys
+    /// the permutation comes from the sorter's pair sort with `u32` positions; longer inputs,
+    /// which only `u64` indices reach, are sorted by the CPU backend. On failure `out` holds
+    /// whatever it held before or a partial result, never the caller's keys changed.
+    ///
+    /// ```
+    /// let keys = [30u64, 10, 20];
+    /// let mut p = [0u64; 3];
+    /// gpusort::Sorter::auto().with_order(gpusort::Order::Descending).argsort_into(&keys, &mut p)?;
+    /// assert_eq!(p, [0, 2, 1]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn argsort_into<K: Key, I: ArgIndex>(&self, keys: &[K], out: &mut [I]) -> Result<(), SortError> {
+        let n = keys.len();
+        if out.len() != n {
+            return Err(SortError::InvalidArgument(format!("{n} keys but room for {} indices", out.len())));
+        }
+        if n.saturating_sub(1) as u64 > I::MAX {
+            return Err(SortError::InvalidArgument(format!("{n} keys: u32 indices count up to 2^32; use u64")));
+        }
+        if n <= 1 << 32 {
+            let positions = self.sorted_positions(keys)?;
+            out.par_chunks_mut(PIECE)
+                .zip(positions.par_chunks(PIECE))
+                .for_each(|(o, p)| o.iter_mut().zip(p).for_each(|(o, &p)| *o = I::from_position(p as u64)));
+            return Ok(());
+        }
+        let mut items = host_buffer::<Positioned<K>>(n, "argsort items (host memory)")?;
+        items.par_extend(keys.par_iter().enumerate().map(|(i, &key)| Positioned { key, at: i as u64 }));
+        gpusort_cpu::install(|| gpusort_cpu::sort_stable(&mut items, self.order()))
+            .map_err(|e| SortError::OutOfMemory { op: "argsort scratch (host memory)", bytes: e.bytes })?;
+        // Every position is below n, and n - 1 fits `I` (checked above).
+        out.par_chunks_mut(PIECE)
+            .zip(items.par_chunks(PIECE))
+            .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, s)| *o = I::from_position(s.at)));
+        Ok(())
+    }
+
+    /// Sorts records of any `Copy` type by the key `key` reads from each, stably, in the sorter's
+    /// order. The keys are sorted with their positions (on the GPU when the sorter picks it), then
+    /// the records are gathered in that order into scratch on all cores and copied back: two
+    /// passes over the records, one of them a streaming copy. Extra host memory: one record per
+    /// record, plus a key and a `u32` per record. On failure `v` keeps its original contents.
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, Debug, PartialEq)]
+    /// struct Row { id: u32, score: f64, name: [u8; 4] }
+    /// let mut rows = vec![
+    ///     Row { id: 0, score: 2.5, name: *b"ann " },
+    ///     Row { id: 1, score: -1.0, name: *b"bob " },
+    ///     Row { id: 2, score: 2.5, name: *b"cat " },
+    /// ];
+    /// gpusort::Sorter::auto().sort_by_key(&mut rows, |r| r.score)?;
+    /// assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 0, 2]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_by_key<T, K, F>(&self, v: &mut [T], key: F) -> Result<(), SortError>
+    where
+        T: Copy + Send + Sync,
+        K: Key,
+        F: Fn(&T) -> K + Sync,
+    {
+        let n = v.len();
+        if n < 2 {
+            return self.check_config();
+        }
+        if n > 1 << 32 {
+            return Err(SortError::InvalidArgument(format!("{n} records: sort_by_key takes up to 2^32")));
+        }
+        let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
+        keys.par_extend(v.par_iter().with_min_len(PIECE).map(&key));
+        let positions = self.sorted_positions_of(&mut keys)?;
+        drop(keys);
+        let mut sorted = host_buffer::<T>(n, "sort_by_key records (host memory)")?;
+        let src = &*v;
+        sorted.par_extend(positions.par_iter().with_min_len(PIECE).map(|&p| src[p as usize]));
+        drop(positions);
+        v.par_chunks_mut(PIECE).zip(sorted.par_chunks(PIECE)).for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
+        Ok(())
+    }
+
+    /// Input positions in sorted order: a copy of `keys` sorted with `0..n` as values.
+    fn sorted_positions<K: Key>(&self, keys: &[K]) -> Result<Vec<u32>, SortError> {
+        let mut copy = host_buffer::<K>(keys.len(), "argsort keys (host memory)")?;
+        copy.par_extend(keys.par_iter().with_min_len(PIECE).copied());
+        self.sorted_positions_of(&mut copy)
+    }
+
+    /// Sorts `keys` (a scratch copy) with their positions; returns the positions.
+    fn sorted_positions_of<K: Key>(&self, keys: &mut [K]) -> Result<Vec<u32>, SortError> {
+        let mut positions = host_buffer::<u32>(keys.len(), "argsort positions (host memory)")?;
+        // At most 2^32 keys come here (checked by the callers): every position fits a u32.
+        positions.par_extend((0..keys.len()).into_par_iter().with_min_len(PIECE).map(|i| i as u32));
+        self.sort_pairs(keys, &mut positions)?;
+        Ok(positions)
+    }
+}

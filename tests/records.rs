@@ -1,0 +1,138 @@
+//! `argsort` and `sort_by_key` on every backend: the permutation sorts the keys, is stable in both
+//! orders, and leaves the keys alone; records come back in the stable order of their keys with
+//! every field intact.
+
+mod common;
+
+use common::*;
+use gpusort::{Order, SortError, SortKey, Sorter};
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+/// Checks `p` against `keys`: a permutation under which the keys are in `order`, equal keys in
+/// their input order.
+fn check_permutation<K: TestKey>(keys: &[K], p: &[u64], order: Order, what: &str) {
+    assert_eq!(p.len(), keys.len(), "{what}: length");
+    let mut seen = vec![false; keys.len()];
+    for &i in p {
+        assert!((i as usize) < keys.len() && !seen[i as usize], "{what}: {i} is not from a permutation");
+        seen[i as usize] = true;
+    }
+    let rank = |i: u64| order.directed(keys[i as usize].to_ordered_bits());
+    for w in p.windows(2) {
+        let (a, b) = (rank(w[0]), rank(w[1]));
+        assert!(a < b || (a == b && w[0] < w[1]), "{what}: positions {} then {} are out of order", w[0], w[1]);
+    }
+}
+
+fn argsort_case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
+    let keys: Vec<K> = bits(n, p, 31).into_iter().map(K::from_bits).collect();
+    let before: Vec<u64> = keys.iter().map(|k| k.id()).collect();
+    let what = format!("{} argsort n={n} {p:?} {order:?}", std::any::type_name::<K>());
+    let s = s.clone().with_order(order);
+    let p32 = s.argsort(&keys).unwrap_or_else(|e| panic!("{what}: {e}"));
+    check_permutation(&keys, &p32.iter().map(|&i| i as u64).collect::<Vec<_>>(), order, &what);
+    let mut p64 = vec![u64::MAX; n];
+    s.argsort_into(&keys, &mut p64).unwrap_or_else(|e| panic!("{what} (u64): {e}"));
+    check_permutation(&keys, &p64, order, &format!("{what} (u64)"));
+    assert!(keys.iter().map(|k| k.id()).eq(before), "{what}: the keys changed");
+}
+
+fn argsort_every_key_type(b: &Backend) {
+    let lengths = [0, 1, 2, 3, 31, 255, 256, 257, 4097, 65537, 300_007];
+    for order in ORDERS {
+        for &n in &lengths {
+            for &p in PATTERNS {
+                argsort_case::<u32>(&b.sorter, n, p, order);
+                argsort_case::<i32>(&b.sorter, n, p, order);
+                argsort_case::<f32>(&b.sorter, n, p, order);
+                argsort_case::<u64>(&b.sorter, n, p, order);
+                argsort_case::<i64>(&b.sorter, n, p, order);
+                argsort_case::<f64>(&b.sorter, n, p, order);
+            }
+        }
+        argsort_case::<u32>(&b.sorter, (1 << 20) + 3, Pattern::FewDistinct, order);
+        argsort_case::<f64>(&b.sorter, (1 << 20) + 3, Pattern::Random, order);
+    }
+}
+
+fn argsort_refuses_a_wrong_output_length(b: &Backend) {
+    let keys = [3u32, 1, 2];
+    let mut out = [7u32; 2];
+    let e = b.sorter.argsort_into(&keys, &mut out).expect_err("two slots for three keys");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    assert_eq!(out, [7, 7], "{}: a refused argsort wrote its output", b.name);
+}
+
+/// A 32-byte record whose key is one of its fields; the other fields witness that each record
+/// moved whole.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Row {
+    id: u64,
+    score: f64,
+    tag: i32,
+    check: u32,
+    stamp: u64,
+}
+
+fn rows(n: usize, p: Pattern, seed: u64) -> Vec<Row> {
+    bits(n, p, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| Row {
+            id: i as u64,
+            score: f64::from_bits(b),
+            tag: (b >> 32) as i32,
+            check: (i as u32).wrapping_mul(0x9e37_79b9),
+            stamp: b.rotate_left(9),
+        })
+        .collect()
+}
+
+/// The same records sorted by the standard library's stable sort on the key's ordered bits.
+fn reference<K: SortKey>(v: &[Row], order: Order, key: impl Fn(&Row) -> K) -> Vec<Row> {
+    let mut r = v.to_vec();
+    r.sort_by_key(|x| order.directed(key(x).to_ordered_bits()));
+    r
+}
+
+fn same_bits(a: &[Row], b: &[Row]) -> bool {
+    let bits = |r: &Row| (r.id, r.score.to_bits(), r.tag, r.check, r.stamp);
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| bits(x) == bits(y))
+}
+
+fn sort_by_key_records(b: &Backend) {
+    for order in ORDERS {
+        let s = b.sorter.clone().with_order(order);
+        for &n in &[0, 1, 2, 7, 257, 4097, 65537, (1 << 20) + 1] {
+            for &p in PATTERNS {
+                let input = rows(n, p, 33);
+                let what = format!("{} sort_by_key n={n} {p:?} {order:?}", b.name);
+                let mut v = input.clone();
+                s.sort_by_key(&mut v, |r| r.score).unwrap_or_else(|e| panic!("{what} (f64): {e}"));
+                assert!(same_bits(&v, &reference(&input, order, |r| r.score)), "{what}: f64 key");
+                let mut v = input.clone();
+                s.sort_by_key(&mut v, |r| r.tag).unwrap_or_else(|e| panic!("{what} (i32): {e}"));
+                assert!(same_bits(&v, &reference(&input, order, |r| r.tag)), "{what}: i32 key");
+                let mut v = input.clone();
+                s.sort_by_key(&mut v, |r| (r.stamp >> 60) as u32).unwrap_or_else(|e| panic!("{what} (u32): {e}"));
+                assert!(same_bits(&v, &reference(&input, order, |r| (r.stamp >> 60) as u32)), "{what}: u32 key");
+            }
+        }
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    type PerBackend = (&'static str, fn(&Backend));
+    let per_backend: [PerBackend; 3] = [
+        ("argsort_every_key_type", argsort_every_key_type),
+        ("argsort_refuses_a_wrong_output_length", argsort_refuses_a_wrong_output_length),
+        ("sort_by_key_records", sort_by_key_records),
+    ];
+    let mut trials = Vec::new();
+    for (name, f) in per_backend {
+        trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
+        trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
+    }
+    harness::run(trials)
+}
