@@ -14,6 +14,38 @@ pub enum KeySlice<'a> {
     F64(&'a mut [f64]),
 }
 
+/// A shared slice of one of the supported key types: keys a sort reads and leaves alone.
+#[derive(Debug, Clone, Copy)]
+pub enum KeyView<'a> {
+    U32(&'a [u32]),
+    I32(&'a [i32]),
+    F32(&'a [f32]),
+    U64(&'a [u64]),
+    I64(&'a [i64]),
+    F64(&'a [f64]),
+}
+
+/// Runs `$body` with `$k` bound to the typed slice inside a `KeyView`, whatever its type.
+macro_rules! with_view {
+    ($view:expr, $k:ident => $body:expr) => {
+        match $view {
+            $crate::backend::KeyView::U32($k) => $body,
+            $crate::backend::KeyView::I32($k) => $body,
+            $crate::backend::KeyView::F32($k) => $body,
+            $crate::backend::KeyView::U64($k) => $body,
+            $crate::backend::KeyView::I64($k) => $body,
+            $crate::backend::KeyView::F64($k) => $body,
+        }
+    };
+}
+pub(crate) use with_view;
+
+impl KeyView<'_> {
+    fn is_wide(&self) -> bool {
+        matches!(self, KeyView::U64(_) | KeyView::I64(_) | KeyView::F64(_))
+    }
+}
+
 /// Runs `$body` with `$k` bound to the typed slice inside a `KeySlice`, whatever its type.
 macro_rules! with_keys {
     ($slice:expr, $k:ident => $body:expr) => {
@@ -55,6 +87,9 @@ pub(crate) enum SortJob<'a> {
     Keys(KeySlice<'a>),
     /// Split arrays: keys and the u32 values that move with them (same length, checked).
     Pairs(KeySlice<'a>, &'a mut [u32]),
+    /// The stable permutation that sorts the keys, written to the `u32` slice (same length,
+    /// checked; at most 2^32 keys); the keys are only read.
+    Argsort(KeyView<'a>, &'a mut [u32]),
 }
 
 impl SortJob<'_> {
@@ -64,6 +99,7 @@ impl SortJob<'_> {
             SortJob::Kvp(v) => SortJob::Kvp(v),
             SortJob::Keys(k) => SortJob::Keys(k.reborrow()),
             SortJob::Pairs(k, v) => SortJob::Pairs(k.reborrow(), v),
+            SortJob::Argsort(k, out) => SortJob::Argsort(*k, out),
         }
     }
 
@@ -75,6 +111,8 @@ impl SortJob<'_> {
             SortJob::Keys(_) => JobShape::Keys32,
             SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => JobShape::Pairs64,
             SortJob::Pairs(..) => JobShape::Pairs32,
+            SortJob::Argsort(k, _) if k.is_wide() => JobShape::Pairs64,
+            SortJob::Argsort(..) => JobShape::Pairs32,
         }
     }
 
@@ -82,6 +120,7 @@ impl SortJob<'_> {
         match self {
             SortJob::Kvp(v) => v.len(),
             SortJob::Keys(k) | SortJob::Pairs(k, _) => k.len(),
+            SortJob::Argsort(_, out) => out.len(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order), `u64`, `i64`
 //! and `f64` (in `f64::total_cmp` order).
 
-use crate::backend::KeySlice;
+use crate::backend::{KeySlice, KeyView};
 
 mod sealed {
     pub trait Sealed {}
@@ -15,6 +15,9 @@ pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
     /// The slice as one of the backends' typed slices.
     #[doc(hidden)]
     fn slice(v: &mut [Self]) -> KeySlice<'_>;
+    /// The slice as one of the backends' typed read-only slices.
+    #[doc(hidden)]
+    fn view(v: &[Self]) -> KeyView<'_>;
 }
 
 macro_rules! key_type {
@@ -23,6 +26,9 @@ macro_rules! key_type {
         impl Key for $t {
             fn slice(v: &mut [Self]) -> KeySlice<'_> {
                 KeySlice::$variant(v)
+            }
+            fn view(v: &[Self]) -> KeyView<'_> {
+                KeyView::$variant(v)
             }
         }
     };

@@ -125,6 +125,61 @@ fn unzip_into<K: Bits32>(k: &mut [K], v: &mut [u32], s: &[Kvp]) {
     }
 }
 
+/// An argsort of 32-bit keys, staged as `Kvp { key: ordered bits, value: position }`: the
+/// positions are made while the keys are copied, and only they come back. The keys are never
+/// written, and `out` holds nothing the caller needs until the sort succeeds, so nothing is
+/// put back on failure.
+pub(crate) struct ArgsortAsKvp<'a, K> {
+    pub(crate) keys: &'a [K],
+    pub(crate) out: &'a mut [u32],
+}
+
+impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
+    type Item = Kvp;
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [Kvp]) {
+        let keys = &self.keys[start..start + dst.len()];
+        let streaming = streams(dst);
+        // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
+        let number = |(piece, (d, k)): (usize, (&mut [Kvp], &[K]))| {
+            let first = start + piece * ZIP_PIECE;
+            let fill = |d: &mut [Kvp], k: &[K], at: usize| {
+                for (i, (d, k)) in d.iter_mut().zip(k).enumerate() {
+                    *d = Kvp::new(k.to_ordered_bits(), (at + i) as u32);
+                }
+            };
+            if !streaming {
+                return fill(d, k, first);
+            }
+            let mut block = [Kvp::new(0, 0); BLOCK];
+            for (j, (d, k)) in d.chunks_mut(BLOCK).zip(k.chunks(BLOCK)).enumerate() {
+                let b = &mut block[..d.len()];
+                fill(b, k, first + j * BLOCK);
+                gpusort_cpu::copy_streaming(d, b);
+            }
+        };
+        dst.par_chunks_mut(ZIP_PIECE).zip(keys.par_chunks(ZIP_PIECE)).enumerate().for_each(number);
+    }
+    fn scatter(&mut self, start: usize, src: &[Kvp]) {
+        let out = &mut self.out[start..start + src.len()];
+        let streaming = streams(src);
+        out.par_chunks_mut(ZIP_PIECE).zip(src.par_chunks(ZIP_PIECE)).for_each(|(o, s)| {
+            if !streaming {
+                o.iter_mut().zip(s).for_each(|(o, s)| *o = s.value);
+                return;
+            }
+            let mut block = [0u32; BLOCK];
+            for (o, s) in o.chunks_mut(BLOCK).zip(s.chunks(BLOCK)) {
+                let b = &mut block[..s.len()];
+                b.iter_mut().zip(s).for_each(|(b, s)| *b = s.value);
+                gpusort_cpu::copy_streaming(o, b);
+            }
+        });
+    }
+}
+
 /// 32-bit keys the sorting networks take as their ordered bits (`u32`), converted while copied.
 pub(crate) struct KeysAsBits<'a, K>(pub(crate) &'a mut [K]);
 

@@ -25,14 +25,15 @@ mod transfer;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
+use rayon::prelude::*;
 
 pub(crate) use device::{gpu, Gpu};
 
-use crate::backend::{BackendKind, KeySlice, SortBackend, SortJob};
+use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
 use dispatch::{DeviceSort, WideKey};
-use hostdata::{Direct, HostData, KeysAsBits, SplitAsKvp};
+use hostdata::{ArgsortAsKvp, Direct, HostData, KeysAsBits, SplitAsKvp};
 use outofcore::need_bytes;
 
 #[derive(Debug, Clone)]
@@ -131,6 +132,16 @@ impl CudaBackend {
         }
     }
 
+    /// Argsort of 64-bit keys: a copy of the keys sorted as split pairs with the positions as
+    /// values, written straight into `out`.
+    fn argsort_wide<K: WideKey>(&self, keys: &[K], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+        let mut copy = hostdata::ZeroedBuf::<K>::new(keys.len())?;
+        crate::hostcopy::par_copy(copy.as_mut_slice(), keys);
+        // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
+        out.par_iter_mut().enumerate().for_each(|(i, o)| *o = i as u32);
+        self.sort_pairs_wide(copy.as_mut_slice(), out, sort)
+    }
+
     /// The run length of an out-of-core sort of `n` items needing `need` bytes, from the longest
     /// run that fits the budget (`run`, as `outofcore` computed it). A budget derived from the
     /// free memory that holds not even one run is the device being full: out of memory (so that
@@ -226,6 +237,17 @@ impl SortBackend for CudaBackend {
             SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
             SortJob::Pairs(KeySlice::I64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
             SortJob::Pairs(KeySlice::F64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
+            // Argsort is stable: the radix sort only.
+            SortJob::Argsort(..) if !radix => Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!("argsort with {algorithm:?}: argsort is stable; use Auto or Radix"),
+            }),
+            SortJob::Argsort(KeyView::U32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
+            SortJob::Argsort(KeyView::I32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
+            SortJob::Argsort(KeyView::F32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
+            SortJob::Argsort(KeyView::U64(keys), out) => self.argsort_wide(keys, out, sort),
+            SortJob::Argsort(KeyView::I64(keys), out) => self.argsort_wide(keys, out, sort),
+            SortJob::Argsort(KeyView::F64(keys), out) => self.argsort_wide(keys, out, sort),
             SortJob::Keys(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_))
             | SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => {
                 Err(SortError::Unsupported {

@@ -1,11 +1,12 @@
-//! Sorts built on the pair sort: the permutation that sorts keys (`argsort`), and records of any
-//! type ordered by a key they carry (`sort_by_key`). The keys go through the sorter's own pair
-//! sort (GPU or CPU, as for `sort_pairs`) with their positions as values; the records are then
-//! permuted on all cores of the host.
+//! The permutation that sorts keys (`argsort`), and records of any type ordered by a key they
+//! carry (`sort_by_key`). The keys go to the sorter's backend as one argsort job (on the GPU,
+//! staged with their positions as `Kvp`s, only the positions coming back); the records are then
+//! permuted on all cores of the host, on the CPU backend's pool (which survives fork).
 
 use rayon::prelude::*;
 
 use super::Sorter;
+use crate::backend::SortJob;
 use crate::{Key, SortError};
 
 /// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
@@ -23,6 +24,9 @@ pub trait ArgIndex: Copy + Send + Sync + sealed::Sealed + 'static {
     const MAX: u64;
     #[doc(hidden)]
     fn from_position(i: u64) -> Self;
+    /// `out` itself where the backends can write it (u32), else `None`.
+    #[doc(hidden)]
+    fn as_positions(out: &mut [Self]) -> Option<&mut [u32]>;
 }
 
 mod sealed {
@@ -36,12 +40,18 @@ impl ArgIndex for u32 {
     fn from_position(i: u64) -> u32 {
         i as u32
     }
+    fn as_positions(out: &mut [u32]) -> Option<&mut [u32]> {
+        Some(out)
+    }
 }
 
 impl ArgIndex for u64 {
     const MAX: u64 = u64::MAX;
     fn from_position(i: u64) -> u64 {
         i
+    }
+    fn as_positions(_: &mut [u64]) -> Option<&mut [u32]> {
+        None
     }
 }
 
@@ -86,9 +96,9 @@ impl Sorter {
 
     /// [`Sorter::argsort`] into `out` (`u32` or `u64` indices, one per key; `InvalidArgument`
     /// when the lengths differ or the indices cannot count that far). Up to `u32::MAX + 1` keys
-    /// the permutation comes from the sorter's pair sort with `u32` positions; longer inputs,
-    /// which only `u64` indices reach, are sorted by the CPU backend. On failure `out` holds
-    /// whatever it held before or a partial result, never the caller's keys changed.
+    /// the sorter's backend sorts the keys with their `u32` positions; longer inputs, which only
+    /// `u64` indices reach, are sorted by the CPU backend. On failure `out` holds what it held or
+    /// a partial result; the keys are never written.
     ///
     /// ```
     /// let keys = [30u64, 10, 20];
@@ -105,22 +115,38 @@ impl Sorter {
         if n.saturating_sub(1) as u64 > I::MAX {
             return Err(SortError::InvalidArgument(format!("{n} keys: u32 indices count up to 2^32; use u64")));
         }
-        if n <= 1 << 32 {
-            let positions = self.sorted_positions(keys)?;
-            out.par_chunks_mut(PIECE)
-                .zip(positions.par_chunks(PIECE))
-                .for_each(|(o, p)| o.iter_mut().zip(p).for_each(|(o, &p)| *o = I::from_position(p as u64)));
+        if n < 2 {
+            // The backends return at once for fewer than two items: the one position is 0.
+            self.check_config()?;
+            out.iter_mut().for_each(|o| *o = I::from_position(0));
             return Ok(());
         }
+        if n <= 1 << 32 {
+            if let Some(out) = I::as_positions(out) {
+                return self.run(SortJob::Argsort(K::view(keys), out));
+            }
+            let mut positions = host_buffer::<u32>(n, "argsort positions (host memory)")?;
+            positions.resize(n, 0);
+            self.run(SortJob::Argsort(K::view(keys), &mut positions))?;
+            gpusort_cpu::install(|| {
+                out.par_chunks_mut(PIECE)
+                    .zip(positions.par_chunks(PIECE))
+                    .for_each(|(o, p)| o.iter_mut().zip(p).for_each(|(o, &p)| *o = I::from_position(p as u64)))
+            });
+            return Ok(());
+        }
+        self.check_config()?;
         let mut items = host_buffer::<Positioned<K>>(n, "argsort items (host memory)")?;
-        items.par_extend(keys.par_iter().enumerate().map(|(i, &key)| Positioned { key, at: i as u64 }));
-        gpusort_cpu::install(|| gpusort_cpu::sort_stable(&mut items, self.order()))
-            .map_err(|e| SortError::OutOfMemory { op: "argsort scratch (host memory)", bytes: e.bytes })?;
-        // Every position is below n, and n - 1 fits `I` (checked above).
-        out.par_chunks_mut(PIECE)
-            .zip(items.par_chunks(PIECE))
-            .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, s)| *o = I::from_position(s.at)));
-        Ok(())
+        gpusort_cpu::install(|| {
+            items.par_extend(keys.par_iter().enumerate().map(|(i, &key)| Positioned { key, at: i as u64 }));
+            gpusort_cpu::sort_stable(&mut items, self.order())
+                .map_err(|e| SortError::OutOfMemory { op: "argsort scratch (host memory)", bytes: e.bytes })?;
+            // Every position is below n, and n - 1 fits `I` (checked above).
+            out.par_chunks_mut(PIECE)
+                .zip(items.par_chunks(PIECE))
+                .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, s)| *o = I::from_position(s.at)));
+            Ok(())
+        })
     }
 
     /// Sorts records of any `Copy` type by the key `key` reads from each, stably, in the sorter's
@@ -154,31 +180,20 @@ impl Sorter {
         if n > 1 << 32 {
             return Err(SortError::InvalidArgument(format!("{n} records: sort_by_key takes up to 2^32")));
         }
+        self.check_config()?;
         let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
-        keys.par_extend(v.par_iter().with_min_len(PIECE).map(&key));
-        let positions = self.sorted_positions_of(&mut keys)?;
-        drop(keys);
+        let mut positions = host_buffer::<u32>(n, "sort_by_key positions (host memory)")?;
         let mut sorted = host_buffer::<T>(n, "sort_by_key records (host memory)")?;
-        let src = &*v;
-        sorted.par_extend(positions.par_iter().with_min_len(PIECE).map(|&p| src[p as usize]));
-        drop(positions);
-        v.par_chunks_mut(PIECE).zip(sorted.par_chunks(PIECE)).for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
+        gpusort_cpu::install(|| keys.par_extend(v.par_iter().with_min_len(PIECE).map(&key)));
+        positions.resize(n, 0);
+        // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
+        self.run(SortJob::Argsort(K::view(&keys), &mut positions))?;
+        drop(keys);
+        gpusort_cpu::install(|| {
+            let src = &*v;
+            sorted.par_extend(positions.par_iter().with_min_len(PIECE).map(|&p| src[p as usize]));
+            v.par_chunks_mut(PIECE).zip(sorted.par_chunks(PIECE)).for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
+        });
         Ok(())
-    }
-
-    /// Input positions in sorted order: a copy of `keys` sorted with `0..n` as values.
-    fn sorted_positions<K: Key>(&self, keys: &[K]) -> Result<Vec<u32>, SortError> {
-        let mut copy = host_buffer::<K>(keys.len(), "argsort keys (host memory)")?;
-        copy.par_extend(keys.par_iter().with_min_len(PIECE).copied());
-        self.sorted_positions_of(&mut copy)
-    }
-
-    /// Sorts `keys` (a scratch copy) with their positions; returns the positions.
-    fn sorted_positions_of<K: Key>(&self, keys: &mut [K]) -> Result<Vec<u32>, SortError> {
-        let mut positions = host_buffer::<u32>(keys.len(), "argsort positions (host memory)")?;
-        // At most 2^32 keys come here (checked by the callers): every position fits a u32.
-        positions.par_extend((0..keys.len()).into_par_iter().with_min_len(PIECE).map(|i| i as u32));
-        self.sort_pairs(keys, &mut positions)?;
-        Ok(positions)
     }
 }
