@@ -161,7 +161,7 @@ def argsort_column(
     if values.ndim != 1:
         raise ValueError(f"values: a 1-D array, not shape {values.shape}")
     kind = values.dtype.kind
-    if kind == "O" or not sortable_dtype(values.dtype):
+    if not sortable_dtype(values.dtype):
         raise TypeError(f"values: dtype {values.dtype} is not a key type of gpusort")
     na = np.isnan(values) if kind == "f" else np.isnat(values) if kind in "mM" else None
     valid: Optional[np.ndarray] = None
@@ -224,9 +224,8 @@ def sort_partition(
         if perm is not None or not cols:
             out = df.take(perm) if perm is not None else df.copy()
             return out.reset_index(drop=True) if ignore_index else out
-    return df.sort_values(
-        cols, ascending=orders, na_position=na_position, ignore_index=ignore_index, kind="stable", **kwargs
-    )
+    kwargs.setdefault("kind", "stable")
+    return df.sort_values(cols, ascending=orders, na_position=na_position, ignore_index=ignore_index, **kwargs)
 
 
 def _pandas_stable(df: Any, by: Any, ascending: Any = True, na_position: str = "last", ignore_index: bool = False) -> Any:
@@ -269,14 +268,14 @@ def sort_values(
     cols = [by] if isinstance(by, str) else list(by)
     if not cols:
         raise ValueError("by: at least one column")
-    meta = ddf._meta
-    bad = [c for c in cols if not sortable_dtype(meta[c].dtype)]
+    dtypes = ddf.dtypes
+    bad = [c for c in cols if not sortable_dtype(dtypes[c])]
     sort_function: Callable[..., Any] = sort_partition
     fkwargs: Optional[Dict[str, Any]] = {"backend": backend} if backend is not None else None
     if bad:
         warnings.warn(
             "gpusort.dask: pandas sorts the partitions: gpusort does not sort the dtypes of key columns "
-            + ", ".join(f"{c!r} ({meta[c].dtype})" for c in bad),
+            + ", ".join(f"{c!r} ({dtypes[c]})" for c in bad),
             PandasFallbackWarning,
             stacklevel=2,
         )
@@ -294,7 +293,7 @@ def sort_values(
             **kwargs,
         )
 
-    if na_position == "last" or ddf.npartitions == 1 or meta[cols[0]].dtype.kind not in "fmM":
+    if na_position == "last" or ddf.npartitions == 1 or getattr(dtypes[cols[0]], "kind", "O") not in "fmM":
         return dask_sort(ddf, cols, ascending)
     import dask.dataframe as dd
 
