@@ -377,7 +377,8 @@ def local_cluster(
     if memory_limit == "auto":  # as LocalCluster: the host's memory shared by the workers
         memory_limit = MEMORY_LIMIT // max(n, 1)
     address = kwargs.pop("dashboard_address", None)
-    scheduler_opts = {"dashboard": address is not None, "dashboard_address": address}
+    # Without a dashboard the scheduler still serves its HTTP routes: on any free port.
+    scheduler_opts = {"dashboard": address is not None, "dashboard_address": address or ":0"}
     workers = {
         f"gpu-{i}": {
             "cls": Nanny,
