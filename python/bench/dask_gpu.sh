@@ -53,14 +53,15 @@ run() {
     {
         echo "== $(python3 --version); $(nproc) cores; $(nvidia-smi -L 2>/dev/null | head -4 | tr '\n' ' ')"
         python3 -c 'import numpy, pandas, pyarrow; print("numpy", numpy.__version__, "pandas", pandas.__version__, "pyarrow", pyarrow.__version__)'
-        python3 -m pip install -q --no-index --no-deps --target "$site" "$wheels"/gpusort-*.whl "$dir"/*.whl
         python3 -c 'import pytest' 2>/dev/null ||
             python3 -m pip install -q --no-index --target "$site" --find-links "$wheels" pytest
+        # --upgrade: replace what pytest brought along (packaging) rather than warn about it.
+        python3 -m pip install -q --upgrade --no-index --no-deps --target "$site" "$wheels"/gpusort-*.whl "$dir"/*.whl
         export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
         python3 -c 'import dask, distributed, dask.dataframe, gpusort; print("dask", dask.__version__, "gpusort", gpusort.__version__, gpusort.default_sorter().describe())'
     } 2>&1 | tee "$out/dask-setup.log"
     export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
-    local rc=0
+    local rc=0 bench_rc=0
     if [[ "${GPUSORT_DASK_TESTS:-1}" == 1 ]]; then
         echo "== pytest python/tests/test_dask.py, the GPU required"
         GPUSORT_REQUIRE_GPU=1 python3 -m pytest -q -rs -p no:cacheprovider python/tests/test_dask.py \
@@ -72,11 +73,12 @@ run() {
         # shellcheck disable=SC2086
         timeout "${DASK_BENCH_TIMEOUT:-420}" python3 python/bench/dask_bench.py --rows "${DASK_BENCH_ROWS:-1e9}" \
             --workers "${DASK_BENCH_WORKERS:-16}" --out "$out/dask-bench.json" ${DASK_BENCH_ARGS:-} \
-            >"$out/dask-bench.md" 2>"$out/dask-bench.log" || rc=$?
+            >"$out/dask-bench.md" 2>"$out/dask-bench.log" || bench_rc=$?
         grep "^#" "$out/dask-bench.log" || true
         cat "$out/dask-bench.md"
-        [[ "$rc" == 0 ]] || tail -20 "$out/dask-bench.log"
+        [[ "$bench_rc" == 0 ]] || { echo "dask_bench.py: exit $bench_rc (124: DASK_BENCH_TIMEOUT)"; tail -20 "$out/dask-bench.log"; }
     fi
+    [[ "$rc" == 0 ]] && return "$bench_rc"
     return "$rc"
 }
 
