@@ -30,8 +30,11 @@ venv_with_tools() {
 
 ci() {
     local venv="$CARGO_TARGET_DIR/python-ci/venv"
-    step "venv ($venv): $(python3 --version), maturin, numpy, pytest"
+    step "venv ($venv): $(python3 --version), maturin, numpy, pytest; dask for gpusort.dask"
     venv_with_tools "$venv"
+    # The package's `dask` extra (python/pyproject.toml), installed beside it: the install below
+    # takes no dependencies.
+    "$venv/bin/python" -m pip install -q "dask[dataframe,distributed]>=2025.1"
     step "pip install ./python (dev profile: the CPU sorts are tested, not timed)"
     # No build isolation: maturin is in the venv already (the backend runs it from PATH), and the
     # build reuses target/.

@@ -85,6 +85,7 @@ def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any 
     default_sorter().sort_pairs(keys, values, descending, stream=stream)
 
 
-def argsort(keys: Any, stable: bool = True, *, stream: Any = None) -> Any:
-    """The int64 indices that sort ``keys`` (left as it is); see :meth:`Sorter.argsort`."""
-    return default_sorter().argsort(keys, stable, stream=stream)
+def argsort(keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
+    """The int64 indices that sort ``keys`` (left as it is), stably in either order; see
+    :meth:`Sorter.argsort`."""
+    return default_sorter().argsort(keys, stable, descending, stream=stream)

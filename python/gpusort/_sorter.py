@@ -107,14 +107,22 @@ class Sorter:
         handle = _device.stream_handle(kd, stream)
         self._native.sort_pairs_device(kd.ptr, vd.ptr, kd.n, key, handle, bool(descending))
 
-    def argsort(self, keys: Any, stable: bool = True, *, stream: Any = None) -> Any:
+    def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
         left as it is. With ``stable`` (the default) equal keys keep their order; the result is
-        stable either way unless this sorter uses a sorting network."""
+        stable either way unless this sorter uses a sorting network. ``descending`` orders from
+        the largest key and is stable as well: equal keys keep their input order (it is not the
+        reverse of the ascending permutation).
+
+        >>> import numpy as np, gpusort
+        >>> gpusort.Sorter("cpu").argsort(np.array([1, 3, 1, 2], dtype=np.int32), descending=True)
+        array([1, 3, 0, 2])
+        """
         native = self._native
+        desc = bool(descending)
 
         def sort_pairs(k: Any, i: Any, handle: int) -> None:
-            native.sort_pairs_device(k.ptr, i.ptr, k.n, _device.key_name(k, "keys"), handle, False)
+            native.sort_pairs_device(k.ptr, i.ptr, k.n, _device.key_name(k, "keys"), handle, desc)
 
         out = _device.argsort_device(keys, stream, sort_pairs)
         if out is not None:
@@ -122,7 +130,7 @@ class Sorter:
         if _device.view(keys, "keys") is not None:
             raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
         _host_only(stream)
-        result: np.ndarray = native.argsort(keys, bool(stable))
+        result: np.ndarray = native.argsort(keys, bool(stable), desc)
         return result
 
 

@@ -162,13 +162,15 @@ fn with_value_slice<R>(v: &Bound<'_, PyUntypedArray>, f: impl FnOnce(&mut [u32])
 }
 
 /// `gpusort.argsort` of a NumPy array: a stable pair sort of a copy of the keys with the indices
-/// 0..n as values, returned as int64 as `numpy.argsort` does. The keys are only read, so read-only
+/// 0..n as values, returned as int64 as `numpy.argsort` does; `descending` sorts from the largest
+/// key, still stably (equal keys keep their input order). The keys are only read, so read-only
 /// and strided arrays are fine.
 pub fn argsort<'py>(
     py: Python<'py>,
     sorter: &Sorter,
     keys: &Bound<'py, PyAny>,
     stable: bool,
+    descending: bool,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let arr = array(keys, "keys")?;
     let dtype = key_dtype(arr, "keys")?;
@@ -203,7 +205,7 @@ pub fn argsort<'py>(
             Some(v) => v,
             None => ro.as_slice().map_err(|e| value_error("keys", e))?,
         };
-        py.detach(|| argsort_into(&sorter, src, out_slice)).map_err(|e| sort_error(py, e))?;
+        py.detach(|| argsort_into(&sorter, src, order(descending), out_slice)).map_err(|e| sort_error(py, e))?;
         drop(out_rw);
         Ok(out)
     })
@@ -219,16 +221,21 @@ fn buffer<T>(n: usize) -> Result<Vec<T>, gpusort::SortError> {
     Ok(v)
 }
 
-/// The permutation that sorts `src`, written to `out`. The copies run on gpusort's CPU pool,
-/// which survives fork (rayon's global pool does not).
-fn argsort_into<K: gpusort::Key>(sorter: &Sorter, src: &[K], out: &mut [i64]) -> Result<(), gpusort::SortError> {
+/// The permutation that sorts `src` in `order`, written to `out`. The copies run on gpusort's CPU
+/// pool, which survives fork (rayon's global pool does not).
+fn argsort_into<K: gpusort::Key>(
+    sorter: &Sorter,
+    src: &[K],
+    order: Order,
+    out: &mut [i64],
+) -> Result<(), gpusort::SortError> {
     let n = src.len();
     let (mut keys, mut idx) = (buffer::<K>(n)?, buffer::<u32>(n)?);
     gpusort_cpu::install(|| {
         src.par_iter().copied().collect_into_vec(&mut keys);
         (0..n as u32).into_par_iter().collect_into_vec(&mut idx);
     });
-    sorter.clone().with_order(Order::Ascending).sort_pairs(&mut keys, &mut idx)?;
+    sorter.clone().with_order(order).sort_pairs(&mut keys, &mut idx)?;
     gpusort_cpu::install(|| out.par_iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i)));
     Ok(())
 }

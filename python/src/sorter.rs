@@ -146,8 +146,9 @@ impl PySorter {
         py: Python<'py>,
         keys: &Bound<'py, PyAny>,
         stable: bool,
+        descending: bool,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        host::argsort(py, &self.inner, keys, stable)
+        host::argsort(py, &self.inner, keys, stable, descending)
     }
 
     /// Queues a sort of `n` keys at device address `ptr` on the CUDA stream `stream`. The pointer

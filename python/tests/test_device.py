@@ -122,6 +122,16 @@ def test_argsort_leaves_keys_and_takes_strided_or_grad_inputs(lib):
         np.testing.assert_array_equal(lib.get(gpusort.argsort(f)), expected_perm(keys.astype(np.float32)))
 
 
+@pytest.mark.parametrize("dtype", [np.uint32, np.float32, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_descending_argsort_is_stable(lib, dtype):
+    for n in (1000, 100_003):
+        keys = make_keys(dtype, n, "specials" if dtype == np.float32 else "few", seed=14)
+        d = lib.put(keys)
+        got = lib.get(gpusort.argsort(d, descending=True))
+        np.testing.assert_array_equal(got, expected_perm(keys, descending=True), err_msg=f"n={n}")
+        np.testing.assert_array_equal(lib.get(d), keys)
+
+
 def test_torch_sort_runs_on_the_callers_stream():
     torch = _torch()
     keys = make_keys(np.uint32, 1 << 22, "random", seed=14)

@@ -86,18 +86,31 @@ def test_values_of_every_32_bit_dtype_move_bit_for_bit(value_dtype):
     np.testing.assert_array_equal(v.view(np.uint32), values[perm].view(np.uint32))
 
 
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
 @pytest.mark.parametrize("pattern", PATTERNS)
 @pytest.mark.parametrize("dtype", KEY_DTYPES, ids=lambda d: np.dtype(d).name)
-def test_argsort_equals_numpy_stable_argsort(sorter, dtype, pattern):
+def test_argsort_equals_numpy_stable_argsort(sorter, dtype, pattern, descending):
     for n in SIZES + [LARGE]:
         keys = make_keys(dtype, n, pattern, seed=4)
         before = keys.copy()
-        got = sorter.argsort(keys)
+        got = sorter.argsort(keys, descending=descending)
         assert got.dtype == np.int64 and got.shape == (n,)
-        np.testing.assert_array_equal(got, expected_perm(keys), err_msg=f"n={n}")
+        np.testing.assert_array_equal(got, expected_perm(keys, descending), err_msg=f"n={n}")
         if pattern != "specials":  # NumPy's NaN and -0.0 order differ from the total order
-            np.testing.assert_array_equal(got, np.argsort(keys, kind="stable"), err_msg=f"numpy, n={n}")
+            if descending:  # stable descending: reverse, stable ascending, reverse (as pandas)
+                want = (n - 1 - np.argsort(keys[::-1], kind="stable"))[::-1]
+            else:
+                want = np.argsort(keys, kind="stable")
+            np.testing.assert_array_equal(got, want, err_msg=f"numpy, n={n}")
         np.testing.assert_array_equal(bits(keys), bits(before), err_msg="argsort changed its input")
+
+
+def test_descending_argsort_keeps_ties_in_input_order():
+    keys = np.array([2, 5, 2, 5, 1, 2], dtype=np.int32)
+    np.testing.assert_array_equal(gpusort.argsort(keys, descending=True), [1, 3, 0, 2, 5, 4])
+    f = np.array([0.0, np.nan, -0.0, -np.nan, 1.0], dtype=np.float32)
+    # Total order, largest first: +NaN, 1.0, +0.0, -0.0, -NaN.
+    np.testing.assert_array_equal(gpusort.Sorter("cpu").argsort(f, descending=True), [1, 4, 0, 2, 3])
 
 
 def test_argsort_reads_read_only_and_strided_keys():
