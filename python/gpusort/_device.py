@@ -21,9 +21,9 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 # Interface typestrs (little-endian on every CUDA host) to the native key names.
-_TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64"}
+_TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64", "<i8": "i64", "<f8": "f64"}
 _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
-KEY_DTYPES = "uint32, int32, float32 or uint64"
+KEY_DTYPES = "uint32, int32, float32, uint64, int64 or float64"
 VALUE_DTYPES = "uint32, int32 or float32"
 
 # Special stream numbers of the interface (version 3) and the driver handles they stand for.
@@ -60,7 +60,7 @@ def view(obj: Any, what: str) -> Optional[DeviceArray]:
 
 
 def _torch_dtypes(torch: Any) -> dict:
-    names = {"uint32": "<u4", "int32": "<i4", "float32": "<f4", "uint64": "<u8"}
+    names = {"uint32": "<u4", "int32": "<i4", "float32": "<f4", "uint64": "<u8", "int64": "<i8", "float64": "<f8"}
     # torch.uint32 and torch.uint64 exist from PyTorch 2.3.
     return {getattr(torch, n): t for n, t in names.items() if hasattr(torch, n)}
 

@@ -26,7 +26,8 @@ class Sorter:
     in place on the device of this sorter, on the caller's current stream of the array's library
     (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
     library's own sorts are. Key dtypes: uint32, int32, float32 (ordered as IEEE total order:
-    -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), uint64. Values: uint32, int32 or
+    -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), uint64, int64, float64 (total order as
+    float32). Values: uint32, int32 or
     float32, moved bit for bit with their keys.
 
     Refused arguments raise ``TypeError`` (type, dtype) or ``ValueError`` (shape, layout,

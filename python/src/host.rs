@@ -18,9 +18,11 @@ pub enum KeyDtype {
     I32,
     F32,
     U64,
+    I64,
+    F64,
 }
 
-const KEY_DTYPES: &str = "uint32, int32, float32 or uint64";
+const KEY_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
 /// Values are 32-bit payloads moved bit for bit: indices (int32, uint32) or float32 data.
 const VALUE_DTYPES: &str = "uint32, int32 or float32";
 
@@ -42,6 +44,14 @@ macro_rules! with_key_type {
             }
             KeyDtype::U64 => {
                 type $k = u64;
+                $body
+            }
+            KeyDtype::I64 => {
+                type $k = i64;
+                $body
+            }
+            KeyDtype::F64 => {
+                type $k = f64;
                 $body
             }
         }
@@ -73,6 +83,10 @@ fn key_dtype(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyDtype> 
         Ok(KeyDtype::F32)
     } else if is::<u64>(arr) {
         Ok(KeyDtype::U64)
+    } else if is::<i64>(arr) {
+        Ok(KeyDtype::I64)
+    } else if is::<f64>(arr) {
+        Ok(KeyDtype::F64)
     } else {
         Err(type_error(what, format!("dtype {} is not a key type ({KEY_DTYPES} in native byte order)", arr.dtype())))
     }

@@ -47,7 +47,9 @@ fn device_key(name: &str) -> PyResult<DeviceKeyType> {
         "i32" => DeviceKeyType::I32,
         "f32" => DeviceKeyType::F32,
         "u64" => DeviceKeyType::U64,
-        _ => return Err(value_error("key", format!("{name:?} is not u32, i32, f32 or u64"))),
+        "i64" => DeviceKeyType::I64,
+        "f64" => DeviceKeyType::F64,
+        _ => return Err(value_error("key", format!("{name:?} is not u32, i32, f32, u64, i64 or f64"))),
     })
 }
 

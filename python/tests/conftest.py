@@ -16,7 +16,7 @@ import pytest
 
 import gpusort
 
-KEY_DTYPES = [np.uint32, np.int32, np.float32, np.uint64]
+KEY_DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64]
 VALUE_DTYPES = [np.uint32, np.int32, np.float32]
 PATTERNS = ["random", "equal", "extremes", "sorted", "reverse", "few", "specials"]
 # Edge sizes: tiny, around powers of two (tile and block limits), primes, one past the serial
@@ -30,8 +30,13 @@ def rank(keys: np.ndarray, descending: bool = False) -> np.ndarray:
     if keys.dtype == np.float32:
         bits = keys.view(np.uint32)
         r = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x8000_0000)).astype(np.uint32)
+    elif keys.dtype == np.float64:
+        bits = keys.view(np.uint64)
+        r = np.where(bits >> np.uint64(63) == 1, ~bits, bits | np.uint64(1 << 63)).astype(np.uint64)
     elif keys.dtype == np.int32:
         r = keys.view(np.uint32) ^ np.uint32(0x8000_0000)
+    elif keys.dtype == np.int64:
+        r = keys.view(np.uint64) ^ np.uint64(1 << 63)
     else:
         r = keys.copy()
     return ~r if descending else r
@@ -45,15 +50,16 @@ def expected_perm(keys: np.ndarray, descending: bool = False) -> np.ndarray:
 def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:
     """``n`` keys of ``dtype`` in ``pattern``, reproducible from ``seed``."""
     rng = np.random.default_rng([seed, n, PATTERNS.index(pattern)])
-    info = np.finfo(dtype) if dtype == np.float32 else np.iinfo(dtype)
+    floating = dtype in (np.float32, np.float64)
+    info = np.finfo(dtype) if floating else np.iinfo(dtype)
     if pattern == "random":
-        if dtype == np.float32:
-            return rng.standard_normal(n).astype(np.float32) * np.float32(1e3)
+        if floating:
+            return rng.standard_normal(n).astype(dtype) * dtype(1e3)
         return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
     if pattern == "equal":
         return np.full(n, 42, dtype=dtype)
     if pattern == "extremes":
-        lo, hi = (np.float32(-np.inf), np.float32(np.inf)) if dtype == np.float32 else (info.min, info.max)
+        lo, hi = (dtype(-np.inf), dtype(np.inf)) if floating else (info.min, info.max)
         # Indexing a two-item array: np.where with Python ints past int64 overflows on NumPy 1.x.
         return np.array([lo, hi], dtype=dtype)[rng.integers(0, 2, n)]
     if pattern == "sorted":
@@ -65,6 +71,8 @@ def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:
     if pattern == "specials":
         if dtype == np.float32:
             pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45], dtype=np.float32)
+        elif dtype == np.float64:
+            pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324], dtype=np.float64)
         else:
             pool = np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1], dtype=dtype)
         return rng.choice(pool, n)

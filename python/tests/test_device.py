@@ -70,7 +70,7 @@ def lib(request):
 
 
 def bits(a):
-    return a.view(np.uint32) if a.dtype == np.float32 else a
+    return a.view(np.uint32) if a.dtype == np.float32 else a.view(np.uint64) if a.dtype == np.float64 else a
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
@@ -185,7 +185,7 @@ def test_bad_device_arrays_are_refused_untouched(lib):
     m = lib.m
     keys = make_keys(np.int32, 10_000, "random", seed=16)
     d = lib.put(keys)
-    wide = lib.put(keys.astype(np.int64))
+    wide = lib.put(keys.astype(np.int16))
     refused(lib, lambda: gpusort.sort(wide), TypeError, wide, match="dtype")
     refused(lib, lambda: gpusort.sort(d.reshape(100, 100)), ValueError, d, match="1-D")
     refused(lib, lambda: gpusort.sort(d[::2]), ValueError, d, match="contiguous")

@@ -12,7 +12,7 @@ from conftest import KEY_DTYPES, LARGE, PATTERNS, SIZES, VALUE_DTYPES, expected_
 
 def bits(a: np.ndarray) -> np.ndarray:
     """Compare floats bit for bit: NaN == NaN, and -0.0 != +0.0."""
-    return a.view(np.uint32) if a.dtype == np.float32 else a
+    return a.view(np.uint32) if a.dtype == np.float32 else a.view(np.uint64) if a.dtype == np.float64 else a
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])

@@ -75,6 +75,55 @@ fn host_buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
     Ok(v)
 }
 
+/// `n` zero positions from the allocator's zeroed pages: no pass over memory (which `resize`
+/// makes on one thread), the pages fault in where the backend writes the result, on all cores.
+fn zeroed_positions(n: usize, op: &'static str) -> Result<Vec<u32>, SortError> {
+    let too_big = || SortError::OutOfMemory { op, bytes: n.saturating_mul(4) };
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u32>(n).map_err(|_| too_big())?;
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut u32;
+    if ptr.is_null() {
+        return Err(too_big());
+    }
+    // SAFETY: allocated by the global allocator with the layout of `n` u32s, all initialised
+    // (zero is a u32); the Vec takes ownership and frees it with the same layout.
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
+/// `dst[i] = src[positions[i]]` for every i, `dst` being fresh capacity: the records in sorted
+/// order. The reads are random: the next records are asked for a few iterations ahead, so that
+/// more of their cache misses overlap.
+fn gather<T: Copy + Send + Sync>(src: &[T], positions: &[u32], dst: &mut Vec<T>) {
+    const AHEAD: usize = 16;
+    let n = positions.len();
+    dst.spare_capacity_mut()[..n].par_chunks_mut(PIECE).zip(positions.par_chunks(PIECE)).for_each(|(d, p)| {
+        for (i, (d, &at)) in d.iter_mut().zip(p).enumerate() {
+            if let Some(&next) = p.get(i + AHEAD) {
+                prefetch(&src[next as usize]);
+            }
+            d.write(src[at as usize]);
+        }
+    });
+    // SAFETY: the loop above wrote all n items (one per position); capacity is at least n.
+    unsafe { dst.set_len(n) };
+}
+
+#[cfg(target_arch = "x86_64")]
+fn prefetch<T>(x: &T) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    // SAFETY: a prefetch reads nothing and never faults; `x` is a valid reference anyway.
+    #[allow(unused_unsafe)]
+    unsafe {
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast())
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn prefetch<T>(_: &T) {}
+
 impl Sorter {
     /// The stable permutation that sorts `keys` in the sorter's order: `keys[p[0]]`,
     /// `keys[p[1]]`, ... are in order, and equal keys keep their input order. `keys` is only
@@ -88,8 +137,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn argsort<K: Key>(&self, keys: &[K]) -> Result<Vec<u32>, SortError> {
-        let mut out = host_buffer::<u32>(keys.len(), "argsort indices (host memory)")?;
-        out.resize(keys.len(), 0);
+        let mut out = zeroed_positions(keys.len(), "argsort indices (host memory)")?;
         self.argsort_into(keys, &mut out)?;
         Ok(out)
     }
@@ -125,8 +173,7 @@ impl Sorter {
             if let Some(out) = I::as_positions(out) {
                 return self.run(SortJob::Argsort(K::view(keys), out));
             }
-            let mut positions = host_buffer::<u32>(n, "argsort positions (host memory)")?;
-            positions.resize(n, 0);
+            let mut positions = zeroed_positions(n, "argsort positions (host memory)")?;
             self.run(SortJob::Argsort(K::view(keys), &mut positions))?;
             gpusort_cpu::install(|| {
                 out.par_chunks_mut(PIECE)
@@ -182,16 +229,15 @@ impl Sorter {
         }
         self.check_config()?;
         let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
-        let mut positions = host_buffer::<u32>(n, "sort_by_key positions (host memory)")?;
+        let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
         let mut sorted = host_buffer::<T>(n, "sort_by_key records (host memory)")?;
         gpusort_cpu::install(|| keys.par_extend(v.par_iter().with_min_len(PIECE).map(&key)));
-        positions.resize(n, 0);
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
         self.run(SortJob::Argsort(K::view(&keys), &mut positions))?;
         drop(keys);
         gpusort_cpu::install(|| {
             let src = &*v;
-            sorted.par_extend(positions.par_iter().with_min_len(PIECE).map(|&p| src[p as usize]));
+            gather(src, &positions, &mut sorted);
             v.par_chunks_mut(PIECE).zip(sorted.par_chunks(PIECE)).for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
         });
         Ok(())
