@@ -11,6 +11,9 @@ FLOOR_TARGET, FLOOR_TARGET_FROM = 1.15, 64 << 20
 OOC_TARGETS = {2 << 30: (1.5, 235), 512 << 20: (2.0, 312)}
 OOC_TARGET_N, OOC_CPU_TARGET_FROM = 512 << 20, 256 << 20
 SHAPES = [("kvp", "`Kvp`"), ("pairs", "split u32 pairs"), ("keys", "u32 keys")]
+# Issue 20's targets for the records table: argsort within 10% of the pair sort of as many pairs;
+# sort_by_key within 1.3x of two copies of the records over memory plus the key sort.
+ARGSORT_TARGET, BY_KEY_TARGET = 1.10, 1.3
 
 
 def bytes_label(b):
@@ -34,7 +37,7 @@ def verdict(checks):
 
 
 def has_host(data):
-    return any(k[0] in ("host", "out-of-core") for k in data.bench)
+    return any(k[0] in ("host", "out-of-core", "records") for k in data.bench)
 
 
 def bandwidth_text(data):
@@ -135,6 +138,32 @@ def out_of_core_tables(data):
     return "\n".join(out)
 
 
+def records_table(data):
+    """argsort and sort_by_key beside their yardsticks of the same run (benches/sort/records.rs)."""
+    rows = []
+    for n in sorted({k[3] for k in data.bench if k[0] == "records"}):
+        ms = lambda group, sort: data.ms(group, sort, "random", n)  # noqa: E731
+        arg, pairs, kvp = ms("records", "cuda-argsort"), ms("host", "cuda-pairs"), ms("host", "cuda-kvp")
+        yard = pairs if num(pairs) else kvp
+        per = arg / yard if num(arg) and num(yard) else None
+        what = "split u32 pairs" if num(pairs) else "`Kvp` pairs"
+        rows.append([
+            f"`argsort` of {size_label(n)} u32 keys", fmt_ms(arg), fmt_ms(ms("records", "cpu-argsort")),
+            f"{fmt_ms(yard)} ({what}, `cuda`)" if num(yard) else "", x(per), f"≤ {ARGSORT_TARGET:.2f}×",
+            verdict([per <= ARGSORT_TARGET] if per else []),
+        ])
+        by, copy = ms("records", "cuda-sort-by-key"), ms("records", "copy-twice")
+        yard = copy + arg if num(copy) and num(arg) else None
+        per = by / yard if num(by) and yard else None
+        rows.append([
+            f"`sort_by_key` of {size_label(n)} 32-byte records", fmt_ms(by), fmt_ms(ms("records", "cpu-sort-by-key")),
+            f"{fmt_ms(yard)} (two copies {fmt_ms(copy)} + argsort)" if yard else "", x(per),
+            f"≤ {BY_KEY_TARGET:.1f}×", verdict([per <= BY_KEY_TARGET] if per else []),
+        ])
+    header = ["sort (host to host)", "GPU (ms)", "CPU backend (ms)", "yardstick (ms)", "GPU / yardstick", "target", "met"]
+    return table(header, rows, ["---"] + ["---:"] * 6)
+
+
 def sections(data):
     """The two sections, as markdown chunks for the GPU report; none when nothing was measured."""
     if not has_host(data):
@@ -149,6 +178,15 @@ def sections(data):
     )
     if any(k[0] == "host" for k in data.bench):
         out.append(in_core_table(data) + "\n")
+    if any(k[0] == "records" for k in data.bench):
+        out.append("## Argsort and records\n")
+        out.append(
+            "`Sorter::cuda()?.argsort_into(&keys, &mut out)` (the keys are only read) and `sort_by_key(&mut rows, |r| "
+            "r.key)` on 32-byte records, host to host, beside the yardsticks of the same run: the split-pairs sort of "
+            "as many pairs, and two parallel copies of the records (the memory traffic of a permutation done out of "
+            "place and copied back) plus the argsort.\n"
+        )
+        out.append(records_table(data) + "\n")
     if any(k[0] == "out-of-core" for k in data.bench):
         out.append("## Out of core\n")
         out.append(
