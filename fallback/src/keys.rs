@@ -9,7 +9,8 @@ use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 use crate::alloc::{try_vec, AllocError};
 use crate::key::SortKey;
 use crate::order::Order;
-use crate::{presorted, stable};
+use crate::simd::{self, Isa};
+use crate::{presorted, radix, stable};
 
 /// From here u64 keys go to voracious_mt_sort (below it, it falls back to rayon's comparison
 /// sort for u64). Random keys on the 2-core dev machine, ours against voracious, kept scratch:
@@ -19,6 +20,25 @@ use crate::{presorted, stable};
 const VORACIOUS_MIN: usize = 1 << 22;
 
 pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
+    let isa = Isa::detected();
+    if simd::tune::vector_wins::<K>(isa, v.len(), rayon::current_num_threads())
+        && simd::sort(v, order, isa, radix::SEQ_MAX)
+    {
+        return Ok(());
+    }
+    sort_portable(v, order)
+}
+
+/// Keys-only sort on a chosen instruction set, whatever the size: `Portable` is the radix sort
+/// (with voracious for large u64 keys). For tests and benchmarks.
+pub(crate) fn sort_on<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> Result<(), AllocError> {
+    if isa != Isa::Portable && simd::sort(v, order, isa, radix::SEQ_MAX) {
+        return Ok(());
+    }
+    sort_portable(v, order)
+}
+
+fn sort_portable<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
     if v.len() >= VORACIOUS_MIN && try_voracious::<K, u64, u64>(v, order)? {
         return Ok(());
     }

@@ -24,6 +24,8 @@ mod presorted;
 mod radix;
 mod raw;
 pub mod rng;
+#[doc(hidden)]
+pub mod simd;
 mod stable;
 mod wc;
 
@@ -88,6 +90,14 @@ pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError
 /// ```
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
     stable::on_pool(v.len(), || keys::sort(v, order))
+}
+
+/// [`sort_keys`] on a chosen instruction set at every size, skipping the choice of path; when
+/// `isa` is not available here, or has no sort for `K`, the portable (radix) path runs. For
+/// tests and benchmarks.
+#[doc(hidden)]
+pub fn sort_keys_on<K: SortKey>(v: &mut [K], order: Order, isa: simd::Isa) -> Result<(), AllocError> {
+    stable::on_pool(v.len(), || keys::sort_on(v, order, isa))
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.
