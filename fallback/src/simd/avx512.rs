@@ -89,8 +89,14 @@ unsafe impl Vector for U32x16 {
         }
     }
     #[inline(always)]
-    fn reverse(self) -> Self {
-        self.xor_lanes(15)
+    fn zip_low(self, other: Self) -> Self {
+        // SAFETY: as above.
+        unsafe { U32x16(_mm512_permutex2var_epi32(self.0, zip_index32(0), other.0)) }
+    }
+    #[inline(always)]
+    fn zip_high(self, other: Self) -> Self {
+        // SAFETY: as above.
+        unsafe { U32x16(_mm512_permutex2var_epi32(self.0, zip_index32(8), other.0)) }
     }
     #[inline(always)]
     fn reduce_min(self) -> u32 {
@@ -108,6 +114,31 @@ unsafe impl Vector for U32x16 {
 fn iota32() -> __m512i {
     // SAFETY: as above.
     unsafe { _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+}
+
+/// Indices for `permutex2var` that zip lanes `from..` of two registers: even lanes from the first
+/// (index t / 2 + from), odd ones from the second (16 more).
+#[inline(always)]
+fn zip_index32(from: i32) -> __m512i {
+    // SAFETY: as above.
+    unsafe {
+        let t = iota32();
+        let half = _mm512_add_epi32(_mm512_srli_epi32::<1>(t), _mm512_set1_epi32(from));
+        let odd = _mm512_slli_epi32::<4>(_mm512_and_si512(t, _mm512_set1_epi32(1)));
+        _mm512_or_si512(half, odd)
+    }
+}
+
+/// As [`zip_index32`], for 8 lanes of 64 bits (the second register's lanes are 8 on).
+#[inline(always)]
+fn zip_index64(from: i64) -> __m512i {
+    // SAFETY: as above.
+    unsafe {
+        let t = iota64();
+        let half = _mm512_add_epi64(_mm512_srli_epi64::<1>(t), _mm512_set1_epi64(from));
+        let odd = _mm512_slli_epi64::<3>(_mm512_and_si512(t, _mm512_set1_epi64(1)));
+        _mm512_or_si512(half, odd)
+    }
 }
 
 #[inline(always)]
@@ -178,8 +209,14 @@ unsafe impl Vector for U64x8 {
         }
     }
     #[inline(always)]
-    fn reverse(self) -> Self {
-        self.xor_lanes(7)
+    fn zip_low(self, other: Self) -> Self {
+        // SAFETY: as above.
+        unsafe { U64x8(_mm512_permutex2var_epi64(self.0, zip_index64(0), other.0)) }
+    }
+    #[inline(always)]
+    fn zip_high(self, other: Self) -> Self {
+        // SAFETY: as above.
+        unsafe { U64x8(_mm512_permutex2var_epi64(self.0, zip_index64(4), other.0)) }
     }
     #[inline(always)]
     fn reduce_min(self) -> u64 {

@@ -69,8 +69,10 @@ pub(crate) unsafe trait Vector: Copy {
     fn xor_lanes(self, x: usize) -> Self;
     /// Lane i from `hi` where `i & bit != 0`, else from `lo`.
     fn select_bit(lo: Self, hi: Self, bit: usize) -> Self;
-    /// Lane i takes lane `LANES - 1 - i`.
-    fn reverse(self) -> Self;
+    /// Lanes 0, 1, 2, .. are `self[0], other[0], self[1], other[1], ..` (the low halves zipped).
+    fn zip_low(self, other: Self) -> Self;
+    /// As [`Vector::zip_low`], for the high halves.
+    fn zip_high(self, other: Self) -> Self;
     /// The least and the greatest lane.
     fn reduce_min(self) -> Self::Elem;
     fn reduce_max(self) -> Self::Elem;
