@@ -9,8 +9,9 @@ use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 use crate::alloc::{try_vec, AllocError};
 use crate::key::SortKey;
 use crate::order::Order;
+use crate::pool::{install, threads};
 use crate::simd::{self, Isa};
-use crate::{presorted, radix, stable};
+use crate::{presorted, stable};
 
 /// From here u64 keys go to voracious_mt_sort (below it, it falls back to rayon's comparison
 /// sort for u64). Random keys on the 2-core dev machine, ours against voracious, kept scratch:
@@ -19,23 +20,32 @@ use crate::{presorted, radix, stable};
 /// as u32 bits, so 32-bit keys stay with our radix.
 const VORACIOUS_MIN: usize = 1 << 22;
 
+/// Runs on the pool where that pays (see `stable::on_pool`, `simd::tune::PAR_MIN`).
 pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
     let isa = Isa::detected();
-    if simd::tune::vector_wins::<K>(isa, v.len(), rayon::current_num_threads())
-        && simd::sort(v, order, isa, radix::SEQ_MAX)
-    {
+    if simd::tune::vector_wins::<K>(isa) && sort_vector(v, order, isa) {
         return Ok(());
     }
-    sort_portable(v, order)
+    stable::on_pool(v.len(), || sort_portable(v, order))
 }
 
 /// Keys-only sort on a chosen instruction set, whatever the size: `Portable` is the radix sort
 /// (with voracious for large u64 keys). For tests and benchmarks.
 pub(crate) fn sort_on<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> Result<(), AllocError> {
-    if isa != Isa::Portable && simd::sort(v, order, isa, radix::SEQ_MAX) {
+    if isa != Isa::Portable && sort_vector(v, order, isa) {
         return Ok(());
     }
-    sort_portable(v, order)
+    stable::on_pool(v.len(), || sort_portable(v, order))
+}
+
+/// The vector sort, split over the pool above `PAR_MIN` keys; false when it has no kernel for
+/// `K` on `isa`.
+fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
+    if v.len() > simd::tune::PAR_MIN && threads() > 1 {
+        install(|| simd::sort(v, order, isa, simd::tune::PAR_PIECE))
+    } else {
+        simd::sort(v, order, isa, usize::MAX)
+    }
 }
 
 fn sort_portable<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {

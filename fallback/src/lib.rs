@@ -89,7 +89,7 @@ pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError
 /// # Ok::<(), gpusort_cpu::AllocError>(())
 /// ```
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
-    stable::on_pool(v.len(), || keys::sort(v, order))
+    keys::sort(v, order)
 }
 
 /// [`sort_keys`] on a chosen instruction set at every size, skipping the choice of path; when
@@ -97,7 +97,7 @@ pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError
 /// tests and benchmarks.
 #[doc(hidden)]
 pub fn sort_keys_on<K: SortKey>(v: &mut [K], order: Order, isa: simd::Isa) -> Result<(), AllocError> {
-    stable::on_pool(v.len(), || keys::sort_on(v, order, isa))
+    keys::sort_on(v, order, isa)
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.

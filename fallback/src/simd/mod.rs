@@ -96,28 +96,29 @@ impl Width for u64 {
 }
 
 /// Sorts `v` with the vector sort on `isa` when the key type has one there and `isa` is
-/// available; false, with `v` untouched, otherwise. Ranges above `par_min` keys are split over
-/// the current rayon pool. Needs no memory.
-pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, par_min: usize) -> bool {
+/// available; false, with `v` untouched, otherwise. Ranges above `piece` keys are split over the
+/// current rayon pool. Needs no memory.
+pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize) -> bool {
     if !isa.available() {
         return false;
     }
     let Some(map) = Map::of::<K>() else { return false };
     if let Some(bits) = map::as_bits::<K, u32>(v) {
-        return run(bits, map, order, isa, par_min);
+        return run(bits, map, order, isa, piece);
     }
     if let Some(bits) = map::as_bits::<K, u64>(v) {
-        return run(bits, map, order, isa, par_min);
+        return run(bits, map, order, isa, piece);
     }
     false
 }
 
-fn run<B: Width + map::Bits>(v: &mut [B], map: Map, order: Order, isa: Isa, par_min: usize) -> bool {
+fn run<B: Width + map::Bits>(v: &mut [B], map: Map, order: Order, isa: Isa, piece: usize) -> bool {
     let Some(kernel) = B::kernel(isa) else { return false };
     let descending = order == Order::Descending;
     map::forward(v, map, descending);
     let depth = 2 * (usize::BITS - v.len().leading_zeros());
-    split_sort(v, kernel, par_min.max(tune::PAR_PIECE), depth);
+    // The network takes any range up to its size: splitting below it gains nothing.
+    split_sort(v, kernel, piece.max(1 << 10), depth);
     map::back(v, map, descending);
     true
 }

@@ -1,23 +1,22 @@
 //! Every number that chooses between the vector sort and the radix sort, with the measurement
 //! that set it.
 
-/// Pieces of a parallel vector sort are split no further than this: below it one thread sorts a
-/// piece faster than handing half to another thread pays.
-pub(crate) const PAR_PIECE: usize = 1 << 16;
+/// Vector sorts of more keys than this run on the pool, split in pieces of at most `PAR_PIECE`.
+/// 64K random u32 keys on the dev machine's 2 cores: 0.173 ms on the calling thread, 0.131 split
+/// (from 32K, in pieces of 16K); u64 0.381 against 0.233.
+pub(crate) const PAR_MIN: usize = 1 << 15;
+/// Pieces of a parallel vector sort are split no further than this.
+pub(crate) const PAR_PIECE: usize = 1 << 14;
 
-/// From this many keys, with more than one thread, integer keys go back to the radix sort (u64
-/// ones to voracious). 16M random keys on the 2-core dev machine (Zen 4, loaded), both cores:
-/// u32 vector 119 ms against radix 97, u64 170 against voracious 163, but f32 vector 89 against
-/// radix 131 (the radix sort maps float keys on every pass), so float keys stay.
-pub(crate) const PAR_RADIX_MIN: usize = 1 << 23;
-
-/// Whether the vector sort beats the radix sort for `n` keys of type `K` on `threads` threads.
-pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize, threads: usize) -> bool {
-    let Some(map) = super::Map::of::<K>() else { return false };
-    if isa == super::Isa::Portable {
-        return false;
-    }
-    map == super::Map::Float || threads == 1 || n < PAR_RADIX_MIN
+/// The vector sort takes every size and every thread count on the dev machine. A radix sort for
+/// the largest integer keys on several threads was tried: with the row-order network it won at
+/// 16M on 2 threads (u32 97 against 119 ms), with the column-order network it lost (u32 38.5
+/// against 47.2 ms, u64 83 against voracious' 96; f32 43.5 against 71.3). The 16-core GPU host is
+/// not measured yet: `ci/npsort.sh --radix` shows both there.
+///
+/// Whether the vector sort is the one to use for keys of type `K` on `isa`.
+pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa) -> bool {
+    isa != super::Isa::Portable && super::Map::of::<K>().is_some()
 }
 
 /// Registers of the network that sorts a range once it is this short: 16 (256 u32 or 128 u64
