@@ -72,6 +72,17 @@ unsafe impl Vector for U32x16 {
         // SAFETY: as above.
         U32x16(unsafe { _mm512_maskz_compress_epi32(mask as __mmask16, self.0) })
     }
+    /// Two compresses and an expand, then two full stores, was slower than two compresses and a
+    /// masked store: 64K random u32 keys 0.182 against 0.173 ms, 1M 3.75 against 3.55.
+    const SPLIT_IS_CHEAP: bool = false;
+    #[inline(always)]
+    fn split(self, gt: u32) -> Self {
+        let low = self.compress(!gt & 0xffff);
+        // SAFETY: as above.
+        U32x16(unsafe {
+            _mm512_mask_expand_epi32(low.0, !low16((!gt & 0xffff).count_ones() as usize), self.compress(gt).0)
+        })
+    }
     #[inline(always)]
     fn xor_lanes(self, x: usize) -> Self {
         // SAFETY: as above.
@@ -191,6 +202,16 @@ unsafe impl Vector for U64x8 {
     fn compress(self, mask: u32) -> Self {
         // SAFETY: as above.
         U64x8(unsafe { _mm512_maskz_compress_epi64(mask as __mmask8, self.0) })
+    }
+    /// As for `U32x16` (u64 64K 0.400 against 0.377 ms).
+    const SPLIT_IS_CHEAP: bool = false;
+    #[inline(always)]
+    fn split(self, gt: u32) -> Self {
+        let low = self.compress(!gt & 0xff);
+        // SAFETY: as above.
+        U64x8(unsafe {
+            _mm512_mask_expand_epi64(low.0, !low8((!gt & 0xff).count_ones() as usize), self.compress(gt).0)
+        })
     }
     #[inline(always)]
     fn xor_lanes(self, x: usize) -> Self {

@@ -4,9 +4,16 @@
 //! `total_cmp` order bit for bit. Inputs too small or too large for this to win, key types it does
 //! not know, and machines without the instruction set keep the radix sort: the portable path.
 //!
+//! Instruction sets: AVX-512F (`avx512.rs`, 16 u32 or 8 u64 lanes) and AVX2 (`avx2.rs`, 8 or 4),
+//! chosen at run time; both implement `vector::Vector`, and `quick` and `network` are written once
+//! over it. Every other machine (aarch64 included) keeps the radix sort. `tune` says where each
+//! path wins.
+//!
 //! All cores: the top partitions split the range and `rayon::join` sorts the two sides; each
 //! side below `tune::PAR_PIECE` is sorted by one thread.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod map;
@@ -29,32 +36,37 @@ use vector::Lane;
 pub enum Isa {
     /// No vector sort: the radix sort (every machine).
     Portable,
+    /// AVX2 (x86-64).
+    Avx2,
     /// AVX-512F (x86-64).
     Avx512,
 }
 
 impl Isa {
     /// Every instruction set, portable first.
-    pub const ALL: [Isa; 2] = [Isa::Portable, Isa::Avx512];
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
 
     /// Whether this machine can run it.
     pub fn available(self) -> bool {
         match self {
             Isa::Portable => true,
             #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt"),
+            #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("popcnt"),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Avx512 => false,
+            Isa::Avx2 | Isa::Avx512 => false,
         }
     }
 
-    /// The best available one, capped by `GPUSORT_CPU_SIMD` (`off`, `avx512`) when that is set:
-    /// a way to measure or test the radix sort on a machine with vectors. Read once.
+    /// The best available one, capped by `GPUSORT_CPU_SIMD` (`off`, `avx2`, `avx512`) when that
+    /// is set: a way to measure or test the other paths on a machine with wider vectors. Read once.
     pub fn detected() -> Isa {
         static BEST: OnceLock<Isa> = OnceLock::new();
         *BEST.get_or_init(|| {
             let cap = match std::env::var("GPUSORT_CPU_SIMD").as_deref() {
                 Ok("off") | Ok("portable") | Ok("0") => Isa::Portable,
+                Ok("avx2") => Isa::Avx2,
                 _ => Isa::Avx512,
             };
             Isa::ALL.into_iter().filter(|i| *i <= cap && i.available()).max().unwrap_or(Isa::Portable)
@@ -79,6 +91,8 @@ impl Width for u32 {
     fn kernel(isa: Isa) -> Option<Kernel<u32>> {
         match isa {
             #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32 }),
+            #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32 }),
             _ => None,
         }
@@ -88,6 +102,8 @@ impl Width for u32 {
 impl Width for u64 {
     fn kernel(isa: Isa) -> Option<Kernel<u64>> {
         match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64 }),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64 }),
             _ => None,

@@ -118,7 +118,6 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
     let step = BATCH * lanes;
     debug_assert!(n >= 2 * step);
     let pv = V::splat(pivot);
-    let (mut vmin, mut vmax) = (pv, pv);
     let mut first = [pv; BATCH];
     let mut last = [pv; BATCH];
     for i in 0..BATCH {
@@ -128,25 +127,12 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
     // Unread keys are [l, r); the front is written from ls up, the back from rs down. The room
     // at the front (l - ls) and at the back (rs - r) add up to 2 * step at the top of each loop.
     let (mut l, mut r) = (step, n - step);
-    let (mut ls, mut rs) = (0usize, n);
+    let mut out = Packer { p, pivot: pv, ls: 0, rs: n, min: pv, max: pv };
     let full = u32::MAX >> (32 - lanes);
-    let mut pack = |v: V, valid: u32, ls: &mut usize, rs: &mut usize| {
-        let gt = v.gt_mask(pv) & valid;
-        let le = !gt & valid;
-        // The front has a register's room at least: a full store is safe and cheaper than a
-        // masked one. The back takes exactly its keys.
-        v.compress(le).store(p.add(*ls));
-        *ls += le.count_ones() as usize;
-        let cg = gt.count_ones() as usize;
-        *rs -= cg;
-        v.compress(gt).store_part(p.add(*rs), cg);
-        vmin = vmin.min(v);
-        vmax = vmax.max(v);
-    };
     // Reading from the side with less room gives it `step` more, so each side has at least
     // `step` while the batch is written.
     while r - l >= step {
-        let from_front = l - ls <= rs - r;
+        let from_front = l - out.ls <= out.rs - r;
         let at = if from_front { l } else { r - step };
         let mut batch = [pv; BATCH];
         for (i, v) in batch.iter_mut().enumerate() {
@@ -158,11 +144,11 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
             r -= step;
         }
         for v in batch {
-            pack(v, full, &mut ls, &mut rs);
+            out.pack_roomy(v);
         }
     }
     while r - l >= lanes {
-        let from_front = l - ls <= rs - r;
+        let from_front = l - out.ls <= out.rs - r;
         let at = if from_front { l } else { r - lanes };
         let v = V::load(p.add(at));
         if from_front {
@@ -170,17 +156,68 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
         } else {
             r -= lanes;
         }
-        pack(v, full, &mut ls, &mut rs);
+        out.pack_roomy(v);
     }
     // Fewer than a register's keys remain unread; once they are in a register, everything
     // between ls and rs is free. Pivot copies fill the lanes past them, leaving min and max as
     // they are (the pivot is one of the keys).
     let rest = r - l;
     let tail = V::load_part(p.add(l), rest, pv);
-    pack(tail, full >> (lanes - rest), &mut ls, &mut rs);
-    for v in first.into_iter().chain(last) {
-        pack(v, full, &mut ls, &mut rs);
+    out.pack(tail, full >> (lanes - rest));
+    for v in first {
+        out.pack(v, full);
     }
-    debug_assert_eq!(ls, rs);
-    (ls, vmin.reduce_min(), vmax.reduce_max())
+    for v in last {
+        out.pack(v, full);
+    }
+    debug_assert_eq!(out.ls, out.rs);
+    (out.ls, out.min.reduce_min(), out.max.reduce_max())
+}
+
+/// Where the partition writes: keys not above the pivot from `ls` up, the others from `rs` down;
+/// and the least and greatest key seen (lane by lane).
+struct Packer<V: Vector> {
+    p: *mut V::Elem,
+    pivot: V,
+    ls: usize,
+    rs: usize,
+    min: V,
+    max: V,
+}
+
+impl<V: Vector> Packer<V> {
+    /// As [`Packer::pack`] with every lane valid, when both ends have a register's room: then
+    /// where one shuffle puts both sides' keys in place, both ends take full stores.
+    #[inline(always)]
+    unsafe fn pack_roomy(&mut self, v: V) {
+        if !V::SPLIT_IS_CHEAP {
+            return self.pack(v, u32::MAX >> (32 - V::LANES));
+        }
+        let gt = v.gt_mask(self.pivot);
+        let cg = gt.count_ones() as usize;
+        let both = v.split(gt);
+        // The keys not above the pivot are the low lanes, the others the high ones; each store's
+        // other lanes land in room that later stores overwrite.
+        both.store(self.p.add(self.ls));
+        self.ls += V::LANES - cg;
+        both.store(self.p.add(self.rs - V::LANES));
+        self.rs -= cg;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    /// Writes the lanes of `v` set in `valid`. The front must have a register's room (a full
+    /// store is safe there and cheaper than a masked one); the back takes exactly its keys.
+    #[inline(always)]
+    unsafe fn pack(&mut self, v: V, valid: u32) {
+        let gt = v.gt_mask(self.pivot) & valid;
+        let le = !gt & valid;
+        v.compress(le).store(self.p.add(self.ls));
+        self.ls += le.count_ones() as usize;
+        let cg = gt.count_ones() as usize;
+        self.rs -= cg;
+        v.compress(gt).store_part(self.p.add(self.rs), cg);
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
 }

@@ -65,6 +65,11 @@ pub(crate) unsafe trait Vector: Copy {
     fn gt_mask(self, pivot: Self) -> u32;
     /// The lanes whose bit is set in `mask`, in order, in the low lanes; the others undefined.
     fn compress(self, mask: u32) -> Self;
+    /// Whether [`Vector::split`] is one shuffle and so cheaper than two compresses and a masked
+    /// store (AVX2, where masked stores are slow on AMD cores and there is no compress).
+    const SPLIT_IS_CHEAP: bool;
+    /// The lanes whose bit is clear in `gt`, in order, then those whose bit is set.
+    fn split(self, gt: u32) -> Self;
     /// Lane i takes lane `i ^ x` (`x < LANES`).
     fn xor_lanes(self, x: usize) -> Self;
     /// Lane i from `hi` where `i & bit != 0`, else from `lo`.
