@@ -19,10 +19,6 @@ pub(crate) struct Split {
     pub right_done: bool,
 }
 
-/// Ranges with more keys than this take a sample of 64 for the pivot, smaller ones 16: a better
-/// pivot saves more than the larger sample costs only when the range is long.
-const WIDE_SAMPLE_MIN: usize = 1 << 12;
-
 /// Sorts `v` on the calling thread.
 ///
 /// # Safety
@@ -102,13 +98,9 @@ unsafe fn pivot<V: Vector>(v: &[V::Elem]) -> V::Elem {
     sample[count / 2 - 1]
 }
 
-/// Registers read per step of the partition (and kept back at each end to make room). The
-/// side to read from next depends on where the last step's keys went, a chain through a load, a
-/// compare and a count; reading several registers per decision spreads that latency. 64K random
-/// u32 keys on the dev machine (Zen 4): one register per step 0.26 ms a sort, four 0.xx ms.
-const BATCH: usize = 4;
 // The partition reads BATCH registers from each end first: ranges it gets are longer.
 const _: () = assert!(2 * BATCH <= super::tune::SMALL_REGS);
+use super::tune::{BATCH, WIDE_SAMPLE_MIN};
 
 /// Moves the keys not above `pivot` to the front of the `n >= 2 * BATCH * LANES` keys at `p`, the
 /// others to the back; returns where the back begins, and the least and greatest key.
