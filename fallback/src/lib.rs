@@ -11,7 +11,8 @@
 
 // Layers, each using only the ones above it in this list: `alloc` (fallible buffers), `key`
 // (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; the passes `wc` and
-// `presorted`; `radix`; `stable` (the sort on the pool); `keys`, `pairs`; `check` (the oracle).
+// `presorted`; `simd` (the vector quicksort for keys only); `radix`; `stable` (the sort on the
+// pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
 pub mod key;

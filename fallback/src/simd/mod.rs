@@ -17,9 +17,13 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod map;
+// The generic algorithm has no user on machines without an implementation of `Vector`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod network;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod quick;
 pub(crate) mod tune;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod vector;
 
 use std::sync::OnceLock;
