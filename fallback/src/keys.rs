@@ -7,7 +7,7 @@ use std::any::TypeId;
 use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 
 use crate::alloc::{try_vec, AllocError};
-use crate::key::SortKey;
+use crate::key::{RadixBits, SortKey};
 use crate::order::Order;
 use crate::pool::{install, threads};
 use crate::simd::{self, Isa};
@@ -38,13 +38,26 @@ pub(crate) fn sort_on<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> Result
     stable::on_pool(v.len(), || sort_portable(v, order))
 }
 
-/// The vector sort, split over the pool above `PAR_MIN` keys; false when it has no kernel for
-/// `K` on `isa`.
+/// The vector sort, on the pool above `PAR_MIN` keys (split there when the pool has several
+/// threads); false when it has no kernel for `K` on `isa`. Input already in order, or in reverse
+/// order, is finished in a pass or two as on the radix path (a check that stops within a few keys
+/// on other input).
 fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
-    if v.len() > simd::tune::PAR_MIN && threads() > 1 {
-        install(|| simd::sort(v, order, isa, simd::tune::PAR_PIECE))
+    if !simd::has_kernel::<K>(isa) {
+        return false;
+    }
+    let go = |v: &mut [K], piece: usize| {
+        let settled = match order {
+            Order::Ascending => presorted::settle(v, |k: &K| k.to_ordered_bits()),
+            Order::Descending => presorted::settle(v, |k: &K| k.to_ordered_bits().invert()),
+        };
+        settled || simd::sort(v, order, isa, piece)
+    };
+    if v.len() > simd::tune::PAR_MIN {
+        let piece = if threads() > 1 { simd::tune::PAR_PIECE } else { usize::MAX };
+        install(|| go(v, piece))
     } else {
-        simd::sort(v, order, isa, usize::MAX)
+        go(v, usize::MAX)
     }
 }
 

@@ -115,6 +115,17 @@ impl Width for u64 {
     }
 }
 
+/// Whether [`sort`] has a kernel for keys of type `K` on `isa` (and `isa` is available).
+pub(crate) fn has_kernel<K: SortKey>(isa: Isa) -> bool {
+    let width = std::mem::size_of::<K>();
+    let kernel = match width {
+        4 => u32::kernel(isa).is_some(),
+        8 => u64::kernel(isa).is_some(),
+        _ => false,
+    };
+    kernel && isa.available() && Map::of::<K>().is_some()
+}
+
 /// Sorts `v` with the vector sort on `isa` when the key type has one there and `isa` is
 /// available; false, with `v` untouched, otherwise. Ranges above `piece` keys are split over the
 /// current rayon pool. Needs no memory.
