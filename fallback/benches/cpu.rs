@@ -1,4 +1,5 @@
-//! CPU sorts at 16M items: ours against rayon, voracious and rdst.
+//! CPU sorts at 16M items: ours against rayon, voracious and rdst; and keys-only sorts (the vector
+//! sort) at 64K and 1M against the radix path, sort_unstable, rdst and voracious.
 //!
 //! Every iteration sorts a fresh copy of the input (iter_batched, LargeInput), so an input that is
 //! sorted stays sorted only for the first run of each sort, never across runs.
@@ -129,5 +130,51 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// One key type's keys-only sorts: ours (the vector sort where the machine has one), ours on the
+/// radix path, sort_unstable (one thread), rdst and voracious (all cores).
+fn keys_group<K>(c: &mut Criterion, name: &str, keys: Vec<K>)
+where
+    K: gpusort_cpu::SortKey + PartialOrd + RadixKey + Radixable<K> + voracious_radix_sort::RadixKey,
+{
+    let threads = rayon::current_num_threads();
+    let mut g = c.benchmark_group(format!("cpu-keys-{}", keys.len()));
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+    g.throughput(Throughput::Elements(keys.len() as u64));
+    let batch = if keys.len() <= 1 << 16 { BatchSize::SmallInput } else { BatchSize::LargeInput };
+    g.bench_function(BenchmarkId::new(format!("{name}-ours"), "random"), |b| {
+        b.iter_batched(|| keys.clone(), |mut v| sort_keys(&mut v, Order::Ascending).unwrap(), batch)
+    });
+    g.bench_function(BenchmarkId::new(format!("{name}-ours-radix"), "random"), |b| {
+        b.iter_batched(
+            || keys.clone(),
+            |mut v| gpusort_cpu::sort_keys_on(&mut v, Order::Ascending, gpusort_cpu::simd::Isa::Portable).unwrap(),
+            batch,
+        )
+    });
+    g.bench_function(BenchmarkId::new(format!("{name}-sort-unstable"), "random"), |b| {
+        b.iter_batched(
+            || keys.clone(),
+            |mut v| v.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal)),
+            batch,
+        )
+    });
+    g.bench_function(BenchmarkId::new(format!("{name}-rdst"), "random"), |b| {
+        b.iter_batched(|| keys.clone(), |mut v| v.radix_sort_unstable(), batch)
+    });
+    g.bench_function(BenchmarkId::new(format!("{name}-voracious-mt"), "random"), |b| {
+        b.iter_batched(|| keys.clone(), |mut v| v.voracious_mt_sort(threads), batch)
+    });
+    g.finish();
+}
+
+fn bench_keys(c: &mut Criterion) {
+    for n in [1usize << 16, 1 << 20] {
+        let mut r = rng(5);
+        keys_group(c, "u32", (0..n).map(|_| r() as u32).collect::<Vec<u32>>());
+        keys_group(c, "f32", (0..n).map(|_| (r() as u32 as f32) / 3.0 - 7e8).collect::<Vec<f32>>());
+        keys_group(c, "u64", (0..n).map(|_| r()).collect::<Vec<u64>>());
+    }
+}
+
+criterion_group!(benches, bench, bench_keys);
 criterion_main!(benches);

@@ -7,8 +7,10 @@ use std::any::TypeId;
 use voracious_radix_sort::{RadixKey, RadixSort, Radixable};
 
 use crate::alloc::{try_vec, AllocError};
-use crate::key::SortKey;
+use crate::key::{RadixBits, SortKey};
 use crate::order::Order;
+use crate::pool::{install, threads};
+use crate::simd::{self, Isa};
 use crate::{presorted, stable};
 
 /// From here u64 keys go to voracious_mt_sort (below it, it falls back to rayon's comparison
@@ -18,7 +20,48 @@ use crate::{presorted, stable};
 /// as u32 bits, so 32-bit keys stay with our radix.
 const VORACIOUS_MIN: usize = 1 << 22;
 
+/// Runs on the pool where that pays (see `stable::on_pool`, `simd::tune::PAR_MIN`).
 pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
+    let isa = Isa::detected();
+    if simd::tune::vector_wins::<K>(isa, v.len()) && sort_vector(v, order, isa) {
+        return Ok(());
+    }
+    stable::on_pool(v.len(), || sort_portable(v, order))
+}
+
+/// Keys-only sort on a chosen instruction set, whatever the size: `Portable` is the radix sort
+/// (with voracious for large u64 keys). For tests and benchmarks.
+pub(crate) fn sort_on<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> Result<(), AllocError> {
+    if isa != Isa::Portable && sort_vector(v, order, isa) {
+        return Ok(());
+    }
+    stable::on_pool(v.len(), || sort_portable(v, order))
+}
+
+/// The vector sort, on the pool above `PAR_MIN` keys (split there when the pool has several
+/// threads); false when it has no kernel for `K` on `isa`. Input already in order, or in reverse
+/// order, is finished in a pass or two as on the radix path (a check that stops within a few keys
+/// on other input).
+fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
+    if !simd::has_kernel::<K>(isa) {
+        return false;
+    }
+    let go = |v: &mut [K], piece: usize| {
+        let settled = match order {
+            Order::Ascending => presorted::settle(v, |k: &K| k.to_ordered_bits()),
+            Order::Descending => presorted::settle(v, |k: &K| k.to_ordered_bits().invert()),
+        };
+        settled || simd::sort(v, order, isa, piece)
+    };
+    if v.len() > simd::tune::PAR_MIN {
+        let piece = if threads() > 1 { simd::tune::PAR_PIECE } else { usize::MAX };
+        install(|| go(v, piece))
+    } else {
+        go(v, usize::MAX)
+    }
+}
+
+fn sort_portable<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
     if v.len() >= VORACIOUS_MIN && try_voracious::<K, u64, u64>(v, order)? {
         return Ok(());
     }

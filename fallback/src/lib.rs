@@ -11,7 +11,8 @@
 
 // Layers, each using only the ones above it in this list: `alloc` (fallible buffers), `key`
 // (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; the passes `wc` and
-// `presorted`; `radix`; `stable` (the sort on the pool); `keys`, `pairs`; `check` (the oracle).
+// `presorted`; `simd` (the vector quicksort for keys only); `radix`; `stable` (the sort on the
+// pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
 pub mod key;
@@ -24,6 +25,8 @@ mod presorted;
 mod radix;
 mod raw;
 pub mod rng;
+#[doc(hidden)]
+pub mod simd;
 mod stable;
 mod wc;
 
@@ -87,7 +90,15 @@ pub fn sort_stable<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError
 /// # Ok::<(), gpusort_cpu::AllocError>(())
 /// ```
 pub fn sort_keys<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
-    stable::on_pool(v.len(), || keys::sort(v, order))
+    keys::sort(v, order)
+}
+
+/// [`sort_keys`] on a chosen instruction set at every size, skipping the choice of path; when
+/// `isa` is not available here, or has no sort for `K`, the portable (radix) path runs. For
+/// tests and benchmarks.
+#[doc(hidden)]
+pub fn sort_keys_on<K: SortKey>(v: &mut [K], order: Order, isa: simd::Isa) -> Result<(), AllocError> {
+    keys::sort_on(v, order, isa)
 }
 
 /// Stable sort of split key and value slices, values moving with their keys.

@@ -1,0 +1,181 @@
+//! Keys-only sorts in vector registers: a vectorized quicksort (see `quick`) whose base case is a
+//! sorting network (see `network`), on the instruction set found at run time. Keys sort as their
+//! directed ordered bits (u32 or u64), mapped in place and back, so float keys keep
+//! `total_cmp` order bit for bit. Inputs too small or too large for this to win, key types it does
+//! not know, and machines without the instruction set keep the radix sort: the portable path.
+//!
+//! Instruction sets: AVX-512F (`avx512.rs`, 16 u32 or 8 u64 lanes) and AVX2 (`avx2.rs`, 8 or 4),
+//! chosen at run time; both implement `vector::Vector`, and `quick` and `network` are written once
+//! over it. Every other machine (aarch64 included) keeps the radix sort. `tune` says where each
+//! path wins.
+//!
+//! All cores: the top partitions split the range and `rayon::join` sorts the two sides; each
+//! side below `tune::PAR_PIECE` is sorted by one thread.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod map;
+// The generic algorithm has no user on machines without an implementation of `Vector`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod network;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod quick;
+pub(crate) mod tune;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod vector;
+
+use std::sync::OnceLock;
+
+use crate::key::SortKey;
+use crate::order::Order;
+pub(crate) use map::Map;
+use quick::Split;
+use vector::Lane;
+
+/// The instruction sets the keys-only sort can run on. `Portable` is the radix sort.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Isa {
+    /// No vector sort: the radix sort (every machine).
+    Portable,
+    /// AVX2 (x86-64).
+    Avx2,
+    /// AVX-512F (x86-64).
+    Avx512,
+}
+
+impl Isa {
+    /// Every instruction set, portable first.
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+
+    /// Whether this machine can run it.
+    pub fn available(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("popcnt"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::Avx2 | Isa::Avx512 => false,
+        }
+    }
+
+    /// The best available one, capped by `GPUSORT_CPU_SIMD` (`off`, `avx2`, `avx512`) when that
+    /// is set: a way to measure or test the other paths on a machine with wider vectors. Read once.
+    pub fn detected() -> Isa {
+        static BEST: OnceLock<Isa> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            let cap = match std::env::var("GPUSORT_CPU_SIMD").as_deref() {
+                Ok("off") | Ok("portable") | Ok("0") => Isa::Portable,
+                Ok("avx2") => Isa::Avx2,
+                _ => Isa::Avx512,
+            };
+            Isa::ALL.into_iter().filter(|i| *i <= cap && i.available()).max().unwrap_or(Isa::Portable)
+        })
+    }
+}
+
+/// One key width's entry points on one instruction set.
+#[derive(Clone, Copy)]
+struct Kernel<B> {
+    /// Sorts on the calling thread.
+    sort: unsafe fn(&mut [B]),
+    /// Partitions a range longer than the base case.
+    split: unsafe fn(&mut [B]) -> Split,
+}
+
+trait Width: Lane {
+    fn kernel(isa: Isa) -> Option<Kernel<Self>>;
+}
+
+impl Width for u32 {
+    fn kernel(isa: Isa) -> Option<Kernel<u32>> {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32 }),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32 }),
+            _ => None,
+        }
+    }
+}
+
+impl Width for u64 {
+    fn kernel(isa: Isa) -> Option<Kernel<u64>> {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64 }),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64 }),
+            _ => None,
+        }
+    }
+}
+
+/// Whether [`sort`] has a kernel for keys of type `K` on `isa` (and `isa` is available).
+pub(crate) fn has_kernel<K: SortKey>(isa: Isa) -> bool {
+    let width = std::mem::size_of::<K>();
+    let kernel = match width {
+        4 => u32::kernel(isa).is_some(),
+        8 => u64::kernel(isa).is_some(),
+        _ => false,
+    };
+    kernel && isa.available() && Map::of::<K>().is_some()
+}
+
+/// Sorts `v` with the vector sort on `isa` when the key type has one there and `isa` is
+/// available; false, with `v` untouched, otherwise. Ranges above `piece` keys are split over the
+/// current rayon pool. Needs no memory.
+pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize) -> bool {
+    if !isa.available() {
+        return false;
+    }
+    let Some(map) = Map::of::<K>() else { return false };
+    if let Some(bits) = map::as_bits::<K, u32>(v) {
+        return run(bits, map, order, isa, piece);
+    }
+    if let Some(bits) = map::as_bits::<K, u64>(v) {
+        return run(bits, map, order, isa, piece);
+    }
+    false
+}
+
+fn run<B: Width + map::Bits>(v: &mut [B], map: Map, order: Order, isa: Isa, piece: usize) -> bool {
+    let Some(kernel) = B::kernel(isa) else { return false };
+    let descending = order == Order::Descending;
+    map::forward(v, map, descending);
+    let depth = 2 * (usize::BITS - v.len().leading_zeros());
+    // The network takes any range up to its size: splitting below it gains nothing.
+    split_sort(v, kernel, piece.max(1 << 10), depth);
+    map::back(v, map, descending);
+    true
+}
+
+/// Splits until the pieces are at most `piece` keys, sorting the two sides of each split in
+/// parallel. `depth` bounds the splits: past it (bad pivots) a piece goes to one thread, whose
+/// sort has its own bound.
+fn split_sort<B: Width>(v: &mut [B], kernel: Kernel<B>, piece: usize, depth: u32) {
+    if v.len() <= piece || depth == 0 {
+        // SAFETY: `kernel` exists only for an available instruction set (checked in `sort`).
+        unsafe { (kernel.sort)(v) };
+        return;
+    }
+    // SAFETY: as above; `v` is longer than `piece`, which is above the base case.
+    let s = unsafe { (kernel.split)(v) };
+    let (left, right) = v.split_at_mut(s.mid);
+    rayon::join(
+        || {
+            if !s.left_done {
+                split_sort(left, kernel, piece, depth - 1)
+            }
+        },
+        || {
+            if !s.right_done {
+                split_sort(right, kernel, piece, depth - 1)
+            }
+        },
+    );
+}

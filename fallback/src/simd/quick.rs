@@ -1,0 +1,215 @@
+//! The vectorized quicksort: a pivot from a sorted sample, an in-place partition that packs each
+//! register's keys to both ends with `compress`, and the sorting network for short ranges.
+//!
+//! The partition keeps the first and the last register of the range in registers, which leaves
+//! two registers' worth of room to write into; each step reads the next register from the side
+//! with less room left, so a full-width store never reaches keys that are not yet read. Keys not
+//! above the pivot go left. The range's least and greatest keys come out of the same pass: a side
+//! whose bounds meet holds one value and is done, which makes runs of equal keys cost one pass.
+
+use super::network::{max_small, sort_small};
+use super::vector::{Lane, Vector};
+
+/// How a range was split: `[0, mid)` holds keys not above those of `[mid, len)`; a side marked
+/// done holds one repeated value (or nothing) and needs no more sorting.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Split {
+    pub mid: usize,
+    pub left_done: bool,
+    pub right_done: bool,
+}
+
+/// Sorts `v` on the calling thread.
+///
+/// # Safety
+/// The instruction set behind `V` is present.
+#[inline(always)]
+pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem]) {
+    let n = v.len();
+    let p = v.as_mut_ptr();
+    let small = max_small(V::LANES);
+    // The smaller side is always sorted first, so the pending ranges at most halve in size from
+    // one to the next: 64 entries hold any range that fits in memory.
+    let mut stack = [(0usize, 0usize, 0u32); 64];
+    let mut top = 1;
+    // Past this many splits of one range, the pivots were bad; the standard library's sort (also
+    // O(n log n)) takes the rest, so no input makes the sort quadratic.
+    stack[0] = (0, n, 2 * (usize::BITS - n.leading_zeros()));
+    while top > 0 {
+        top -= 1;
+        let (s, len, budget) = stack[top];
+        if len <= small {
+            sort_small::<V>(p.add(s), len);
+            continue;
+        }
+        let range = std::slice::from_raw_parts_mut(p.add(s), len);
+        if budget == 0 || top + 2 > stack.len() {
+            range.sort_unstable();
+            continue;
+        }
+        let sp = split::<V>(range);
+        let left = (s, sp.mid, budget - 1, sp.left_done);
+        let right = (s + sp.mid, len - sp.mid, budget - 1, sp.right_done);
+        let (first, second) = if left.1 <= right.1 { (left, right) } else { (right, left) };
+        for (s, len, budget, done) in [second, first] {
+            if !done && len > 1 {
+                stack[top] = (s, len, budget);
+                top += 1;
+            }
+        }
+    }
+}
+
+/// Partitions `v` (longer than `max_small`) around a pivot drawn from it.
+///
+/// # Safety
+/// The instruction set behind `V` is present.
+#[inline(always)]
+pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
+    let n = v.len();
+    debug_assert!(n > max_small(V::LANES));
+    let p = v.as_mut_ptr();
+    let pivot = pivot::<V>(v);
+    let (mid, lo, hi) = partition::<V>(p, n, pivot);
+    if mid < n {
+        // Left keys lie in [lo, pivot], right ones in (pivot, hi].
+        return Split { mid, left_done: lo == pivot, right_done: hi == pivot.succ() };
+    }
+    // Nothing above the pivot: it is the greatest key.
+    if lo == pivot {
+        return Split { mid: n, left_done: true, right_done: true };
+    }
+    // Split off the keys equal to the greatest instead; lo < pivot, so the left is not empty.
+    let below = pivot.pred();
+    let (mid, _, _) = partition::<V>(p, n, below);
+    Split { mid, left_done: lo == below, right_done: true }
+}
+
+/// The median of an evenly spread sample (exact on sorted and reversed input).
+#[inline(always)]
+unsafe fn pivot<V: Vector>(v: &[V::Elem]) -> V::Elem {
+    let n = v.len();
+    let count = if n > WIDE_SAMPLE_MIN { 64 } else { 16 };
+    let mut sample = [V::Elem::MIN; 64];
+    for (i, x) in sample[..count].iter_mut().enumerate() {
+        *x = *v.get_unchecked(i * n / count + n / (2 * count));
+    }
+    sort_small::<V>(sample.as_mut_ptr(), count);
+    sample[count / 2 - 1]
+}
+
+// The partition reads BATCH registers from each end first: ranges it gets are longer.
+const _: () = assert!(2 * BATCH <= super::tune::SMALL_REGS);
+use super::tune::{BATCH, WIDE_SAMPLE_MIN};
+
+/// Moves the keys not above `pivot` to the front of the `n >= 2 * BATCH * LANES` keys at `p`, the
+/// others to the back; returns where the back begins, and the least and greatest key.
+#[inline(always)]
+unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (usize, V::Elem, V::Elem) {
+    let lanes = V::LANES;
+    let step = BATCH * lanes;
+    debug_assert!(n >= 2 * step);
+    let pv = V::splat(pivot);
+    let mut first = [pv; BATCH];
+    let mut last = [pv; BATCH];
+    for i in 0..BATCH {
+        first[i] = V::load(p.add(i * lanes));
+        last[i] = V::load(p.add(n - step + i * lanes));
+    }
+    // Unread keys are [l, r); the front is written from ls up, the back from rs down. The room
+    // at the front (l - ls) and at the back (rs - r) add up to 2 * step at the top of each loop.
+    let (mut l, mut r) = (step, n - step);
+    let mut out = Packer { p, pivot: pv, ls: 0, rs: n, min: pv, max: pv };
+    let full = u32::MAX >> (32 - lanes);
+    // Reading from the side with less room gives it `step` more, so each side has at least
+    // `step` while the batch is written.
+    while r - l >= step {
+        let from_front = l - out.ls <= out.rs - r;
+        let at = if from_front { l } else { r - step };
+        let mut batch = [pv; BATCH];
+        for (i, v) in batch.iter_mut().enumerate() {
+            *v = V::load(p.add(at + i * lanes));
+        }
+        if from_front {
+            l += step;
+        } else {
+            r -= step;
+        }
+        for v in batch {
+            out.pack_roomy(v);
+        }
+    }
+    while r - l >= lanes {
+        let from_front = l - out.ls <= out.rs - r;
+        let at = if from_front { l } else { r - lanes };
+        let v = V::load(p.add(at));
+        if from_front {
+            l += lanes;
+        } else {
+            r -= lanes;
+        }
+        out.pack_roomy(v);
+    }
+    // Fewer than a register's keys remain unread; once they are in a register, everything
+    // between ls and rs is free. Pivot copies fill the lanes past them, leaving min and max as
+    // they are (the pivot is one of the keys).
+    let rest = r - l;
+    let tail = V::load_part(p.add(l), rest, pv);
+    out.pack(tail, full >> (lanes - rest));
+    for v in first {
+        out.pack(v, full);
+    }
+    for v in last {
+        out.pack(v, full);
+    }
+    debug_assert_eq!(out.ls, out.rs);
+    (out.ls, out.min.reduce_min(), out.max.reduce_max())
+}
+
+/// Where the partition writes: keys not above the pivot from `ls` up, the others from `rs` down;
+/// and the least and greatest key seen (lane by lane).
+struct Packer<V: Vector> {
+    p: *mut V::Elem,
+    pivot: V,
+    ls: usize,
+    rs: usize,
+    min: V,
+    max: V,
+}
+
+impl<V: Vector> Packer<V> {
+    /// As [`Packer::pack`] with every lane valid, when both ends have a register's room: then
+    /// where one shuffle puts both sides' keys in place, both ends take full stores.
+    #[inline(always)]
+    unsafe fn pack_roomy(&mut self, v: V) {
+        if !V::SPLIT_IS_CHEAP {
+            return self.pack(v, u32::MAX >> (32 - V::LANES));
+        }
+        let gt = v.gt_mask(self.pivot);
+        let cg = gt.count_ones() as usize;
+        let both = v.split(gt);
+        // The keys not above the pivot are the low lanes, the others the high ones; each store's
+        // other lanes land in room that later stores overwrite.
+        both.store(self.p.add(self.ls));
+        self.ls += V::LANES - cg;
+        both.store(self.p.add(self.rs - V::LANES));
+        self.rs -= cg;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    /// Writes the lanes of `v` set in `valid`. The front must have a register's room (a full
+    /// store is safe there and cheaper than a masked one); the back takes exactly its keys.
+    #[inline(always)]
+    unsafe fn pack(&mut self, v: V, valid: u32) {
+        let gt = v.gt_mask(self.pivot) & valid;
+        let le = !gt & valid;
+        v.compress(le).store(self.p.add(self.ls));
+        self.ls += le.count_ones() as usize;
+        let cg = gt.count_ones() as usize;
+        self.rs -= cg;
+        v.compress(gt).store_part(self.p.add(self.rs), cg);
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+}

@@ -1,0 +1,54 @@
+//! Every number that chooses between the vector sort and the radix sort, with the measurement
+//! that set it.
+
+/// Vector sorts of more keys than this run on the pool, split in pieces of at most `PAR_PIECE`.
+/// 64K random u32 keys on the dev machine's 2 cores: 0.173 ms on the calling thread, 0.131 split
+/// (from 32K, in pieces of 16K); u64 0.381 against 0.233.
+pub(crate) const PAR_MIN: usize = 1 << 15;
+/// Pieces of a parallel vector sort are split no further than this.
+pub(crate) const PAR_PIECE: usize = 1 << 14;
+
+/// The vector sort takes every size and every thread count on the dev machine. A radix sort for
+/// the largest integer keys on several threads was tried: with the row-order network it won at
+/// 16M on 2 threads (u32 97 against 119 ms), with the column-order network it lost (u32 38.5
+/// against 47.2 ms, u64 83 against voracious' 96; f32 43.5 against 71.3). The 16-core GPU host is
+/// not measured yet: `ci/npsort.sh --radix` shows both there.
+///
+/// Whether the vector sort is the one to use for `n` keys of type `K` on `isa`.
+pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize) -> bool {
+    if super::Map::of::<K>().is_none() {
+        return false;
+    }
+    match isa {
+        super::Isa::Portable => false,
+        super::Isa::Avx2 if std::mem::size_of::<K>() == 4 => n <= AVX2_MAX_32,
+        super::Isa::Avx2 => n <= AVX2_MAX_64,
+        super::Isa::Avx512 => true,
+    }
+}
+
+/// With AVX2 only (8 u32 or 4 u64 lanes, no compress), the vector sort wins for 32-bit keys up
+/// to 1M and 64-bit keys up to 256K. One thread on the dev machine with the AVX2 path forced
+/// (Zen 4: AVX2 machines without AVX-512 are not measured), vector against radix, ms: u32 64K
+/// 0.268 / 0.336, 1M 5.65 / 5.85, 16M 109 / 96; u64 64K 0.624 / 0.721, 1M 13.0 / 11.7; f32
+/// 1M 5.84 / 7.64, 16M 123 / 130 (float keys follow their width, to stay on the safe side).
+pub(crate) const AVX2_MAX_32: usize = 1 << 20;
+/// See [`AVX2_MAX_32`].
+pub(crate) const AVX2_MAX_64: usize = 1 << 18;
+
+/// Registers of the network that sorts a range once it is this short: 16 (256 u32 or 128 u64
+/// keys). With the network in row order, 8 registers won (64K random u32 keys sorted in blocks,
+/// ns per key: 128 keys 1.02, 256 1.35); in column order (network.rs) 16 do, one thread on the
+/// dev machine: u32 64K 0.174 against 0.198 ms, 1M 3.59 against 4.05; u64 64K 0.383 against 0.411.
+pub(crate) const SMALL_REGS: usize = 16;
+
+/// Registers read per step of the partition (and kept back at each end to make room). The
+/// side to read from next depends on where the last step's keys went, a chain through a load, a
+/// compare and a count; reading several registers per decision spreads that latency. Random u32
+/// keys, one thread on the dev machine (Zen 4): one register per step 64K 0.278 ms a sort, 1M
+/// 7.2; four 0.225 and 4.5; eight no faster (0.226).
+pub(crate) const BATCH: usize = 4;
+
+/// Ranges with more keys than this take a sample of 64 for the pivot, smaller ones 16: a better
+/// pivot saves more than the larger sample costs only when the range is long (not measured).
+pub(crate) const WIDE_SAMPLE_MIN: usize = 1 << 12;

@@ -1,0 +1,84 @@
+//! What the vectorized quicksort and its sorting networks need from a register of keys. Each
+//! instruction set implements it once per key width; the algorithms above are written once.
+//!
+//! Every method is `#[inline(always)]` and calls intrinsics: the generic code is inlined into one
+//! `#[target_feature]` entry function per instruction set (see `avx512.rs`), and only there do the
+//! intrinsics inline. Constant lane arguments (`x`, `bit`) fold into fixed shuffles there.
+
+/// An unsigned key word: the ordered bits of a key.
+pub(crate) trait Lane: Copy + Ord + Send + Sync + 'static {
+    const MIN: Self;
+    const MAX: Self;
+    /// `self - 1`; only called on values above `MIN`.
+    fn pred(self) -> Self;
+    /// `self + 1`; only called on values below `MAX`.
+    fn succ(self) -> Self;
+}
+
+impl Lane for u32 {
+    const MIN: u32 = 0;
+    const MAX: u32 = u32::MAX;
+    #[inline(always)]
+    fn pred(self) -> u32 {
+        self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn succ(self) -> u32 {
+        self.wrapping_add(1)
+    }
+}
+
+impl Lane for u64 {
+    const MIN: u64 = 0;
+    const MAX: u64 = u64::MAX;
+    #[inline(always)]
+    fn pred(self) -> u64 {
+        self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn succ(self) -> u64 {
+        self.wrapping_add(1)
+    }
+}
+
+/// A register of `LANES` unsigned keys, compared as unsigned.
+///
+/// # Safety
+/// Implementations may only be used where their instruction set is present: callers reach them
+/// through an entry function that checked it (`simd::Isa::available`).
+pub(crate) unsafe trait Vector: Copy {
+    type Elem: Lane;
+    const LANES: usize;
+    /// Reads `LANES` keys from `p` (any alignment).
+    unsafe fn load(p: *const Self::Elem) -> Self;
+    /// Writes all lanes to `p` (any alignment).
+    unsafe fn store(self, p: *mut Self::Elem);
+    /// Reads the first `n <= LANES` keys from `p`; the other lanes are `fill`'s. Reads nothing
+    /// past `p + n`.
+    unsafe fn load_part(p: *const Self::Elem, n: usize, fill: Self) -> Self;
+    /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
+    unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
+    fn splat(x: Self::Elem) -> Self;
+    fn min(self, other: Self) -> Self;
+    fn max(self, other: Self) -> Self;
+    /// Bit i set when lane i is greater than the same lane of `pivot`.
+    fn gt_mask(self, pivot: Self) -> u32;
+    /// The lanes whose bit is set in `mask`, in order, in the low lanes; the others undefined.
+    fn compress(self, mask: u32) -> Self;
+    /// Whether [`Vector::split`] is one shuffle and so cheaper than two compresses and a masked
+    /// store (AVX2, where masked stores are slow on AMD cores and there is no compress).
+    const SPLIT_IS_CHEAP: bool;
+    /// The lanes whose bit is clear in `gt`, in order, then those whose bit is set.
+    fn split(self, gt: u32) -> Self;
+    /// Lane i takes lane `i ^ x` (`x < LANES`).
+    fn xor_lanes(self, x: usize) -> Self;
+    /// Lane i from `hi` where `i & bit != 0`, else from `lo`.
+    fn select_bit(lo: Self, hi: Self, bit: usize) -> Self;
+    /// Lanes 0, 1, 2, .. are `self[0], other[0], self[1], other[1], ..` (the low halves zipped).
+    fn zip_low(self, other: Self) -> Self;
+    /// As [`Vector::zip_low`], for the high halves.
+    fn zip_high(self, other: Self) -> Self;
+    /// The least and the greatest lane.
+    fn reduce_min(self) -> Self::Elem;
+    fn reduce_max(self) -> Self::Elem;
+}
