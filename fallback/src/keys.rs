@@ -23,7 +23,7 @@ const VORACIOUS_MIN: usize = 1 << 22;
 /// Runs on the pool where that pays (see `stable::on_pool`, `simd::tune::PAR_MIN`).
 pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
     let isa = Isa::detected();
-    if simd::tune::vector_wins::<K>(isa, v.len()) && sort_vector(v, order, isa) {
+    if simd::tune::vector_wins::<K>(isa, v.len(), crate::pool::threads()) && sort_vector(v, order, isa) {
         return Ok(());
     }
     stable::on_pool(v.len(), || sort_portable(v, order))

@@ -230,7 +230,12 @@ def test_gpu_devices_from_the_environment(monkeypatch):
 
 def test_local_cluster_gives_each_worker_its_gpu():
     # Device numbers only: the workers start with them in CUDA_VISIBLE_DEVICES; no GPU is used.
-    with gdask.local_cluster(devices=["0", "1"], memory_limit="512MiB") as cluster, distributed.Client(cluster) as c:
-        c.wait_for_workers(2)
-        env = c.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
+    # Dask's NVML monitor would open the first one listed, which on a one-GPU host does not exist
+    # for the second worker ("1,0"): it is turned off for this made-up pair.
+    import dask
+
+    with dask.config.set({"distributed.diagnostics.nvml": False}):
+        with gdask.local_cluster(devices=["0", "1"], memory_limit="512MiB") as cluster, distributed.Client(cluster) as c:
+            c.wait_for_workers(2)
+            env = c.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
     assert sorted(env.values()) == ["0,1", "1,0"]

@@ -8,15 +8,19 @@ pub(crate) const PAR_MIN: usize = 1 << 15;
 /// Pieces of a parallel vector sort are split no further than this.
 pub(crate) const PAR_PIECE: usize = 1 << 14;
 
-/// The vector sort takes every size and every thread count on the dev machine. A radix sort for
-/// the largest integer keys on several threads was tried: with the row-order network it won at
-/// 16M on 2 threads (u32 97 against 119 ms), with the column-order network it lost (u32 38.5
-/// against 47.2 ms, u64 83 against voracious' 96; f32 43.5 against 71.3). The 16-core GPU host is
-/// not measured yet: `ci/npsort.sh --radix` shows both there.
+/// The vector sort takes every size on the dev machine's 2 threads. A radix sort for the largest
+/// integer keys on several threads was tried: with the row-order network it won at 16M on 2
+/// threads (u32 97 against 119 ms), with the column-order network it lost (u32 38.5 against 47.2
+/// ms, u64 83 against voracious' 96; f32 43.5 against 71.3). On the 16-core GPU host (Xeon,
+/// AVX-512; `ci/npsort_bench.py --radix`) the radix sort's parallel passes win at 16M on 16
+/// threads, where the vector sort's top partitions run on one thread each: u32 13.1 against 20.0
+/// ms, f32 16.0 against 20.3, u64 49.2 against 56.4 (at 1M it is mixed: u32 1.02 against 1.21,
+/// f32 3.53 against 1.45), hence [`RADIX_FROM`] with [`RADIX_THREADS`] or more.
 ///
-/// Whether the vector sort is the one to use for `n` keys of type `K` on `isa`.
-pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize) -> bool {
-    if super::Map::of::<K>().is_none() {
+/// Whether the vector sort is the one to use for `n` keys of type `K` on `isa`, `threads` being
+/// the pool's size.
+pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize, threads: usize) -> bool {
+    if super::Map::of::<K>().is_none() || (threads >= RADIX_THREADS && n >= RADIX_FROM) {
         return false;
     }
     match isa {
@@ -26,6 +30,11 @@ pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize) -> 
         super::Isa::Avx512 => true,
     }
 }
+
+/// See [`vector_wins`]: from this many keys, on a pool of [`RADIX_THREADS`] or more, the radix sort.
+pub(crate) const RADIX_FROM: usize = 1 << 24;
+/// See [`vector_wins`]: 16 threads measured; 2 threads keep the vector sort at every size.
+pub(crate) const RADIX_THREADS: usize = 16;
 
 /// With AVX2 only (8 u32 or 4 u64 lanes, no compress), the vector sort wins for 32-bit keys up
 /// to 1M and 64-bit keys up to 256K. One thread on the dev machine with the AVX2 path forced
