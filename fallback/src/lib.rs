@@ -10,11 +10,14 @@
 #![warn(missing_docs)]
 
 // Layers, each using only the ones above it in this list: `alloc` (fallible buffers), `key`
-// (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; the passes `wc` and
+// (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; `huge` (huge-page
+// buffers) and `gather` (items in a permutation's order); the passes `wc` and
 // `presorted`; `simd` (the vector quicksort for keys only); `radix`; `stable` (the sort on the
 // pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
+mod gather;
+mod huge;
 pub mod key;
 mod keyfn;
 mod keys;
@@ -31,6 +34,8 @@ mod stable;
 mod wc;
 
 pub use alloc::AllocError;
+pub use gather::gather;
+pub use huge::{HugePages, HugeVec};
 pub use key::{Keyed, RadixBits, SortKey};
 pub use order::Order;
 pub use pool::{install, threads};

@@ -11,7 +11,6 @@ use std::ptr::NonNull;
 use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{result, sys, CudaContext};
-use rayon::prelude::*;
 
 use crate::SortError;
 
@@ -19,7 +18,8 @@ use crate::SortError;
 pub(crate) struct Pinned {
     ptr: NonNull<u8>,
     bytes: usize,
-    registered: bool,
+    /// The huge-page mapping registered with the driver, or `None` for the driver's allocation.
+    mapping: Option<gpusort_cpu::HugePages>,
     ctx: Arc<CudaContext>,
 }
 
@@ -32,8 +32,8 @@ impl Pinned {
     pub(crate) fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Pinned, SortError> {
         let bytes = bytes.max(1);
         ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
-        if let Some(ptr) = registered(bytes) {
-            return Ok(Pinned { ptr, bytes, registered: true, ctx: ctx.clone() });
+        if let Some((ptr, mapping)) = registered(bytes) {
+            return Ok(Pinned { ptr, bytes: mapping.bytes(), mapping: Some(mapping), ctx: ctx.clone() });
         }
         // SAFETY: a plain page-locked allocation, freed in `drop`.
         let ptr = unsafe { result::malloc_host(bytes, 0) }
@@ -43,7 +43,7 @@ impl Pinned {
         // Zeroed so that typed views never expose uninitialised memory (mapped memory is already).
         // SAFETY: `bytes` writable bytes at `ptr`.
         unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, bytes) };
-        Ok(Pinned { ptr, bytes, registered: false, ctx: ctx.clone() })
+        Ok(Pinned { ptr, bytes, mapping: None, ctx: ctx.clone() })
     }
 
     pub(crate) fn bytes(&self) -> usize {
@@ -83,11 +83,11 @@ impl Drop for Pinned {
     fn drop(&mut self) {
         let _ = self.ctx.bind_to_thread();
         // SAFETY: `ptr` was registered or allocated by the driver in `new`, and no copy using it
-        // is in flight (every lease synchronises its streams before it ends).
+        // is in flight (every lease synchronises its streams before it ends). A mapping is
+        // unregistered here and unmapped after, when `self.mapping` drops.
         unsafe {
-            if self.registered {
+            if self.mapping.is_some() {
                 let _ = sys::cuMemHostUnregister(self.ptr.as_ptr() as _);
-                unmap(self.ptr, self.bytes);
             } else {
                 let _ = result::free_host(self.ptr.as_ptr() as _);
             }
@@ -95,69 +95,19 @@ impl Drop for Pinned {
     }
 }
 
-/// Anonymous memory in huge pages where the kernel gives them, faulted in on all cores, then
-/// registered with the driver; `None` where any step is refused.
-#[cfg(unix)]
-fn registered(bytes: usize) -> Option<NonNull<u8>> {
-    // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
-    let ptr = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            bytes,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        )
-    };
-    if ptr == libc::MAP_FAILED {
-        return None;
-    }
-    let ptr = NonNull::new(ptr as *mut u8)?;
-    #[cfg(target_os = "linux")]
-    // SAFETY: advice on our own mapping; failure only costs speed.
-    unsafe {
-        libc::madvise(ptr.as_ptr() as _, bytes, libc::MADV_HUGEPAGE)
-    };
-    // The driver would fault the pages in on one thread; all cores do it five times faster.
-    let base = ptr.as_ptr() as usize;
-    (0..bytes.div_ceil(FAULT_STEP)).into_par_iter().for_each(|i| {
-        let start = i * FAULT_STEP;
-        let end = (start + FAULT_STEP).min(bytes);
-        for page in (start..end).step_by(4096) {
-            // SAFETY: inside the mapping; a volatile write of zero over zero faults the page in.
-            unsafe { std::ptr::write_volatile((base + page) as *mut u8, 0) };
-        }
-    });
+/// Anonymous memory in huge pages where the kernel gives them, faulted in on all cores (the driver
+/// would fault it in on one thread, five times slower), then registered with the driver; `None`
+/// where any step is refused.
+fn registered(bytes: usize) -> Option<(NonNull<u8>, gpusort_cpu::HugePages)> {
+    let mut mapping = gpusort_cpu::HugePages::new(bytes).ok()?;
+    let ptr = NonNull::new(mapping.as_ptr())?;
+    mapping.fault_in();
     const CU_MEMHOSTREGISTER_PORTABLE: u32 = 1;
-    // SAFETY: the range is our mapping, registered once and unregistered before it is unmapped.
-    let r = unsafe { sys::cuMemHostRegister_v2(ptr.as_ptr() as _, bytes, CU_MEMHOSTREGISTER_PORTABLE) };
-    if r != sys::CUresult::CUDA_SUCCESS {
-        // SAFETY: our own mapping, not registered.
-        unsafe { unmap(ptr, bytes) };
-        return None;
-    }
-    Some(ptr)
+    // SAFETY: the range is our mapping, registered once and unregistered before it is unmapped
+    // (`Pinned::drop`); on failure it was never registered and is unmapped as it drops.
+    let r = unsafe { sys::cuMemHostRegister_v2(mapping.as_ptr() as _, mapping.bytes(), CU_MEMHOSTREGISTER_PORTABLE) };
+    (r == sys::CUresult::CUDA_SUCCESS).then_some((ptr, mapping))
 }
-
-/// Pages faulted in per parallel task when pinning: one huge page.
-const FAULT_STEP: usize = 2 << 20;
-
-#[cfg(not(unix))]
-fn registered(_bytes: usize) -> Option<NonNull<u8>> {
-    None
-}
-
-/// # Safety
-/// `ptr..ptr + bytes` is a mapping made by `registered` and no longer registered or used.
-#[cfg(unix)]
-unsafe fn unmap(ptr: NonNull<u8>, bytes: usize) {
-    // SAFETY: the caller's contract.
-    unsafe { libc::munmap(ptr.as_ptr() as _, bytes) };
-}
-
-#[cfg(not(unix))]
-unsafe fn unmap(_ptr: NonNull<u8>, _bytes: usize) {}
 
 /// Host memory of this machine, or of this process's memory cgroup when that is smaller; `None`
 /// where it cannot be read.

@@ -93,37 +93,6 @@ fn zeroed_positions(n: usize, op: &'static str) -> Result<Vec<u32>, SortError> {
     Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
-/// `dst[i] = src[positions[i]]` for every i, `dst` being fresh capacity: the records in sorted
-/// order. The reads are random: the next records are asked for a few iterations ahead, so that
-/// more of their cache misses overlap.
-fn gather<T: Copy + Send + Sync>(src: &[T], positions: &[u32], dst: &mut Vec<T>) {
-    const AHEAD: usize = 16;
-    let n = positions.len();
-    dst.spare_capacity_mut()[..n].par_chunks_mut(PIECE).zip(positions.par_chunks(PIECE)).for_each(|(d, p)| {
-        for (i, (d, &at)) in d.iter_mut().zip(p).enumerate() {
-            if let Some(&next) = p.get(i + AHEAD) {
-                prefetch(&src[next as usize]);
-            }
-            d.write(src[at as usize]);
-        }
-    });
-    // SAFETY: the loop above wrote all n items (one per position); capacity is at least n.
-    unsafe { dst.set_len(n) };
-}
-
-#[cfg(target_arch = "x86_64")]
-fn prefetch<T>(x: &T) {
-    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    // SAFETY: a prefetch reads nothing and never faults; `x` is a valid reference anyway.
-    #[allow(unused_unsafe)]
-    unsafe {
-        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast())
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn prefetch<T>(_: &T) {}
-
 impl Sorter {
     /// The stable permutation that sorts `keys` in the sorter's order: `keys[p[0]]`,
     /// `keys[p[1]]`, ... are in order, and equal keys keep their input order. `keys` is only
@@ -197,10 +166,11 @@ impl Sorter {
     }
 
     /// Sorts records of any `Copy` type by the key `key` reads from each, stably, in the sorter's
-    /// order. The keys are sorted with their positions (on the GPU when the sorter picks it), then
-    /// the records are gathered in that order into scratch on all cores and copied back: two
-    /// passes over the records, one of them a streaming copy. Extra host memory: one record per
-    /// record, plus a key and a `u32` per record. On failure `v` keeps its original contents.
+    /// order. The records are copied to scratch in huge pages on all cores, their keys read in the
+    /// same pass; the keys are sorted with their positions (on the GPU when the sorter picks it);
+    /// then the records are gathered from the copy back into `v` in that order. Extra host
+    /// memory: one record per record, plus a key and a `u32` per record. On failure `v` keeps its
+    /// original contents.
     ///
     /// ```
     /// #[derive(Clone, Copy, Debug, PartialEq)]
@@ -230,16 +200,35 @@ impl Sorter {
         self.check_config()?;
         let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
         let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
-        let mut sorted = host_buffer::<T>(n, "sort_by_key records (host memory)")?;
-        gpusort_cpu::install(|| keys.par_extend(v.par_iter().with_min_len(PIECE).map(&key)));
+        let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
+            .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
+        // One read of the records: each piece is copied whole, then its keys are read while it is
+        // still in cache.
+        gpusort_cpu::install(|| {
+            copy.spare_capacity_mut()
+                .par_chunks_mut(PIECE)
+                .zip(keys.spare_capacity_mut()[..n].par_chunks_mut(PIECE))
+                .zip(v.par_chunks(PIECE))
+                .for_each(|((c, k), s)| {
+                    // SAFETY: `c` has room for `s.len()` items (same piece of equal lengths) and
+                    // cannot overlap `s`, which the caller's slice holds.
+                    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr() as *mut T, s.len()) };
+                    k.iter_mut().zip(s).for_each(|(k, r)| {
+                        k.write(key(r));
+                    });
+                })
+        });
+        // SAFETY: the pieces above wrote all n records and n keys; both have room for n.
+        unsafe {
+            copy.set_len(n);
+            keys.set_len(n);
+        }
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
         self.run(SortJob::Argsort(K::view(&keys), &mut positions))?;
         drop(keys);
-        gpusort_cpu::install(|| {
-            let src = &*v;
-            gather(src, &positions, &mut sorted);
-            v.par_chunks_mut(PIECE).zip(sorted.par_chunks(PIECE)).for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
-        });
+        // From the copy in huge pages, whose random reads miss the TLB far less than the caller's
+        // pages would; nothing can fail from here on, so `v` ends sorted or untouched.
+        gpusort_cpu::gather(&copy, &positions, v);
         Ok(())
     }
 }
