@@ -3,6 +3,7 @@
 #[cfg(feature = "cuda")]
 mod device;
 mod records;
+mod segments;
 #[cfg(test)]
 mod tests;
 

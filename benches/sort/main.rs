@@ -37,6 +37,7 @@ mod host;
 mod inputs;
 mod record;
 mod records;
+mod segments;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -59,6 +59,15 @@ pub trait SortKey: Copy + Send + Sync + Debug + 'static {
     type Bits: RadixBits;
     /// Order-preserving map to unsigned bits (see the module docs).
     fn to_ordered_bits(self) -> Self::Bits;
+    /// The inverse map: `K::from_ordered_bits(k.to_ordered_bits())` is `k`, bit for bit (NaN
+    /// payloads included), so a key can travel as its ordered bits and come back.
+    ///
+    /// ```
+    /// use gpusort_cpu::SortKey;
+    /// let x = -2.5f64;
+    /// assert_eq!(f64::from_ordered_bits(x.to_ordered_bits()).to_bits(), x.to_bits());
+    /// ```
+    fn from_ordered_bits(bits: Self::Bits) -> Self;
 }
 
 impl SortKey for u32 {
@@ -66,6 +75,10 @@ impl SortKey for u32 {
     #[inline(always)]
     fn to_ordered_bits(self) -> u32 {
         self
+    }
+    #[inline(always)]
+    fn from_ordered_bits(bits: u32) -> u32 {
+        bits
     }
 }
 
@@ -75,6 +88,10 @@ impl SortKey for u64 {
     fn to_ordered_bits(self) -> u64 {
         self
     }
+    #[inline(always)]
+    fn from_ordered_bits(bits: u64) -> u64 {
+        bits
+    }
 }
 
 impl SortKey for i32 {
@@ -83,6 +100,10 @@ impl SortKey for i32 {
     #[inline(always)]
     fn to_ordered_bits(self) -> u32 {
         (self as u32) ^ 0x8000_0000
+    }
+    #[inline(always)]
+    fn from_ordered_bits(bits: u32) -> i32 {
+        (bits ^ 0x8000_0000) as i32
     }
 }
 
@@ -100,6 +121,11 @@ impl SortKey for f32 {
             b ^ 0x8000_0000
         }
     }
+    /// A set top bit marks a key that was non-negative (only its sign bit was flipped).
+    #[inline(always)]
+    fn from_ordered_bits(bits: u32) -> f32 {
+        f32::from_bits(if bits & 0x8000_0000 != 0 { bits ^ 0x8000_0000 } else { !bits })
+    }
 }
 
 impl SortKey for i64 {
@@ -108,6 +134,10 @@ impl SortKey for i64 {
     #[inline(always)]
     fn to_ordered_bits(self) -> u64 {
         (self as u64) ^ (1 << 63)
+    }
+    #[inline(always)]
+    fn from_ordered_bits(bits: u64) -> i64 {
+        (bits ^ (1 << 63)) as i64
     }
 }
 
@@ -122,6 +152,11 @@ impl SortKey for f64 {
         } else {
             b ^ (1 << 63)
         }
+    }
+    /// A set top bit marks a key that was non-negative (only its sign bit was flipped).
+    #[inline(always)]
+    fn from_ordered_bits(bits: u64) -> f64 {
+        f64::from_bits(if bits & (1 << 63) != 0 { bits ^ (1 << 63) } else { !bits })
     }
 }
 

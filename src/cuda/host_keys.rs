@@ -4,29 +4,10 @@
 
 use gpusort_cpu::SortKey;
 
-/// A key whose ordered bits are 32 bits wide, with the inverse map.
-pub(crate) trait Bits32: SortKey<Bits = u32> {
-    fn from_ordered_bits(bits: u32) -> Self;
-}
+/// A key whose ordered bits are 32 bits wide (`SortKey::from_ordered_bits` maps them back).
+pub(crate) trait Bits32: SortKey<Bits = u32> {}
 
-impl Bits32 for u32 {
-    fn from_ordered_bits(bits: u32) -> u32 {
-        bits
-    }
-}
-
-impl Bits32 for i32 {
-    fn from_ordered_bits(bits: u32) -> i32 {
-        (bits ^ 0x8000_0000) as i32
-    }
-}
-
-impl Bits32 for f32 {
-    fn from_ordered_bits(bits: u32) -> f32 {
-        // A set top bit marks a key that was non-negative (only its sign bit was flipped).
-        f32::from_bits(if bits & 0x8000_0000 != 0 { bits ^ 0x8000_0000 } else { !bits })
-    }
-}
+impl<K: SortKey<Bits = u32>> Bits32 for K {}
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@ use crate::{Key, SortError};
 
 /// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
 /// small enough that 16 cores share a 1M-item input.
-const PIECE: usize = 1 << 16;
+pub(super) const PIECE: usize = 1 << 16;
 
 /// An index type [`Sorter::argsort_into`] writes: `u32` or `u64`. Sealed.
 ///
@@ -69,7 +69,7 @@ impl<K: Key> gpusort_cpu::Keyed for Positioned<K> {
     }
 }
 
-fn host_buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
+pub(super) fn host_buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| SortError::OutOfMemory { op, bytes: n.saturating_mul(size_of::<T>()) })?;
     Ok(v)
@@ -77,7 +77,7 @@ fn host_buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
 
 /// `n` zero positions from the allocator's zeroed pages: no pass over memory (which `resize`
 /// makes on one thread), the pages fault in where the backend writes the result, on all cores.
-fn zeroed_positions(n: usize, op: &'static str) -> Result<Vec<u32>, SortError> {
+pub(super) fn zeroed_positions(n: usize, op: &'static str) -> Result<Vec<u32>, SortError> {
     let too_big = || SortError::OutOfMemory { op, bytes: n.saturating_mul(4) };
     if n == 0 {
         return Ok(Vec::new());

@@ -1,0 +1,112 @@
+//! Segmented sorts on every backend: each segment comes out as the standard library's stable sort
+//! of that segment alone would leave it (keys bit for bit, values with their keys), for every key
+//! type, both orders, and segment layouts from one segment to thousands of tiny and empty ones;
+//! bad offsets are refused before anything is written.
+
+mod common;
+
+use common::*;
+use gpusort::{Order, SortError, Sorter};
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+/// Segment layouts over n items: one segment, equal rows, random lengths from 0 to `max` (empty
+/// segments included), and a few large segments with singles and empties between them.
+fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
+    let mut out = vec![("one", vec![0, n])];
+    for cols in [1, 7, 64, 1000] {
+        if n.is_multiple_of(cols) {
+            out.push(("rows", (0..=n / cols).map(|r| r * cols).collect()));
+        }
+    }
+    for max in [3, 40, 5000] {
+        let mut r = Rng(seed ^ max as u64);
+        let mut o = vec![0];
+        while *o.last().unwrap() < n {
+            let len = (r.next() % (max as u64 + 1)) as usize;
+            o.push((o.last().unwrap() + len).min(n));
+        }
+        out.push(("random", o));
+    }
+    let q = n / 3;
+    if q > 0 {
+        out.push(("mixed", vec![0, 0, q, q, q + 1, 2 * q, 2 * q + 1, 2 * q + 1, n, n]));
+    }
+    out
+}
+
+/// The expected result: each segment sorted stably by its own on the directed ordered bits.
+fn reference<K: TestKey>(keys: &[K], values: &[u32], offsets: &[usize], order: Order) -> (Vec<u64>, Vec<u32>) {
+    let mut pairs: Vec<(K, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    for w in offsets.windows(2) {
+        pairs[w[0]..w[1]].sort_by_key(|(k, _)| order.directed(k.to_ordered_bits()));
+    }
+    (pairs.iter().map(|(k, _)| k.id()).collect(), pairs.iter().map(|&(_, v)| v).collect())
+}
+
+fn case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
+    let keys: Vec<K> = bits(n, p, 41).into_iter().map(K::from_bits).collect();
+    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let s = s.clone().with_order(order);
+    for (layout, offsets) in layouts(n, n as u64) {
+        let what =
+            format!("{} n={n} {p:?} {order:?} {layout} ({} segments)", std::any::type_name::<K>(), offsets.len() - 1);
+        let (want_keys, want_values) = reference(&keys, &values, &offsets, order);
+        let (mut k, mut v) = (keys.clone(), values.clone());
+        s.sort_segments(&mut k, &mut v, &offsets).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys");
+        assert_eq!(v, want_values, "{what}: values");
+        let mut k = keys.clone();
+        s.sort_segments_keys(&mut k, &offsets).unwrap_or_else(|e| panic!("{what} (keys only): {e}"));
+        assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys only");
+    }
+}
+
+fn every_key_type_and_layout(b: &Backend) {
+    for order in ORDERS {
+        for &n in &[0, 1, 2, 3, 31, 256, 257, 4097, 65537] {
+            for &p in PATTERNS {
+                case::<u32>(&b.sorter, n, p, order);
+                case::<i32>(&b.sorter, n, p, order);
+                case::<f32>(&b.sorter, n, p, order);
+                case::<u64>(&b.sorter, n, p, order);
+                case::<i64>(&b.sorter, n, p, order);
+                case::<f64>(&b.sorter, n, p, order);
+            }
+        }
+        case::<u32>(&b.sorter, 1_000_000, Pattern::Random, order);
+        case::<f64>(&b.sorter, 1_000_000, Pattern::FewDistinct, order);
+    }
+}
+
+fn bad_offsets_are_refused_untouched(b: &Backend) {
+    let keys0 = [5u64, 3, 9, 1];
+    let bad: [&[usize]; 5] = [&[], &[1, 4], &[0, 3], &[0, 3, 2, 4], &[0, 5]];
+    for offsets in bad {
+        let (mut k, mut v) = (keys0, [0u32, 1, 2, 3]);
+        let e = b.sorter.sort_segments(&mut k, &mut v, offsets).expect_err("bad offsets");
+        assert!(matches!(e, SortError::InvalidArgument(_)), "{} {offsets:?}: {e}", b.name);
+        assert_eq!((k, v), (keys0, [0, 1, 2, 3]), "{} {offsets:?}: a refused sort wrote", b.name);
+        let mut k = keys0.map(|x| x as f32);
+        assert!(b.sorter.sort_segments_keys(&mut k, offsets).is_err(), "{} {offsets:?}: keys only", b.name);
+        assert_eq!(k, keys0.map(|x| x as f32));
+    }
+    let (mut k, mut v) = ([2u32, 1, 0], [0u32; 2]);
+    let e = b.sorter.sort_segments(&mut k, &mut v, &[0, 3]).expect_err("two values for three keys");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    assert_eq!(k, [2, 1, 0]);
+}
+
+fn main() -> std::process::ExitCode {
+    type PerBackend = (&'static str, fn(&Backend));
+    let per_backend: [PerBackend; 2] = [
+        ("every_key_type_and_layout", every_key_type_and_layout),
+        ("bad_offsets_are_refused_untouched", bad_offsets_are_refused_untouched),
+    ];
+    let mut trials = Vec::new();
+    for (name, f) in per_backend {
+        trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
+        trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
+    }
+    harness::run(trials)
+}
