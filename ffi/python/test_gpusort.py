@@ -187,7 +187,8 @@ if np is not None:
     check(refuses(TypeError, lambda: gs.sort_pairs(k, np.arange(3, dtype=np.uint64)), "values")
           and k.tolist() == [3, 1, 2], "NumPy uint64 values: TypeError naming values")
     check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.int16)), "keys"), "NumPy int16: TypeError")
-    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.float16)), "keys"), "NumPy float16: TypeError")
+    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.float16)), "keys"),
+          "NumPy float16: TypeError")
     check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=">u4")), "keys"),
           "NumPy big-endian uint32: TypeError")
     check(refuses(ValueError, lambda: gs.sort_keys(np.arange(6, dtype=np.uint32)[::2]), "contiguous"),
@@ -322,8 +323,10 @@ keys = array("I", [2, 1])
 check(refuses(ValueError, lambda: gs.argsort(keys, array("Q", [9] * 3)), "out", "3 indices", "2 keys"),
       "argsort: out of the wrong length is a ValueError")
 check(refuses(TypeError, lambda: gs.argsort(keys, array("I", [9, 9])), "out", "8-byte integers")
-      and refuses(TypeError, lambda: gs.argsort(keys, array("d", [9, 9])), "out"), "argsort: out of u32 or f64: TypeError")
-check(refuses(TypeError, lambda: gs.argsort(array("h", [1, 2])), "keys", "signed 2-byte"), "argsort: i16 keys: TypeError")
+      and refuses(TypeError, lambda: gs.argsort(keys, array("d", [9, 9])), "out"),
+      "argsort: out of u32 or f64: TypeError")
+check(refuses(TypeError, lambda: gs.argsort(array("h", [1, 2])), "keys", "signed 2-byte"),
+      "argsort: i16 keys: TypeError")
 out = array("Q", [7, 7, 7])
 check(lib.gpusort_argsort_u32(None, None, 3, gs._address(out, "out")[0], 0) == gs.INVALID_ARGUMENT
       and "keys is NULL" in gs.last_error_message() and out.tolist() == [7, 7, 7],
@@ -373,7 +376,8 @@ for bad_args, exc, words, what in [
     (dict(key_offset=0, key_type=6, record_size=8), ValueError, ("key_type 6",), "key_type 6"),
     (dict(key_offset=0, key_type="u32", record_size=-8), ValueError, ("record_size -8",), "record_size -8"),
     (dict(key_offset=2**64, key_type="u32", record_size=8), ValueError, ("key_offset",), "key_offset 2**64"),
-    (dict(key_offset=0, key_type="u32", record_size=6), ValueError, ("16 bytes", "6 bytes"), "records of 6 of 16 bytes"),
+    (dict(key_offset=0, key_type="u32", record_size=6), ValueError, ("16 bytes", "6 bytes"),
+     "16 bytes in records of 6"),
     (dict(key_offset=5, key_type="u32", record_size=8), gs.GpusortError, ("invalid argument", "past the end"),
      "a u32 key at offset 5 of an 8-byte record"),
     (dict(key_offset=0, key_type="u32", record_size=0), gs.GpusortError, ("record_size is 0",), "record_size 0"),
