@@ -84,14 +84,18 @@ typedef enum gpusort_status {
 // returns an error naming fork, and an auto sorter sorts on the CPU in the child.
 typedef struct gpusort_sorter gpusort_sorter;
 
+// Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
+typedef uint32_t gpusort_order;
+
+// The type of the key inside a record (`gpusort_sort_records`): one of the `GPUSORT_KEY_*`
+// values.
+typedef uint32_t gpusort_key_type;
+
 // A 32-bit key and its 32-bit value: 8 bytes, 4-byte aligned, key first.
 typedef struct gpusort_kvp {
     uint32_t key;
     uint32_t value;
 } gpusort_kvp;
-
-// Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
-typedef uint32_t gpusort_order;
 
 // Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
 typedef uint32_t gpusort_algorithm;
@@ -131,9 +135,108 @@ typedef uint32_t gpusort_backend;
 // The first CUDA GPU only, for every length; `gpusort_sorter_new` fails without one.
 #define GPUSORT_BACKEND_CUDA 2
 
+// `uint32_t`.
+#define GPUSORT_KEY_U32 0
+
+// `int32_t`.
+#define GPUSORT_KEY_I32 1
+
+// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`).
+#define GPUSORT_KEY_F32 2
+
+// `uint64_t`.
+#define GPUSORT_KEY_U64 3
+
+// `int64_t`.
+#define GPUSORT_KEY_I64 4
+
+// `double`, in IEEE 754 totalOrder.
+#define GPUSORT_KEY_F64 5
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// Writes to `out` the stable permutation that sorts `len` `uint32_t` keys in `order`:
+// `keys[out[0]]`, `keys[out[1]]`, ... are in order, and equal keys keep their input order
+// (ascending and descending alike: descending is not the ascending result reversed). The keys
+// are only read. Always the stable radix sort, on the sorter's backend (the GPU when the sorter
+// picks it; past 2^32 keys, the CPU).
+//
+// Indices are `uint64_t` for every key type, so that any `size_t` length is reachable and
+// NumPy-style `int64`/`uint64` index buffers are filled directly (every index is below `len`).
+//
+// `sorter` may be NULL (the default sorter). `keys` and `out` may be NULL only when `len` is 0;
+// they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` is
+// not written: it holds its original contents (except after `GPUSORT_PANIC`, a bug).
+//
+// ```c
+// uint32_t keys[] = {30, 10, 30, 20};
+// uint64_t idx[4];
+// gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_ASCENDING);    /* idx: 1 3 0 2 */
+// gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_DESCENDING);   /* idx: 0 2 3 1 */
+// ```
+//
+// # Safety
+// `keys` must point to `len` keys that nothing writes during the call; `out` to `len`
+// writable `uint64_t` that nothing else touches during the call.
+enum gpusort_status gpusort_argsort_u32(const struct gpusort_sorter *sorter,
+                                        const uint32_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `int32_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i32(const struct gpusort_sorter *sorter,
+                                        const int32_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `float` keys in IEEE 754 totalOrder (see
+// `gpusort_sort_keys_f32` and `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_f32(const struct gpusort_sorter *sorter,
+                                        const float *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `uint64_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_u64(const struct gpusort_sorter *sorter,
+                                        const uint64_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `int64_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i64(const struct gpusort_sorter *sorter,
+                                        const int64_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `double` keys in IEEE 754 totalOrder (see
+// `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_f64(const struct gpusort_sorter *sorter,
+                                        const double *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
 
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls
@@ -150,6 +253,42 @@ extern "C" {
 // # Safety
 // `buf` must be valid for writes of `len` bytes; `written` must be NULL or valid for a write.
 enum gpusort_status gpusort_last_error_message(char *buf, size_t len, size_t *written);
+
+// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
+// type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an
+// array of C structs sorted by one field (`sizeof(struct row)`, `offsetof(struct row, field)`).
+// Records with equal keys keep their input order. The key may be unaligned (a packed struct);
+// the records are moved as whole byte blocks, padding included, so only the key bytes need be
+// initialized.
+//
+// The keys are sorted with their positions on the sorter's backend (the GPU when the sorter
+// picks it), then the records are permuted on all cores of the host. Extra host memory: a copy
+// of the records, plus a key and a 4-byte index per record (8-byte past 2^32 records).
+//
+// `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: an unknown order or key type, a
+// `record_size` of 0, a key that does not fit in a record (`key_offset` + key size >
+// `record_size`), `records` NULL with `len` > 0, `len * record_size` past what the address
+// space holds or an array that runs past its end. The record shape is checked even when `len`
+// is 0. On any failure the records hold their original contents (except after
+// `GPUSORT_PANIC`, a bug); out of memory is `GPUSORT_OUT_OF_MEMORY`.
+//
+// ```c
+// struct row { uint32_t id; double score; char name[4]; };
+// struct row rows[3] = {{0, 2.5, "ann"}, {1, -1.0, "bob"}, {2, 2.5, "cat"}};
+// gpusort_sort_records(NULL, rows, 3, sizeof rows[0], offsetof(struct row, score), GPUSORT_KEY_F64,
+//                      GPUSORT_ASCENDING);                    /* ids: 1 0 2 */
+// ```
+//
+// # Safety
+// `records` must point to `len * record_size` bytes, readable and writable, whose key bytes are
+// initialized, and that no other thread touches during the call.
+enum gpusort_status gpusort_sort_records(const struct gpusort_sorter *sorter,
+                                         void *records,
+                                         size_t len,
+                                         size_t record_size,
+                                         size_t key_offset,
+                                         gpusort_key_type key_type,
+                                         gpusort_order order);
 
 // Sorts `len` pairs at `data` by key in `order`, values moving with their keys. With
 // `GPUSORT_ALGORITHM_AUTO` or `_RADIX` the sort is stable (pairs with equal keys keep their

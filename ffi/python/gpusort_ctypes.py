@@ -9,6 +9,7 @@ arrays (through their buffer). Example:
     gs.sort_keys(keys)                        # ascending, on the GPU when one is usable
     pairs = (gs.Kvp * 3)(gs.Kvp(2, 0), gs.Kvp(1, 1), gs.Kvp(2, 2))
     gs.sort_kvp(pairs, descending=True)       # stable: equal keys keep their order
+    gs.argsort(array("d", [2.5, -1.0, 2.5]))  # array('Q', [1, 0, 2]): the keys are only read
 
 The library is found through $GPUSORT_LIB (a path), else next to this file, else in the cargo
 target directories of this repository, else on the system search path.
@@ -19,12 +20,14 @@ import ctypes.util
 import operator
 import os
 import sys
+from array import array
 from pathlib import Path
 
 OK, INVALID_ARGUMENT, BUFFER_TOO_SMALL = 0, 1, 8
 ASCENDING, DESCENDING = 0, 1
 ALGORITHM_AUTO, ALGORITHM_RADIX, ALGORITHM_BITONIC, ALGORITHM_ODD_EVEN_MERGE = 0, 1, 2, 3
 BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA = 0, 1, 2
+KEY_U32, KEY_I32, KEY_F32, KEY_U64, KEY_I64, KEY_F64 = range(6)
 
 
 class Kvp(ctypes.Structure):
@@ -53,6 +56,7 @@ def _find_library():
     return ctypes.util.find_library("gpusort") or "libgpusort.so"
 
 
+_ALL_KEYS = ("u32", "i32", "f32", "u64", "i64", "f64")
 _lib = ctypes.CDLL(_find_library())
 _status, _ptr, _size = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
 _u32 = ctypes.c_uint32
@@ -66,8 +70,10 @@ for _name, _args in {
     "gpusort_describe": [_ptr, ctypes.c_char_p, _size, ctypes.POINTER(_size)],
     "gpusort_last_error_message": [ctypes.c_char_p, _size, ctypes.POINTER(_size)],
     "gpusort_release_memory": [_ptr],
-    **{f"gpusort_sort_keys_{t}": [_ptr, _ptr, _size, _u32, _u32] for t in ("u32", "i32", "f32", "u64")},
-    **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in ("u32", "i32", "f32", "u64")},
+    "gpusort_sort_records": [_ptr, _ptr, _size, _size, _size, _u32, _u32],
+    **{f"gpusort_sort_keys_{t}": [_ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
+    **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
+    **{f"gpusort_argsort_{t}": [_ptr, _ptr, _size, _ptr, _u32] for t in _ALL_KEYS},
 }.items():
     getattr(_lib, _name).restype = _status
     getattr(_lib, _name).argtypes = _args
@@ -77,7 +83,10 @@ _lib.gpusort_sorter_free.argtypes = [_ptr]
 # Struct format letters by kind. The letter alone does not say the size ('L' and 'l' are 4 bytes
 # on some platforms, 8 on others): the key type comes from the kind and the buffer's item size.
 _UNSIGNED, _SIGNED, _FLOAT = "BHILQN", "bhilqn", "efd"
-_KEY_TYPES = {("unsigned", 4): "u32", ("signed", 4): "i32", ("float", 4): "f32", ("unsigned", 8): "u64"}
+_KEY_TYPES = {
+    ("unsigned", 4): "u32", ("signed", 4): "i32", ("float", 4): "f32",
+    ("unsigned", 8): "u64", ("signed", 8): "i64", ("float", 8): "f64",
+}
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 _ALGORITHMS, _BACKENDS = range(4), range(3)
 
@@ -104,19 +113,28 @@ def _kind(fmt):
     return "unsigned" if fmt in _UNSIGNED else "signed" if fmt in _SIGNED else "float" if fmt in _FLOAT else None
 
 
-def _address(buf, name):
-    """(address or None when empty, item count, format, item size) of a writable, C-contiguous,
-    one-dimensional buffer; `name` is the argument's name for the error."""
+def _view(buf, name, writable=True, flat=True):
+    """memoryview of a C-contiguous buffer (writable unless told, one-dimensional when `flat`);
+    `name` is the argument's name for the error."""
     try:
         view = memoryview(buf)
     except TypeError:
-        raise TypeError(f"{name}: a writable buffer is required (array.array, NumPy array, ...), "
-                        f"not {type(buf).__name__}") from None
-    if view.readonly or not view.c_contiguous:
+        raise TypeError(f"{name}: a {'writable ' if writable else ''}buffer is required (array.array, NumPy "
+                        f"array, ...), not {type(buf).__name__}") from None
+    if writable and view.readonly:
         raise ValueError(f"{name}: gpusort sorts in place: the buffer must be writable and C-contiguous")
-    if view.ndim != 1:
+    if not view.c_contiguous:
+        raise ValueError(f"{name}: the buffer must be C-contiguous")
+    if flat and view.ndim != 1:
         # Sorting a matrix as one flat array would be a surprise; say so instead.
         raise ValueError(f"{name}: the buffer must be one-dimensional, not {view.ndim}-dimensional")
+    return view
+
+
+def _address(buf, name, flat=True):
+    """(address or None when empty, item count, format, item size) of a writable, C-contiguous
+    buffer, one-dimensional when `flat`; `name` is the argument's name for the error."""
+    view = _view(buf, name, flat=flat)
     addr = ctypes.addressof(ctypes.c_char.from_buffer(view)) if view.nbytes else None
     return addr, view.nbytes // view.itemsize, view.format, view.itemsize
 
@@ -138,6 +156,17 @@ def _enum(value, name, allowed):
         raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
     if value not in allowed:
         raise ValueError(f"{name} {value} is not one of {list(allowed)}")
+    return value
+
+
+def _size_t(value, name):
+    """A size_t argument, checked here: ctypes would wrap -1 and cut 2**64 + 8 without a word."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+    if not 0 <= value < 2**64:
+        raise ValueError(f"{name} {value} is not a size (0 to 2**64 - 1)")
     return value
 
 
@@ -213,11 +242,11 @@ def release_memory(sorter=None):
 
 
 def sort_keys(keys, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
-    """Sorts a buffer of u32, i32, f32 (IEEE totalOrder) or u64 keys in place, such as array('I')
-    or a NumPy uint32/int32/float32/uint64 array."""
+    """Sorts a buffer of u32, i32, f32, u64, i64 or f64 keys in place (floats in IEEE totalOrder),
+    such as array('I') or a NumPy uint32/int32/float32/uint64/int64/float64 array."""
     order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
     addr, n, fmt, size = _address(keys, "keys")
-    t = _key_type(fmt, size, "keys", ("u32", "i32", "f32", "u64"))
+    t = _key_type(fmt, size, "keys", _ALL_KEYS)
     _check(getattr(_lib, f"gpusort_sort_keys_{t}")(handle, addr, n, order, algorithm))
 
 
@@ -226,7 +255,7 @@ def sort_pairs(keys, values, descending=False, algorithm=ALGORITHM_AUTO, sorter=
     order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
     kaddr, n, fmt, size = _address(keys, "keys")
     vaddr, nv, vfmt, vsize = _address(values, "values")
-    t = _key_type(fmt, size, "keys", ("u32", "i32", "f32", "u64"))
+    t = _key_type(fmt, size, "keys", _ALL_KEYS)
     _key_type(vfmt, vsize, "values", ("u32",))
     if nv != n:
         raise ValueError(f"values: {nv} values for {n} keys; split pairs need one value per key")
@@ -246,6 +275,55 @@ def sort_kvp(pairs, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
             raise ValueError("pairs: the buffer must hold whole 8-byte (key, value) records")
         n = count * size // 8
     _check(_lib.gpusort_sort_kvp(handle, addr, n, order, algorithm))
+
+
+def argsort(keys, out=None, descending=False, sorter=None):
+    """The stable permutation that sorts `keys` (any key type of sort_keys; the keys are only
+    read, so read-only buffers are fine): equal keys keep their input order, descending too.
+    Written to `out` when given (a writable buffer of as many 8-byte integers, signed or
+    unsigned: array('Q'), NumPy int64/uint64) and returned; else returned as a new array('Q')."""
+    order, handle = _order(descending), _handle(sorter)
+    view = _view(keys, "keys", writable=False)
+    n, t = len(view), _key_type(view.format, view.itemsize, "keys", _ALL_KEYS)
+    # ctypes takes the address of writable buffers only: a read-only one is read from a copy.
+    readable = bytearray(view) if view.readonly else view
+    kaddr = ctypes.addressof(ctypes.c_char.from_buffer(readable)) if view.nbytes else None
+    if out is None:
+        out = array("Q", bytes(8 * n))
+    oaddr, nout, ofmt, osize = _address(out, "out")
+    if _kind(ofmt) not in ("unsigned", "signed") or osize != 8:
+        raise TypeError(f"out: elements must be 8-byte integers (indices), not format {ofmt!r}, {osize}-byte items")
+    if nout != n:
+        raise ValueError(f"out: room for {nout} indices, but there are {n} keys")
+    _check(getattr(_lib, f"gpusort_argsort_{t}")(handle, kaddr, n, oaddr, order))
+    return out
+
+
+_KEY_NAMES = {name: code for code, name in enumerate(_ALL_KEYS)}
+
+
+def sort_records(records, key_offset, key_type, record_size=None, descending=False, sorter=None):
+    """Sorts fixed-size records in place, stably, by the key each holds at byte `key_offset`.
+
+    `records`: a writable, C-contiguous buffer: a ctypes array of Structures, a NumPy structured
+    array, or raw bytes (bytearray, any shape) with `record_size` given. `record_size` defaults to
+    the buffer's item size (the Structure's size). `key_type`: "u32", "i32", "f32", "u64", "i64",
+    "f64" or a KEY_* value. The key may be unaligned (a packed Structure); records move whole."""
+    order, handle = _order(descending), _handle(sorter)
+    if isinstance(key_type, str):
+        if key_type not in _KEY_NAMES:
+            raise ValueError(f"key_type {key_type!r} is not one of {list(_KEY_NAMES)}")
+        key_type = _KEY_NAMES[key_type]
+    key_type = _enum(key_type, "key_type", range(len(_ALL_KEYS)))
+    addr, count, _, itemsize = _address(records, "records", flat=False)
+    record_size = itemsize if record_size is None else _size_t(record_size, "record_size")
+    key_offset = _size_t(key_offset, "key_offset")
+    nbytes = count * itemsize
+    # record_size 0 goes to the library, which refuses it with its own message.
+    if record_size and nbytes % record_size:
+        raise ValueError(f"records: {nbytes} bytes are not whole records of {record_size} bytes")
+    n = nbytes // record_size if record_size else 0
+    _check(_lib.gpusort_sort_records(handle, addr, n, record_size, key_offset, key_type, order))
 
 
 def version():

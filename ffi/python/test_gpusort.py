@@ -1,5 +1,6 @@
 """Tests of gpusort through ctypes only: array('I') keys, structured buffers of pairs (a ctypes
-array of Kvp and a bytearray of packed records), split pairs, other key types, and error paths.
+array of Kvp and a bytearray of packed records), split pairs, other key types, argsort, records
+of any size sorted by a key inside them, and error paths.
 Prints one line per check and ends with "N passed, M failed"; exits 1 on any failure. Runs
 without pytest; NumPy is optional (its checks are skipped, loudly, without it).
 
@@ -82,6 +83,8 @@ for code, gen in [
     ("i", lambda: rng.randrange(-(2**31), 2**31)),
     ("f", lambda: struct.unpack("f", struct.pack("f", rng.uniform(-1e6, 1e6)))[0]),
     ("Q", lambda: rng.getrandbits(64)),
+    ("q", lambda: rng.randrange(-(2**63), 2**63)),
+    ("d", lambda: rng.uniform(-1e300, 1e300)),
 ]:
     n = 5000
     keys = array(code, (gen() for _ in range(n)))
@@ -152,10 +155,10 @@ keys, before = array("I", [3, 1, 2]), [3, 1, 2]
 check(refuses(TypeError, lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2])), "values", "u32")
       and "keys" not in str(_last_exc(lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2]))))
       and keys.tolist() == before, "u64 values: TypeError that names the values, not the keys")
-check(refuses(TypeError, lambda: gs.sort_keys(array("q", [1, 2])), "keys", "signed 8-byte"),
-      "i64 keys: TypeError naming keys and the kind")
-check(refuses(TypeError, lambda: gs.sort_keys(array("d", [1.0, 2.0])), "keys", "float 8-byte"),
-      "f64 keys: TypeError")
+check(refuses(TypeError, lambda: gs.sort_keys(array("h", [1, 2])), "keys", "signed 2-byte"),
+      "i16 keys: TypeError naming keys and the kind")
+check(refuses(TypeError, lambda: gs.sort_pairs(array("q", [1, 2]), array("d", [0.0, 1.0])), "values", "float 8-byte"),
+      "f64 values: TypeError")
 check(refuses(TypeError, lambda: gs.sort_keys([3, 1, 2]), "keys", "list"), "a list: TypeError naming keys")
 check(refuses(ValueError, lambda: gs.sort_pairs(keys, array("I", [0, 1])), "values", "2 values for 3 keys")
       and keys.tolist() == before, "values shorter than keys: ValueError, keys untouched")
@@ -173,7 +176,7 @@ except ImportError:
     np = None
     print("SKIP " + "!" * 20 + " NumPy is not installed: its dtype checks did NOT run " + "!" * 20)
 if np is not None:
-    for dt in ("uint32", "int32", "float32", "uint64"):
+    for dt in ("uint32", "int32", "float32", "uint64", "int64", "float64"):
         a = np.array([5, 0, 3, 1], dtype=dt)
         gs.sort_keys(a, descending=True)
         check(a.tolist() == [5, 3, 1, 0], f"NumPy {dt} keys, descending")
@@ -183,7 +186,9 @@ if np is not None:
     k = np.array([3, 1, 2], dtype=np.uint32)
     check(refuses(TypeError, lambda: gs.sort_pairs(k, np.arange(3, dtype=np.uint64)), "values")
           and k.tolist() == [3, 1, 2], "NumPy uint64 values: TypeError naming values")
-    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.int64)), "keys"), "NumPy int64: TypeError")
+    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.int16)), "keys"), "NumPy int16: TypeError")
+    check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.float16)), "keys"),
+          "NumPy float16: TypeError")
     check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=">u4")), "keys"),
           "NumPy big-endian uint32: TypeError")
     check(refuses(ValueError, lambda: gs.sort_keys(np.arange(6, dtype=np.uint32)[::2]), "contiguous"),
@@ -279,6 +284,137 @@ with gs.Sorter(gs.BACKEND_CPU) as cpu, gs.Sorter(gs.BACKEND_AUTO) as auto:
                         print(f"     (n = {n}: {e})")
                         ok = False
             check(ok, f"algorithm {alg}, n = 0 and 1 ({name} sorter): succeeds, data unchanged")
+
+# ---- argsort: the stable permutation, the keys only read ----
+def stable_perm(keys, descending):
+    # Python's sort is stable, reverse=True too: equal keys keep their input order.
+    return sorted(range(len(keys)), key=lambda i: keys[i], reverse=descending)
+
+
+f32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]  # noqa: E731
+KEY_GENS = {
+    "I": (lambda: rng.getrandbits(32), [0, 2**32 - 1]),
+    "i": (lambda: rng.randrange(-(2**31), 2**31), [-(2**31), 2**31 - 1]),
+    "f": (lambda: f32(rng.uniform(-1e6, 1e6)), [float("-inf"), float("inf")]),
+    "Q": (lambda: rng.getrandbits(64), [0, 2**64 - 1]),
+    "q": (lambda: rng.randrange(-(2**63), 2**63), [-(2**63), 2**63 - 1]),
+    "d": (lambda: rng.uniform(-1e300, 1e300), [float("-inf"), float("inf")]),
+}
+for code, (gen, extremes) in KEY_GENS.items():
+    for descending in (False, True):
+        bad = None
+        for n in [0, 1, 2, 3, 255, 256, 257, 4099, 65_537]:
+            few = [gen() for _ in range(3)] + extremes
+            for pattern, src in (("random", [gen() for _ in range(n)]), ("few", [rng.choice(few) for _ in range(n)]),
+                                 ("equal", [few[0]] * n), ("sorted", sorted(gen() for _ in range(n)))):
+                keys = array(code, src)
+                before = keys.tolist()
+                got = gs.argsort(keys, descending=descending)
+                if got.typecode != "Q" or got.tolist() != stable_perm(before, descending) or keys.tolist() != before:
+                    bad = bad or f"n = {n}, {pattern}"
+        check(bad is None, f"argsort array('{code}'), {'descending' if descending else 'ascending'}: the stable "
+              f"permutation, keys untouched{': ' + bad if bad else ''}")
+
+ro = memoryview(struct.pack("<4I", 3, 1, 3, 0)).cast("I")
+check(gs.argsort(ro, descending=True).tolist() == [0, 2, 1, 3], "argsort of read-only keys (bytes): stable, descending")
+out = array("q", [-1] * 4)
+check(gs.argsort(array("i", [5, -5, 5, 0]), out) is out and out.tolist() == [1, 3, 0, 2], "argsort into array('q')")
+keys = array("I", [2, 1])
+check(refuses(ValueError, lambda: gs.argsort(keys, array("Q", [9] * 3)), "out", "3 indices", "2 keys"),
+      "argsort: out of the wrong length is a ValueError")
+check(refuses(TypeError, lambda: gs.argsort(keys, array("I", [9, 9])), "out", "8-byte integers")
+      and refuses(TypeError, lambda: gs.argsort(keys, array("d", [9, 9])), "out"),
+      "argsort: out of u32 or f64: TypeError")
+check(refuses(TypeError, lambda: gs.argsort(array("h", [1, 2])), "keys", "signed 2-byte"),
+      "argsort: i16 keys: TypeError")
+out = array("Q", [7, 7, 7])
+check(lib.gpusort_argsort_u32(None, None, 3, gs._address(out, "out")[0], 0) == gs.INVALID_ARGUMENT
+      and "keys is NULL" in gs.last_error_message() and out.tolist() == [7, 7, 7],
+      "argsort straight to the library, NULL keys with n = 3: invalid argument, out untouched")
+check(lib.gpusort_argsort_f64(None, gs._address(array("d", [1.0]), "k")[0], 1, gs._address(out, "out")[0], 5)
+      == gs.INVALID_ARGUMENT and out.tolist() == [7, 7, 7] and "order 5" in gs.last_error_message(),
+      "argsort straight to the library, order 5: invalid argument, out untouched")
+
+
+# ---- records sorted by a key inside them ----
+class Row(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_uint32), ("score", ctypes.c_double), ("tag", ctypes.c_char * 3)]
+
+
+class Packed(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("tag", ctypes.c_uint8), ("key", ctypes.c_int32), ("id", ctypes.c_uint16)]
+
+
+for descending in (False, True):
+    order = "descending" if descending else "ascending"
+    src = [(i, float(rng.randrange(20)) - 10.0) for i in range(5000)]
+    rows = (Row * len(src))(*(Row(i, s, b"r%d" % (i % 10)) for i, s in src))
+    gs.sort_records(rows, Row.score.offset, "f64", descending=descending)
+    want = [i for _, i in stable_sorted_pairs([(s, i) for i, s in src], descending)]
+    check([r.id for r in rows] == want and all(r.tag == b"r%d" % (r.id % 10) for r in rows),
+          f"sort_records of a ctypes Structure array by its double field, {order}: stable, fields intact")
+
+    src = [(i, rng.randrange(-3, 3) * 2**29) for i in range(3001)]
+    packed = (Packed * len(src))(*(Packed(i % 256, k, i) for i, k in src))
+    gs.sort_records(packed, Packed.key.offset, gs.KEY_I32, descending=descending)
+    want = [i for _, i in stable_sorted_pairs([(k, i) for i, k in src], descending)]
+    check([p.id for p in packed] == want and all(p.tag == p.id % 256 for p in packed) and ctypes.sizeof(Packed) == 7,
+          f"sort_records of a packed 7-byte Structure by an unaligned int32 at offset 1, {order}: stable")
+
+    src = [(i, rng.choice([0, 1, 2**64 - 1, rng.getrandbits(64)])) for i in range(777)]
+    raw = bytearray(b"".join(struct.pack("<HQB", i, k, i % 251) for i, k in src))
+    gs.sort_records(raw, 2, "u64", record_size=11, descending=descending)
+    got = [struct.unpack_from("<HQB", raw, 11 * j) for j in range(len(src))]
+    want = [(i, k, i % 251) for k, i in stable_sorted_pairs([(k, i) for i, k in src], descending)]
+    check(got == want, f"sort_records of a bytearray of 11-byte records by a u64 at offset 2, {order}: stable")
+
+raw = bytearray(struct.pack("<4I", 4, 3, 2, 1))
+before = bytes(raw)
+for bad_args, exc, words, what in [
+    (dict(key_offset=0, key_type="u128", record_size=8), ValueError, ("key_type", "u128"), "key_type 'u128'"),
+    (dict(key_offset=0, key_type=6, record_size=8), ValueError, ("key_type 6",), "key_type 6"),
+    (dict(key_offset=0, key_type="u32", record_size=-8), ValueError, ("record_size -8",), "record_size -8"),
+    (dict(key_offset=2**64, key_type="u32", record_size=8), ValueError, ("key_offset",), "key_offset 2**64"),
+    (dict(key_offset=0, key_type="u32", record_size=6), ValueError, ("16 bytes", "6 bytes"),
+     "16 bytes in records of 6"),
+    (dict(key_offset=5, key_type="u32", record_size=8), gs.GpusortError, ("invalid argument", "past the end"),
+     "a u32 key at offset 5 of an 8-byte record"),
+    (dict(key_offset=0, key_type="u32", record_size=0), gs.GpusortError, ("record_size is 0",), "record_size 0"),
+    (dict(key_offset=0, key_type="u32"), gs.GpusortError, ("record_size 1",), "bytes without record_size"),
+]:
+    check(refuses(exc, lambda: gs.sort_records(raw, **bad_args), *words) and bytes(raw) == before,
+          f"sort_records, {what}: {exc.__name__}, records untouched")
+check(refuses(ValueError, lambda: gs.sort_records(bytes(raw), 0, "u32", 8), "writable"),
+      "sort_records of read-only bytes: ValueError")
+gs.sort_records(raw, 0, "u32", record_size=8, descending=True)
+check(raw == bytearray(struct.pack("<4I", 4, 3, 2, 1)), "sort_records after the refused calls (already in order)")
+gs.sort_records(raw, 4, "u32", record_size=8)
+check(raw == bytearray(struct.pack("<4I", 2, 1, 4, 3)), "sort_records by the second u32 of 8-byte records")
+check(lib.gpusort_sort_records(None, None, 2, 8, 0, 0, 0) == gs.INVALID_ARGUMENT
+      and "records is NULL" in gs.last_error_message(), "sort_records straight to the library, NULL with n = 2")
+
+if np is not None:
+    table = np.zeros(1000, dtype=[("id", "<u4"), ("score", "<f8"), ("flag", "u1")])  # packed: score at offset 4
+    table["id"] = np.arange(1000)
+    table["score"] = np.random.default_rng(3).integers(0, 30, 1000) / 4
+    want = table[np.argsort(-table["score"], kind="stable")].copy()
+    gs.sort_records(table, table.dtype.fields["score"][1], "f64", descending=True)
+    check(table.dtype.itemsize == 13 and np.array_equal(table, want),
+          "sort_records of a NumPy structured array (13-byte rows, f64 at offset 4), descending: stable")
+    grid = np.arange(64, dtype=np.uint8).reshape(4, 16)[::-1].copy()
+    gs.sort_records(grid, 0, "u64", record_size=16)
+    check(grid[0, 0] == 0 and grid[3, 0] == 48, "sort_records of a 2-D uint8 NumPy array, one row per record")
+    k = np.array([3.0, -1.0, 3.0, np.inf], dtype=np.float32)
+    out = np.full(4, -1, dtype=np.int64)
+    gs.argsort(k, out, descending=True)
+    check(out.tolist() == [3, 0, 2, 1] and gs.argsort(k).tolist() == [1, 0, 2, 3],
+          "argsort of NumPy float32 into a NumPy int64 out, and into a new array('Q')")
+    ro = np.arange(5, dtype=np.int64)[::-1].copy()
+    ro.flags.writeable = False
+    check(gs.argsort(ro).tolist() == [4, 3, 2, 1, 0], "argsort of a read-only NumPy int64 array")
+    check(refuses(ValueError, lambda: gs.argsort(np.arange(6, dtype=np.uint32)[::2]), "contiguous"),
+          "argsort of a strided NumPy view: ValueError")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -1,5 +1,5 @@
-//! The integer options C passes (order, algorithm, backend), and raw pointers checked, then turned
-//! into slices.
+//! The integer options C passes (order, algorithm, backend, key type), and raw pointers checked,
+//! then turned into slices.
 //!
 //! Options are plain integers, not Rust enums, so an out-of-range value from C is an
 //! `GPUSORT_INVALID_ARGUMENT` instead of undefined behaviour.
@@ -42,6 +42,55 @@ pub const GPUSORT_BACKEND_AUTO: gpusort_backend = 0;
 pub const GPUSORT_BACKEND_CPU: gpusort_backend = 1;
 /// The first CUDA GPU only, for every length; `gpusort_sorter_new` fails without one.
 pub const GPUSORT_BACKEND_CUDA: gpusort_backend = 2;
+
+/// The type of the key inside a record (`gpusort_sort_records`): one of the `GPUSORT_KEY_*`
+/// values.
+pub type gpusort_key_type = u32;
+/// `uint32_t`.
+pub const GPUSORT_KEY_U32: gpusort_key_type = 0;
+/// `int32_t`.
+pub const GPUSORT_KEY_I32: gpusort_key_type = 1;
+/// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`).
+pub const GPUSORT_KEY_F32: gpusort_key_type = 2;
+/// `uint64_t`.
+pub const GPUSORT_KEY_U64: gpusort_key_type = 3;
+/// `int64_t`.
+pub const GPUSORT_KEY_I64: gpusort_key_type = 4;
+/// `double`, in IEEE 754 totalOrder.
+pub const GPUSORT_KEY_F64: gpusort_key_type = 5;
+
+/// A checked `gpusort_key_type`: which Rust key type to read from the records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyType {
+    U32,
+    I32,
+    F32,
+    U64,
+    I64,
+    F64,
+}
+
+impl KeyType {
+    /// The key's size in bytes.
+    pub(crate) fn size(self) -> usize {
+        match self {
+            KeyType::U32 | KeyType::I32 | KeyType::F32 => 4,
+            KeyType::U64 | KeyType::I64 | KeyType::F64 => 8,
+        }
+    }
+}
+
+pub(crate) fn key_type(key_type: gpusort_key_type) -> Result<KeyType, Failure> {
+    match key_type {
+        GPUSORT_KEY_U32 => Ok(KeyType::U32),
+        GPUSORT_KEY_I32 => Ok(KeyType::I32),
+        GPUSORT_KEY_F32 => Ok(KeyType::F32),
+        GPUSORT_KEY_U64 => Ok(KeyType::U64),
+        GPUSORT_KEY_I64 => Ok(KeyType::I64),
+        GPUSORT_KEY_F64 => Ok(KeyType::F64),
+        other => Err(Failure::invalid(format!("key type {other} is not one of the GPUSORT_KEY_* values (0..=5)"))),
+    }
+}
 
 pub(crate) fn order(order: gpusort_order) -> Result<Order, Failure> {
     match order {
@@ -118,13 +167,26 @@ impl<T> RawArray<T> {
         }
         std::slice::from_raw_parts_mut(self.ptr, self.len)
     }
+
+    /// The checked array as a shared slice, for inputs C passes as `const T *`.
+    ///
+    /// # Safety
+    /// The pointer given to `new` must point to `len` initialized elements, valid for reads and
+    /// not written by anything (another slice included) while the slice lives.
+    pub(crate) unsafe fn into_ref<'a>(self) -> &'a [T] {
+        if self.len == 0 {
+            return &[];
+        }
+        std::slice::from_raw_parts(self.ptr, self.len)
+    }
 }
 
-/// Fails when two checked arrays share a byte: they are about to become two `&mut` slices.
-pub(crate) fn disjoint<A, B>(a: &RawArray<A>, b: &RawArray<B>) -> Result<(), Failure> {
+/// Fails when two checked arrays share a byte: they are about to become slices, one of them
+/// `&mut`. `what` names the pair in the error ("the key and value arrays").
+pub(crate) fn disjoint<A, B>(a: &RawArray<A>, b: &RawArray<B>, what: &str) -> Result<(), Failure> {
     let (a, b) = (&a.bytes, &b.bytes);
     if !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end {
-        return Err(Failure::invalid("the key and value arrays overlap".into()));
+        return Err(Failure::invalid(format!("{what} overlap")));
     }
     Ok(())
 }
@@ -144,6 +206,10 @@ mod tests {
     fn options_reject_unknown_values() {
         assert!(order(GPUSORT_DESCENDING).is_ok() && order(2).is_err() && order(u32::MAX).is_err());
         assert!(algorithm(GPUSORT_ALGORITHM_ODD_EVEN_MERGE).is_ok() && algorithm(4).is_err());
+        assert_eq!(key_type(GPUSORT_KEY_F64).map(KeyType::size).ok(), Some(8));
+        assert_eq!(key_type(GPUSORT_KEY_I32).map(KeyType::size).ok(), Some(4));
+        assert!(key_type(6).unwrap_err().message.contains("key type 6"));
+        assert!(key_type(u32::MAX).is_err());
     }
 
     #[test]
@@ -182,6 +248,7 @@ mod tests {
     #[test]
     fn overlap_is_decided_on_addresses() {
         let arr = |addr: usize, len: usize| RawArray::<u32>::new(addr as *mut u32, len, "a").unwrap();
+        let disjoint = |a: &RawArray<u32>, b: &RawArray<u32>| disjoint(a, b, "a and b");
         assert!(disjoint(&arr(0x1000, 2), &arr(0x1008, 2)).is_ok(), "adjacent");
         assert!(disjoint(&arr(0x1008, 2), &arr(0x1000, 2)).is_ok(), "adjacent, the other way");
         assert!(disjoint(&arr(0x1000, 3), &arr(0x1008, 2)).is_err());
@@ -189,6 +256,8 @@ mod tests {
         assert!(disjoint(&arr(0x1000, 0), &arr(0x1000, 0)).is_ok(), "empty arrays share nothing");
         assert!(disjoint(&arr(TOP, 0x3FF), &arr(TOP + 0xFF8, 1)).is_err(), "at the top of the address space");
         let kvp = RawArray::<u64>::new(0x1000 as *mut u64, 2, "k").unwrap();
-        assert!(disjoint(&kvp, &arr(0x100C, 1)).is_err() && disjoint(&kvp, &arr(0x1010, 1)).is_ok());
+        let e = super::disjoint(&kvp, &arr(0x100C, 1), "k and a").unwrap_err();
+        assert_eq!(e.message, "k and a overlap");
+        assert!(super::disjoint(&kvp, &arr(0x1010, 1), "k and a").is_ok());
     }
 }

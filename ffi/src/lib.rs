@@ -7,28 +7,34 @@
 //!
 //! Small modules, one job each, each using only the ones listed before it: `status` (the status
 //! enum and its strings), `failure` (a failed call and the per-thread last error), `args` (order,
-//! algorithm and backend constants, raw pointers to slices), `text` (strings into caller buffers),
-//! `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the handle),
-//! `sort` (the sort entry points).
+//! algorithm, backend and key type constants, raw pointers to slices), `text` (strings into caller
+//! buffers), `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the
+//! handle), `sort` (the sort entry points), `argsort` (permutations), `records` (records of a
+//! run-time size sorted by a key inside them).
 
 // C names for C types: the header is what users read.
 #![allow(non_camel_case_types)]
 
 mod args;
+mod argsort;
 mod error;
 mod failure;
 mod guard;
+mod records;
 mod sort;
 mod sorter;
 mod status;
 mod text;
 
 pub use args::{
-    gpusort_algorithm, gpusort_backend, gpusort_order, GPUSORT_ALGORITHM_AUTO, GPUSORT_ALGORITHM_BITONIC,
-    GPUSORT_ALGORITHM_ODD_EVEN_MERGE, GPUSORT_ALGORITHM_RADIX, GPUSORT_ASCENDING, GPUSORT_BACKEND_AUTO,
-    GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA, GPUSORT_DESCENDING,
+    gpusort_algorithm, gpusort_backend, gpusort_key_type, gpusort_order, GPUSORT_ALGORITHM_AUTO,
+    GPUSORT_ALGORITHM_BITONIC, GPUSORT_ALGORITHM_ODD_EVEN_MERGE, GPUSORT_ALGORITHM_RADIX, GPUSORT_ASCENDING,
+    GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA, GPUSORT_DESCENDING, GPUSORT_KEY_F32,
+    GPUSORT_KEY_F64, GPUSORT_KEY_I32, GPUSORT_KEY_I64, GPUSORT_KEY_U32, GPUSORT_KEY_U64,
 };
+pub use argsort::*;
 pub use error::gpusort_last_error_message;
+pub use records::gpusort_sort_records;
 pub use sort::*;
 pub use sorter::{gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
 pub use status::{gpusort_status, gpusort_status_str, gpusort_version};

@@ -28,7 +28,7 @@ const _: () = assert!(offset_of!(gpusort_kvp, key) == offset_of!(Kvp, key));
 const _: () = assert!(offset_of!(gpusort_kvp, value) == offset_of!(Kvp, value));
 
 /// Runs `sort` with the resolved sorter, set to the order and algorithm, after those are checked.
-unsafe fn with_sorter(
+pub(crate) unsafe fn with_sorter(
     sorter: *const gpusort_sorter,
     ord: gpusort_order,
     alg: gpusort_algorithm,
@@ -65,7 +65,7 @@ unsafe fn pairs<K: Key>(
         let (keys, values) = (RawArray::new(keys, len, "keys")?, RawArray::new(values, len, "values")?);
         // On the raw addresses, before either slice exists: aliasing `&mut` slices are undefined
         // behaviour even if never used.
-        disjoint(&keys, &values)?;
+        disjoint(&keys, &values, "the key and value arrays")?;
         Ok(s.sort_pairs(keys.into_slice(), values.into_slice())?)
     })
 }

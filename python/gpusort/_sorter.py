@@ -110,10 +110,11 @@ class Sorter:
 
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
-        left as it is. With ``stable`` (the default) equal keys keep their order; the result is
-        stable either way unless this sorter uses a sorting network. ``descending`` orders from
-        the largest key and is stable as well: equal keys keep their input order (it is not the
-        reverse of the ascending permutation).
+        left as it is. Equal keys keep their input order: host (NumPy) arrays are always argsorted
+        stably, whatever ``stable`` and this sorter's algorithm say, at any length (int64 positions);
+        device arrays are stable unless this sorter uses a sorting network. ``descending`` orders
+        from the largest key and is stable as well: equal keys keep their input order (it is not
+        the reverse of the ascending permutation).
 
         >>> import numpy as np, gpusort
         >>> gpusort.Sorter("cpu").argsort(np.array([1, 3, 1, 2], dtype=np.int32), descending=True)

@@ -7,7 +7,6 @@ use numpy::{
     BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 use crate::errors::{sort_error, type_error, value_error};
 
@@ -175,34 +174,30 @@ fn with_value_slice<R>(v: &Bound<'_, PyUntypedArray>, f: impl FnOnce(&mut [u32])
     }
 }
 
-/// `gpusort.argsort` of a NumPy array: a stable pair sort of a copy of the keys with the indices
-/// 0..n as values, returned as int64 as `numpy.argsort` does; `descending` sorts from the largest
-/// key, still stably (equal keys keep their input order). The keys are only read, so read-only
-/// and strided arrays are fine.
+/// `gpusort.argsort` of a NumPy array: `Sorter::argsort_into` writes its `u64` positions straight
+/// into the int64 result (what `numpy.argsort` returns), with no copy of the keys and no limit
+/// below the array's length. Always stable, in either order (equal keys keep their input order):
+/// the library's argsort is the stable radix sort, so `stable` changes nothing for host arrays,
+/// and a sorter set to a sorting network argsorts with the default algorithm. The keys are only
+/// read, so read-only and strided arrays are fine (strided ones are read from a contiguous copy).
+/// On failure the result is dropped and the keys are as they were.
 pub fn argsort<'py>(
     py: Python<'py>,
     sorter: &Sorter,
     keys: &Bound<'py, PyAny>,
-    stable: bool,
+    _stable: bool,
     descending: bool,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let arr = array(keys, "keys")?;
     let dtype = key_dtype(arr, "keys")?;
     let n = arr.len();
-    if u32::try_from(n).is_err() {
-        return Err(value_error("keys", format!("{n} keys; argsort carries u32 indices, so fewer than 2^32")));
-    }
-    // Unstable algorithms are allowed only when asked for; `stable=True` falls back to the
-    // default (stable) choice.
-    let sorter = if stable && !sorter.algorithm().is_stable() {
-        sorter.clone().with_algorithm(Algorithm::Auto)
-    } else {
-        sorter.clone()
-    };
+    let sorter =
+        if sorter.algorithm().is_stable() { sorter.clone() } else { sorter.clone().with_algorithm(Algorithm::Auto) };
+    let sorter = sorter.with_order(order(descending));
     with_key_type!(dtype, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("keys", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("keys", e))?;
-        // numpy.empty raises MemoryError when it cannot; the buffers below report it as well,
+        // numpy.empty raises MemoryError when it cannot; the copy below reports it as well,
         // rather than aborting the process as a failed Rust allocation would.
         let out = py.import("numpy")?.call_method1("empty", (n, "int64"))?.cast_into::<PyArray1<i64>>()?;
         let mut out_rw = out.try_readwrite().map_err(|e| value_error("argsort", e))?;
@@ -219,37 +214,26 @@ pub fn argsort<'py>(
             Some(v) => v,
             None => ro.as_slice().map_err(|e| value_error("keys", e))?,
         };
-        py.detach(|| argsort_into(&sorter, src, order(descending), out_slice)).map_err(|e| sort_error(py, e))?;
+        py.detach(|| sorter.argsort_into(src, positions(out_slice))).map_err(|e| sort_error(py, e))?;
         drop(out_rw);
         Ok(out)
     })
+}
+
+/// The int64 result as the `u64` positions `argsort_into` writes.
+fn positions(out: &mut [i64]) -> &mut [u64] {
+    // SAFETY: i64 and u64 have the same size and alignment and every bit pattern is valid for
+    // both; the borrow of `out` carries over. Every position is below the array's length, so
+    // below 2^63: the int64 reads it as the same number.
+    unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }
 
 /// An empty vector with room for `n` items, or `OutOfMemory`.
 fn buffer<T>(n: usize) -> Result<Vec<T>, gpusort::SortError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| gpusort::SortError::OutOfMemory {
-        op: "argsort buffers (host memory)",
-        bytes: n * size_of::<T>(),
+        op: "argsort of strided keys: a contiguous copy (host memory)",
+        bytes: n.saturating_mul(size_of::<T>()),
     })?;
     Ok(v)
-}
-
-/// The permutation that sorts `src` in `order`, written to `out`. The copies run on gpusort's CPU
-/// pool, which survives fork (rayon's global pool does not).
-fn argsort_into<K: gpusort::Key>(
-    sorter: &Sorter,
-    src: &[K],
-    order: Order,
-    out: &mut [i64],
-) -> Result<(), gpusort::SortError> {
-    let n = src.len();
-    let (mut keys, mut idx) = (buffer::<K>(n)?, buffer::<u32>(n)?);
-    gpusort_cpu::install(|| {
-        src.par_iter().copied().collect_into_vec(&mut keys);
-        (0..n as u32).into_par_iter().collect_into_vec(&mut idx);
-    });
-    sorter.clone().with_order(order).sort_pairs(&mut keys, &mut idx)?;
-    gpusort_cpu::install(|| out.par_iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i)));
-    Ok(())
 }

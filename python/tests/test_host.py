@@ -122,6 +122,27 @@ def test_argsort_reads_read_only_and_strided_keys():
     np.testing.assert_array_equal(gpusort.argsort(ro), np.argsort(ro, kind="stable"))
 
 
+@pytest.mark.parametrize("algorithm", ["bitonic", "odd_even_merge"])
+@pytest.mark.parametrize("stable", [True, False])
+def test_argsort_on_a_network_sorter_is_the_stable_argsort(algorithm, stable):
+    # Host argsort is the library's stable argsort whatever the sorter's algorithm; with
+    # stable=False a CPU sorter set to a network used to raise UnsupportedError.
+    keys = make_keys(np.int64, 10_007, "few", seed=8)
+    for descending in (False, True):
+        got = gpusort.Sorter("cpu", algorithm=algorithm).argsort(keys, stable=stable, descending=descending)
+        np.testing.assert_array_equal(got, expected_perm(keys, descending))
+
+
+def test_argsort_returns_a_fresh_int64_array():
+    keys = make_keys(np.float64, 3001, "random", seed=9)
+    before = keys.copy()
+    got = gpusort.argsort(keys)
+    assert got.dtype == np.int64 and got.flags.c_contiguous and got.flags.writeable and got.flags.owndata
+    np.testing.assert_array_equal(np.sort(got), np.arange(keys.size))
+    got[:] = -1  # its own memory: writing it leaves the keys alone
+    np.testing.assert_array_equal(keys, before)
+
+
 def test_unstable_argsort_is_still_a_sorting_permutation():
     keys = make_keys(np.float32, 50_000, "random", seed=7)
     perm = gpusort.argsort(keys, stable=False)

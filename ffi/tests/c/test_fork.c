@@ -1,8 +1,9 @@
 /* gpusort's C API in a forked child and under an address-space limit (issue 26):
  * - after the parent sorted 1.5M keys (so gpusort's worker threads exist), a forked child sorts
- *   2M keys, pairs and split pairs correctly: the threads are made anew there;
- * - a child that limits its address space to 1 GB (RLIMIT_AS) and sorts 50M split pairs gets
- *   GPUSORT_OUT_OF_MEMORY with its data untouched, or a correct sort; never an abort.
+ *   2M keys, pairs, split pairs, an argsort and records correctly: the threads are made anew there;
+ * - a child that limits its address space to 1 GB (RLIMIT_AS) and sorts 50M split pairs, and one
+ *   that sorts 50M records, gets GPUSORT_OUT_OF_MEMORY with its data untouched, or a correct
+ *   sort; never an abort.
  * Every child runs under a deadline: the parent kills it and fails rather than wait forever.
  * Children report on stderr (unbuffered: nothing is lost at _exit). Prints one line per check
  * and ends with "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh
@@ -13,6 +14,7 @@
 
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,30 @@ static int child_sorts(void) {
     }
     if (s != GPUSORT_OK || !pairs_ok(keys, values, n, 3, 5000, 1))
         bad |= complain("2M pairs descending, default sorter: %s, or not sorted stably", gpusort_status_str(s));
+
+    /* Records: the position in .key, the sort key in .value. */
+    for (size_t i = 0; i < n; i++)
+        kvp[i] = (gpusort_kvp){(uint32_t)i, key_at(6, i) % 1000};
+    s = gpusort_sort_records(NULL, kvp, n, sizeof *kvp, offsetof(gpusort_kvp, value), GPUSORT_KEY_U32,
+                             GPUSORT_ASCENDING);
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = kvp[i].value;
+        values[i] = kvp[i].key;
+    }
+    if (s != GPUSORT_OK || !pairs_ok(keys, values, n, 6, 1000, 0))
+        bad |= complain("2M records, default sorter: %s, or not sorted stably", gpusort_status_str(s));
+
+    uint64_t *perm = malloc(n * sizeof *perm);
+    for (size_t i = 0; perm && i < n; i++)
+        keys[i] = key_at(7, i) % 3000;
+    s = perm ? gpusort_argsort_u32(NULL, keys, n, perm, GPUSORT_DESCENDING) : GPUSORT_OUT_OF_MEMORY;
+    for (size_t i = 0; s == GPUSORT_OK && i < n; i++) {
+        values[i] = (uint32_t)perm[i];
+        keys[i] = perm[i] < n ? key_at(7, perm[i]) % 3000 : 0;
+    }
+    if (s != GPUSORT_OK || !pairs_ok(keys, values, n, 7, 3000, 1))
+        bad |= complain("argsort of 2M keys, descending: %s, or not the stable permutation", gpusort_status_str(s));
+    free(perm);
     free(keys);
     free(values);
     free(kvp);
@@ -188,30 +214,30 @@ static size_t address_space(void) {
     return kb * 1024;
 }
 
-static int child_under_limit(void) {
-    const size_t n = OOM_N;
+/* Starts the CPU sorter's threads (stacks and malloc arenas take address space), then limits the
+ * address space to 1 GB, or, should this process already use most of that, to 300 MB more than
+ * it uses: either way less than the 400 MB of data a child sorts plus the sort's scratch. Returns
+ * the sorter, NULL on failure (complained about). */
+static gpusort_sorter *limited_cpu_sorter(void) {
     gpusort_sorter *cpu = NULL;
-    if (gpusort_sorter_new(GPUSORT_BACKEND_CPU, &cpu) != GPUSORT_OK)
-        return complain("gpusort_sorter_new(CPU) failed");
-    /* Start the sort's threads (stacks and malloc arenas take address space) before the limit. */
+    if (gpusort_sorter_new(GPUSORT_BACKEND_CPU, &cpu) != GPUSORT_OK) {
+        complain("gpusort_sorter_new(CPU) failed");
+        return NULL;
+    }
     const size_t warm_n = 300000;
     uint32_t *warm = malloc(warm_n * sizeof *warm);
-    if (!warm)
-        return complain("out of memory for the warm-up");
+    if (!warm) {
+        complain("out of memory for the warm-up");
+        return NULL;
+    }
     for (size_t i = 0; i < warm_n; i++)
         warm[i] = key_at(4, i);
     gpusort_sort_keys_u32(cpu, warm, warm_n, GPUSORT_ASCENDING, GPUSORT_ALGORITHM_AUTO);
     free(warm);
+    return cpu;
+}
 
-    uint32_t *keys = malloc(n * sizeof *keys), *values = malloc(n * sizeof *values);
-    if (!keys || !values)
-        return complain("out of memory for the 50M pairs themselves");
-    for (size_t i = 0; i < n; i++) {
-        keys[i] = key_at(5, i);
-        values[i] = (uint32_t)i;
-    }
-    /* 1 GB in all, or, should this process already use most of that, 300 MB more than it uses:
-     * either way less than the data (400 MB) plus the sort's scratch (800 MB). */
+static int limit_address_space(void) {
     size_t used = address_space(), limit = (size_t)1 << 30;
     if (used + (300u << 20) > limit)
         limit = used + (300u << 20);
@@ -221,6 +247,30 @@ static int child_under_limit(void) {
     if (setrlimit(RLIMIT_AS, &lim) != 0)
         return complain("setrlimit failed");
     fprintf(stderr, "[child %d] address space: %zu MB in use, limit %zu MB\n", (int)getpid(), used >> 20, limit >> 20);
+    return 0;
+}
+
+static void lift_limit(void) {
+    struct rlimit lim;
+    getrlimit(RLIMIT_AS, &lim);
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_AS, &lim);
+}
+
+static int child_under_limit(void) {
+    const size_t n = OOM_N;
+    gpusort_sorter *cpu = limited_cpu_sorter();
+    if (!cpu)
+        return 1;
+    uint32_t *keys = malloc(n * sizeof *keys), *values = malloc(n * sizeof *values);
+    if (!keys || !values)
+        return complain("out of memory for the 50M pairs themselves");
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = key_at(5, i);
+        values[i] = (uint32_t)i;
+    }
+    if (limit_address_space())
+        return 1;
 
     gpusort_status s = gpusort_sort_pairs_u32(cpu, keys, values, n, GPUSORT_ASCENDING, GPUSORT_ALGORITHM_AUTO);
     if (s == GPUSORT_OUT_OF_MEMORY) {
@@ -236,11 +286,51 @@ static int child_under_limit(void) {
         return complain("50M pairs: status %d (%s)", s, gpusort_status_str(s));
     /* Succeeded (a generous hard limit): it must be right. The check's table is allocated only
      * now, after the limit is lifted again. */
-    lim.rlim_cur = lim.rlim_max;
-    setrlimit(RLIMIT_AS, &lim);
+    lift_limit();
     if (!pairs_ok(keys, values, n, 5, 0, 0))
         return complain("50M pairs: GPUSORT_OK but not sorted stably with their values");
     fprintf(stderr, "[child %d] the sort fit under the limit and is correct\n", (int)getpid());
+    return 0;
+}
+
+/* 50M records of 8 bytes (400 MB), which need 800 MB more: a copy, their keys, the permutation. */
+static int child_records_under_limit(void) {
+    const size_t n = OOM_N;
+    gpusort_sorter *cpu = limited_cpu_sorter();
+    if (!cpu)
+        return 1;
+    gpusort_kvp *recs = malloc(n * sizeof *recs);
+    if (!recs)
+        return complain("out of memory for the 50M records themselves");
+    for (size_t i = 0; i < n; i++)
+        recs[i] = (gpusort_kvp){(uint32_t)i, key_at(8, i)};
+    if (limit_address_space())
+        return 1;
+
+    gpusort_status s = gpusort_sort_records(cpu, recs, n, sizeof *recs, offsetof(gpusort_kvp, value),
+                                            GPUSORT_KEY_U32, GPUSORT_ASCENDING);
+    if (s == GPUSORT_OUT_OF_MEMORY) {
+        char msg[512];
+        gpusort_last_error_message(msg, sizeof msg, NULL);
+        for (size_t i = 0; i < n; i++)
+            if (recs[i].key != (uint32_t)i || recs[i].value != key_at(8, i))
+                return complain("GPUSORT_OUT_OF_MEMORY, but record %zu changed", i);
+        fprintf(stderr, "[child %d] records: GPUSORT_OUT_OF_MEMORY, data untouched: %s\n", (int)getpid(), msg);
+        return 0;
+    }
+    if (s != GPUSORT_OK)
+        return complain("50M records: status %d (%s)", s, gpusort_status_str(s));
+    lift_limit();
+    uint32_t *keys = malloc(n * sizeof *keys), *values = malloc(n * sizeof *values);
+    if (!keys || !values)
+        return complain("out of memory for the check");
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = recs[i].value;
+        values[i] = recs[i].key;
+    }
+    if (!pairs_ok(keys, values, n, 8, 0, 0))
+        return complain("50M records: GPUSORT_OK but not sorted stably");
+    fprintf(stderr, "[child %d] the records sort fit under the limit and is correct\n", (int)getpid());
     return 0;
 }
 
@@ -256,13 +346,17 @@ int main(void) {
     check(s == GPUSORT_OK && keys_ok(keys, n, 9), "parent: 1.5M u32 keys sorted before any fork");
 
     int r = in_child(child_sorts);
-    check(r == 0, "forked child: 2M keys, split pairs and pairs sorted correctly (child status %d%s)", r,
+    check(r == 0, "forked child: 2M keys, split pairs, pairs, records and an argsort right (child status %d%s)", r,
           r == -1 ? ": hung, killed" : "");
     r = in_child(child_sorts);
     check(r == 0, "a second forked child, the parent's threads still idle: sorted correctly (status %d)", r);
 
     r = in_child(child_under_limit);
     check(r == 0, "child under a 1 GB address-space limit: 50M pairs -> OUT_OF_MEMORY, data untouched, or sorted "
+                  "(status %d%s)",
+          r, r == 128 + SIGABRT ? ": aborted" : r == -1 ? ": hung, killed" : "");
+    r = in_child(child_records_under_limit);
+    check(r == 0, "child under a 1 GB address-space limit: 50M records -> OUT_OF_MEMORY, data untouched, or sorted "
                   "(status %d%s)",
           r, r == 128 + SIGABRT ? ": aborted" : r == -1 ? ": hung, killed" : "");
 

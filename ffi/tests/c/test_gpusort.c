@@ -1,7 +1,8 @@
 /* Tests of the gpusort C API: every sort entry point on seeded data (checked here: sorted,
  * a permutation with every value still attached to its key, stable where promised) and every
- * error path (hostile callers: hostile_checks.h). Prints one line per check and ends with
- * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
+ * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h). Prints
+ * one line per check and ends with "N passed, M failed"; exits nonzero on any failure. Build:
+ * see ci/ffi.sh. */
 #include "gpusort.h"
 #include "check.h"
 
@@ -377,6 +378,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 }
 
 #include "hostile_checks.h"
+#include "argsort_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -447,10 +449,13 @@ int main(void) {
     check(gpusort_sorter_new(GPUSORT_BACKEND_CPU, &cpu) == GPUSORT_OK && cpu != NULL, "open a cpu sorter");
     sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
     sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
+    argsort_sort_checks(NULL, "default");
+    argsort_sort_checks(cpu, "cpu");
     gpusort_sorter *gpu = NULL;
     if (gpusort_sorter_new(GPUSORT_BACKEND_CUDA, &gpu) == GPUSORT_OK) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             sort_checks(gpu, "cuda", alg);
+        argsort_sort_checks(gpu, "cuda");
         gpusort_sorter_free(gpu);
     } else {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");
@@ -458,6 +463,7 @@ int main(void) {
     error_checks(cpu);
     wrap_checks(cpu);
     tiny_length_checks(cpu);
+    argsort_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
