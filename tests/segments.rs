@@ -28,6 +28,10 @@ fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
         }
         out.push(("random", o));
     }
+    if n >= 2 {
+        // As many segments as keys, one of them empty: one holds two keys.
+        out.push(("empty, pair, singles", [0, 0].into_iter().chain(2..=n).collect()));
+    }
     let q = n / 3;
     if q > 0 {
         out.push(("mixed", vec![0, 0, q, q, q + 1, 2 * q, 2 * q + 1, 2 * q + 1, n, n]));

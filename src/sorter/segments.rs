@@ -122,8 +122,9 @@ impl Sorter {
     ) -> Result<(), SortError> {
         self.check_config()?;
         check_offsets(offsets, keys.len())?;
-        if keys.len() < 2 || offsets.len() == keys.len() + 1 {
-            // No segment holds two keys.
+        // No segment holds two keys. As many segments as keys is not enough: with an empty one
+        // among them another holds two.
+        if keys.len() < 2 || (offsets.len() > keys.len() && offsets.windows(2).all(|w| w[1] - w[0] < 2)) {
             return Ok(());
         }
         match K::slice(keys) {
