@@ -10,7 +10,8 @@
 //! algorithm, backend and key type constants, raw pointers to slices), `text` (strings into caller
 //! buffers), `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the
 //! handle), `sort` (the sort entry points), `argsort` (permutations), `records` (records of a
-//! run-time size sorted by a key inside them).
+//! run-time size sorted by a key inside them), `segments` (runs of one array, each sorted on its
+//! own).
 
 // C names for C types: the header is what users read.
 #![allow(non_camel_case_types)]
@@ -21,6 +22,7 @@ mod error;
 mod failure;
 mod guard;
 mod records;
+mod segments;
 mod sort;
 mod sorter;
 mod status;
@@ -35,6 +37,7 @@ pub use args::{
 pub use argsort::*;
 pub use error::gpusort_last_error_message;
 pub use records::gpusort_sort_records;
+pub use segments::*;
 pub use sort::*;
 pub use sorter::{gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
 pub use status::{gpusort_status, gpusort_status_str, gpusort_version};
