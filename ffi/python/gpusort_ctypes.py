@@ -10,6 +10,7 @@ arrays (through their buffer). Example:
     pairs = (gs.Kvp * 3)(gs.Kvp(2, 0), gs.Kvp(1, 1), gs.Kvp(2, 2))
     gs.sort_kvp(pairs, descending=True)       # stable: equal keys keep their order
     gs.argsort(array("d", [2.5, -1.0, 2.5]))  # array('Q', [1, 0, 2]): the keys are only read
+    gs.sort_segments(keys, [0, 2, 4])         # each of keys[0:2], keys[2:4] on its own
 
 The library is found through $GPUSORT_LIB (a path), else next to this file, else in the cargo
 target directories of this repository, else on the system search path.
@@ -74,6 +75,7 @@ for _name, _args in {
     **{f"gpusort_sort_keys_{t}": [_ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
     **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
     **{f"gpusort_argsort_{t}": [_ptr, _ptr, _size, _ptr, _u32] for t in _ALL_KEYS},
+    **{f"gpusort_sort_segments_{t}": [_ptr, _ptr, _ptr, _size, _ptr, _size, _u32] for t in _ALL_KEYS},
 }.items():
     getattr(_lib, _name).restype = _status
     getattr(_lib, _name).argtypes = _args
@@ -137,6 +139,13 @@ def _address(buf, name, flat=True):
     view = _view(buf, name, flat=flat)
     addr = ctypes.addressof(ctypes.c_char.from_buffer(view)) if view.nbytes else None
     return addr, view.nbytes // view.itemsize, view.format, view.itemsize
+
+
+def _read_address(view):
+    """(address or None when empty, the object to keep alive meanwhile) of a buffer only read:
+    ctypes takes the address of writable buffers only, so a read-only one is read from a copy."""
+    readable = bytearray(view) if view.readonly else view
+    return (ctypes.addressof(ctypes.c_char.from_buffer(readable)) if view.nbytes else None), readable
 
 
 def _key_type(fmt, itemsize, name, allowed):
@@ -285,9 +294,7 @@ def argsort(keys, out=None, descending=False, sorter=None):
     order, handle = _order(descending), _handle(sorter)
     view = _view(keys, "keys", writable=False)
     n, t = len(view), _key_type(view.format, view.itemsize, "keys", _ALL_KEYS)
-    # ctypes takes the address of writable buffers only: a read-only one is read from a copy.
-    readable = bytearray(view) if view.readonly else view
-    kaddr = ctypes.addressof(ctypes.c_char.from_buffer(readable)) if view.nbytes else None
+    kaddr, _keep = _read_address(view)
     if out is None:
         out = array("Q", bytes(8 * n))
     oaddr, nout, ofmt, osize = _address(out, "out")
@@ -297,6 +304,45 @@ def argsort(keys, out=None, descending=False, sorter=None):
         raise ValueError(f"out: room for {nout} indices, but there are {n} keys")
     _check(getattr(_lib, f"gpusort_argsort_{t}")(handle, kaddr, n, oaddr, order))
     return out
+
+
+def _offsets(offsets):
+    """(address or None, count, object to keep alive) of segment offsets as size_t: a 1-D buffer
+    of unsigned size_t items (array('Q'), NumPy uint64 on 64-bit) is read in place, any other
+    iterable of integers (list, range, NumPy int64) is checked and copied."""
+    try:
+        view = memoryview(offsets)
+    except TypeError:
+        view = None
+    if (view is not None and view.ndim == 1 and view.c_contiguous and _kind(view.format) == "unsigned"
+            and view.itemsize == ctypes.sizeof(ctypes.c_size_t)):
+        addr, keep = _read_address(view)
+        return addr, len(view), keep
+    try:
+        items = [_size_t(o, "offsets") for o in (view.tolist() if view is not None else offsets)]
+    except TypeError as e:
+        raise TypeError(f"offsets: a sequence of integers is required ({e})") from None
+    copy = (ctypes.c_size_t * len(items))(*items)
+    return (ctypes.addressof(copy) if items else None), len(items), copy
+
+
+def sort_segments(keys, offsets, values=None, descending=False, sorter=None):
+    """Sorts each segment of `keys` (any key type of sort_keys) in place on its own, stably, the
+    u32 `values` (as many, or None: keys only) moving with their keys. Segment s is
+    keys[offsets[s]:offsets[s + 1]]; `offsets` runs from 0 to len(keys) and never falls (empty
+    segments are fine), else GpusortError(INVALID_ARGUMENT) with the arrays untouched. Rows of
+    `cols` keys: offsets range(0, len(keys) + 1, cols)."""
+    order, handle = _order(descending), _handle(sorter)
+    kaddr, n, fmt, size = _address(keys, "keys")
+    t = _key_type(fmt, size, "keys", _ALL_KEYS)
+    vaddr = None
+    if values is not None:
+        vaddr, nv, vfmt, vsize = _address(values, "values")
+        _key_type(vfmt, vsize, "values", ("u32",))
+        if nv != n:
+            raise ValueError(f"values: {nv} values for {n} keys; split pairs need one value per key")
+    oaddr, m, _keep = _offsets(offsets)
+    _check(getattr(_lib, f"gpusort_sort_segments_{t}")(handle, kaddr, vaddr, n, oaddr, m, order))
 
 
 _KEY_NAMES = {name: code for code, name in enumerate(_ALL_KEYS)}

@@ -1,6 +1,6 @@
 """Tests of gpusort through ctypes only: array('I') keys, structured buffers of pairs (a ctypes
 array of Kvp and a bytearray of packed records), split pairs, other key types, argsort, records
-of any size sorted by a key inside them, and error paths.
+of any size sorted by a key inside them, segmented sorts, and error paths.
 Prints one line per check and ends with "N passed, M failed"; exits 1 on any failure. Runs
 without pytest; NumPy is optional (its checks are skipped, loudly, without it).
 
@@ -336,6 +336,51 @@ check(lib.gpusort_argsort_f64(None, gs._address(array("d", [1.0]), "k")[0], 1, g
       "argsort straight to the library, order 5: invalid argument, out untouched")
 
 
+# ---- segmented sorts: each segment on its own, stably ----
+def cut(n, how):
+    if how == "one":
+        return [0, n]
+    if how == "random, empty segments":
+        inner = sorted(rng.randrange(n + 1) for _ in range(rng.randrange(6)))
+        return [0, 0] + inner + inner[-1:] + [n, n]
+    return list(range(0, n, how)) + [n]  # rows of `how`, the last one shorter
+
+
+for code, (gen, extremes) in KEY_GENS.items():
+    bad = None
+    for descending in (False, True):
+        for n in [0, 1, 2, 3, 7, 8, 9, 255, 256, 257, 4099]:
+            few = [gen() for _ in range(3)] + extremes
+            for how in ("one", "random, empty segments", 1, 2, 16, 17, 97):
+                src = [rng.choice(few) for _ in range(n)]
+                offsets = cut(n, how)
+                perm = [s + i for s, e in zip(offsets, offsets[1:]) for i in stable_perm(src[s:e], descending)]
+                keys, values = array(code, src), array("I", range(n))
+                gs.sort_segments(keys, offsets, values, descending)
+                only = array(code, src)
+                gs.sort_segments(only, array("Q", offsets) if how == 1 else offsets, descending=descending)
+                if keys.tolist() != [src[i] for i in perm] or values.tolist() != perm or only != keys:
+                    bad = bad or f"n = {n}, {how}, {'descending' if descending else 'ascending'}"
+    check(bad is None, f"sort_segments array('{code}') with values and keys only: each segment in stable order"
+          f"{': ' + bad if bad else ''}")
+
+keys, values = array("d", [2.0, 1.0, 0.5]), array("I", [0, 1, 2])
+for offsets, words in (([], "empty"), ([1, 3], "start at 1"), ([0, 2], "end at 2"), ([0, 2, 1, 3], "fall from 2"),
+                       ([0, 4], "end at 4")):
+    check(refuses(gs.GpusortError, lambda: gs.sort_segments(keys, offsets, values), "invalid argument", words)
+          and keys.tolist() == [2.0, 1.0, 0.5] and values.tolist() == [0, 1, 2],
+          f"sort_segments, offsets {offsets}: invalid argument, arrays untouched")
+for offsets, exc in (([0, -1, 3], ValueError), ([0, 1.5, 3], TypeError), (None, TypeError), ([[0, 3]], TypeError)):
+    check(refuses(exc, lambda: gs.sort_segments(keys, offsets)) and keys.tolist() == [2.0, 1.0, 0.5],
+          f"sort_segments, offsets {offsets}: {exc.__name__}, keys untouched")
+check(refuses(ValueError, lambda: gs.sort_segments(keys, [0, 3], array("I", [0, 1])), "2 values for 3 keys")
+      and refuses(TypeError, lambda: gs.sort_segments(keys, [0, 3], array("i", [0, 1, 2])), "values"),
+      "sort_segments: values of the wrong length or type are refused")
+gs.sort_segments(keys, range(0, 4, 3), values)
+gs.sort_segments(array("I"), [0])
+check(keys.tolist() == [0.5, 1.0, 2.0] and values.tolist() == [2, 1, 0], "sort_segments with range offsets; n = 0")
+
+
 # ---- records sorted by a key inside them ----
 class Row(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint32), ("score", ctypes.c_double), ("tag", ctypes.c_char * 3)]
@@ -415,6 +460,12 @@ if np is not None:
     check(gs.argsort(ro).tolist() == [4, 3, 2, 1, 0], "argsort of a read-only NumPy int64 array")
     check(refuses(ValueError, lambda: gs.argsort(np.arange(6, dtype=np.uint32)[::2]), "contiguous"),
           "argsort of a strided NumPy view: ValueError")
+    seg = np.array([[3, 1, 2], [9, 8, 7]], dtype=np.int64).ravel()
+    gs.sort_segments(seg, np.arange(0, 7, 3, dtype=np.int64))
+    ro = np.array([0, 6], dtype=np.uint64)
+    ro.flags.writeable = False
+    gs.sort_segments(seg, ro, descending=True)
+    check(seg.tolist() == [9, 8, 7, 3, 2, 1], "sort_segments of NumPy int64 rows by int64 and read-only uint64 offsets")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
