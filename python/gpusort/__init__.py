@@ -7,6 +7,10 @@
 array([1, 2, 3], dtype=uint32)
 >>> gpusort.argsort(np.array([2.0, -1.0, 2.0], dtype=np.float32))
 array([1, 0, 2])
+>>> k = np.array([3, 1, 2, 9, 7], dtype=np.int64)
+>>> gpusort.sort_segments(k, [0, 3, 5])  # each segment on its own
+>>> k
+array([1, 2, 3, 7, 9])
 
 The module-level functions use one process-wide ``Sorter("auto")``: the GPU when one is
 usable and the array is large enough to gain from it, else all CPU cores. Make a
@@ -38,6 +42,7 @@ __all__ = [
     "sort",
     "sort_pairs",
     "argsort",
+    "sort_segments",
     "default_sorter",
     "GpusortError",
     "NoDeviceError",
@@ -76,7 +81,8 @@ if hasattr(os, "register_at_fork"):
 
 
 def sort(a: Any, descending: bool = False, *, stream: Any = None) -> None:
-    """Sorts the 1-D array ``a`` in place; see :meth:`Sorter.sort`."""
+    """Sorts the 1-D array ``a`` in place, or each row (last axis) of an N-D NumPy array; see
+    :meth:`Sorter.sort`."""
     default_sorter().sort(a, descending, stream=stream)
 
 
@@ -89,3 +95,9 @@ def argsort(keys: Any, stable: bool = True, descending: bool = False, *, stream:
     """The int64 indices that sort ``keys`` (left as it is), stably in either order; see
     :meth:`Sorter.argsort`."""
     return default_sorter().argsort(keys, stable, descending, stream=stream)
+
+
+def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool = False, *, stream: Any = None) -> None:
+    """Sorts each segment ``keys[offsets[s]:offsets[s + 1]]`` of a NumPy array in place on its own,
+    stably, values (optional) moving with their keys; see :meth:`Sorter.sort_segments`."""
+    default_sorter().sort_segments(keys, offsets, values, descending, stream=stream)

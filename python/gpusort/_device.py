@@ -59,6 +59,20 @@ def view(obj: Any, what: str) -> Optional[DeviceArray]:
     return _cai_view(obj, cai, what)
 
 
+def is_device(obj: Any) -> bool:
+    """Whether ``obj`` is a CUDA array (a CUDA ``torch.Tensor``, a ``cupy.ndarray``, an object with
+    ``__cuda_array_interface__``), whatever its shape and dtype: for the sorts of host arrays only."""
+    if type(obj) is np.ndarray:
+        return False
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(obj, torch.Tensor):
+        return bool(obj.is_cuda)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(obj, cupy.ndarray):
+        return True
+    return hasattr(obj, "__cuda_array_interface__")
+
+
 def _torch_dtypes(torch: Any) -> dict:
     names = {"uint32": "<u4", "int32": "<i4", "float32": "<f4", "uint64": "<u8", "int64": "<i8", "float64": "<f8"}
     # torch.uint32 and torch.uint64 exist from PyTorch 2.3.

@@ -1,4 +1,4 @@
-"""``gpusort.Sorter``: one backend choice, and the three sorts for host and device arrays."""
+"""``gpusort.Sorter``: one backend choice, and the sorts for host and device arrays."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ class Sorter:
     measured table. ``device_memory_limit`` caps the device bytes of a host sort (larger sorts
     run out of core). ``device`` picks the GPU of a ``"cuda"`` sorter (default 0).
 
-    Host arrays are 1-D, contiguous, writable NumPy arrays; device arrays are 1-D contiguous
+    Host arrays are 1-D, contiguous, writable NumPy arrays (``sort`` also takes C-contiguous N-D
+    ones and sorts each row, along the last axis); device arrays are 1-D contiguous
     CUDA ``torch.Tensor``s, ``cupy.ndarray``s or objects with ``__cuda_array_interface__``, sorted
     in place on the device of this sorter, on the caller's current stream of the array's library
     (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
@@ -84,7 +85,20 @@ class Sorter:
 
     def sort(self, a: Any, descending: bool = False, *, stream: Any = None) -> None:
         """Sorts ``a`` in place (ascending unless ``descending``). Returns None, as
-        ``numpy.ndarray.sort`` does."""
+        ``numpy.ndarray.sort`` does.
+
+        A C-contiguous N-D NumPy array is sorted row by row along its last axis, as
+        ``a.sort(axis=-1)`` / ``torch.sort(dim=-1)`` do (each row on its own; all rows in one or
+        two sorts of the whole array, see :meth:`sort_segments`), stably even where this sorter's
+        algorithm is a sorting network. Device arrays are 1-D only.
+
+        >>> import numpy as np, gpusort
+        >>> a = np.array([[3, 1, 2], [9, 7, 8]], dtype=np.int32)
+        >>> gpusort.Sorter("cpu").sort(a)
+        >>> a
+        array([[1, 2, 3],
+               [7, 8, 9]], dtype=int32)
+        """
         dev = _device.view(a, "a")
         if dev is None:
             _host_only(stream)
@@ -107,6 +121,38 @@ class Sorter:
         _device.check_values(vd, kd)
         handle = _device.stream_handle(kd, stream)
         self._native.sort_pairs_device(kd.ptr, vd.ptr, kd.n, key, handle, bool(descending))
+
+    def sort_segments(
+        self, keys: Any, offsets: Any, values: Any = None, descending: bool = False, *, stream: Any = None
+    ) -> None:
+        """Sorts each segment of ``keys`` in place on its own, stably (equal keys keep their order,
+        descending too, whatever this sorter's algorithm), each value of ``values`` (same length,
+        or None: keys only) moving with its key. Segment ``s`` is
+        ``keys[offsets[s]:offsets[s + 1]]``: ``offsets`` (any 1-D integer array or sequence) runs
+        from 0 to ``len(keys)`` without falling; empty segments are fine. Rows of ``cols`` keys are
+        ``offsets=range(0, len(keys) + 1, cols)`` (or :meth:`sort` of the 2-D array). All segments
+        are sorted together, in one or two sorts of the whole array, on this sorter's backend.
+
+        Host (NumPy) arrays only: device arrays raise ``TypeError`` (copy them to the host).
+        Offsets that are not integers raise ``TypeError``; negative ones ``ValueError``; offsets
+        that do not cut the keys into segments :class:`gpusort.InvalidArgumentError` (a
+        ``ValueError``), with the arrays untouched.
+
+        >>> import numpy as np, gpusort
+        >>> k = np.array([3, 1, 2, 9, 7, 5], dtype=np.uint32)
+        >>> v = np.arange(6, dtype=np.uint32)
+        >>> gpusort.Sorter("cpu").sort_segments(k, [0, 3, 5, 6], v)
+        >>> k, v
+        (array([1, 2, 3, 7, 9, 5], dtype=uint32), array([1, 2, 0, 4, 3, 5], dtype=uint32))
+        """
+        for arr, what in ((keys, "keys"), (values, "values")):
+            if arr is not None and _device.is_device(arr):
+                raise TypeError(
+                    f"{what}: sort_segments sorts host (NumPy) arrays only, not CUDA arrays; copy them to "
+                    "the host (t.cpu().numpy(), cupy.asnumpy(a)) and back"
+                )
+        _host_only(stream)
+        self._native.sort_segments(keys, _offsets(offsets), values, bool(descending))
 
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
@@ -134,6 +180,27 @@ class Sorter:
         _host_only(stream)
         result: np.ndarray = native.argsort(keys, bool(stable), desc)
         return result
+
+
+def _offsets(offsets: Any) -> np.ndarray:
+    """``offsets`` as the 1-D contiguous uint64 array the native sort takes: any integer array or
+    sequence of integers; ``TypeError`` for other dtypes, ``ValueError`` for shapes and negative
+    offsets. Whether they cut the keys into segments the library checks."""
+    if isinstance(offsets, np.ndarray) and offsets.dtype == np.uint64 and offsets.ndim == 1:
+        return np.ascontiguousarray(offsets)
+    try:
+        a = np.asarray(offsets)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise TypeError(f"offsets: not a sequence of integers ({e})") from None
+    if a.size and a.dtype.kind not in "iu":
+        raise TypeError(f"offsets: dtype {a.dtype} is not an integer type")
+    if a.ndim != 1:
+        raise ValueError(f"offsets: a 1-D sequence is required; this one has shape {a.shape}")
+    if a.size == 0:
+        return np.zeros(0, dtype=np.uint64)  # the library says what is missing
+    if a.dtype.kind == "i" and a.min() < 0:
+        raise ValueError(f"offsets: {a.min()} is negative; offsets are positions in the keys")
+    return np.ascontiguousarray(a, dtype=np.uint64)
 
 
 def _host_only(stream: Any) -> None:

@@ -1,10 +1,15 @@
 //! NumPy arrays on the host: checked, borrowed through the numpy crate (which also refuses two
 //! borrows of overlapping memory, so `sort_pairs(a, a)` cannot alias), then sorted with the GIL
 //! released. Every check runs before anything is written: a refused array is left as it was.
+//! Segmented sorts (`sort_segments`, and `sort` of N-D arrays row by row) go through
+//! `Sorter::sort_segments` / `sort_segments_keys`.
+
+use std::borrow::Cow;
 
 use gpusort::{Algorithm, Order, Sorter};
 use numpy::{
-    BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+    BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 
@@ -61,12 +66,17 @@ fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
     arr.dtype().is_equiv_to(&numpy::dtype::<T>(arr.py()))
 }
 
-/// `obj` as a 1-D NumPy array, else `TypeError` (not an array) or `ValueError` (shape).
-fn array<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyUntypedArray>> {
-    let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
+/// `obj` as a NumPy array of any shape, else `TypeError`.
+fn ndarray<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyUntypedArray>> {
+    obj.cast::<PyUntypedArray>().map_err(|_| {
         let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
         type_error(what, format!("expected a numpy.ndarray or a CUDA array, got {name}"))
-    })?;
+    })
+}
+
+/// `obj` as a 1-D NumPy array, else `TypeError` (not an array) or `ValueError` (shape).
+fn array<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyUntypedArray>> {
+    let arr = ndarray(obj, what)?;
     if arr.ndim() != 1 {
         return Err(value_error(what, format!("gpusort sorts 1-D arrays; this one has shape {:?}", arr.shape())));
     }
@@ -99,13 +109,14 @@ fn check_contiguous(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<()>
     Ok(())
 }
 
-/// A mutable borrow of `arr` as `[T]` for the length of `f`, after the checks above.
+/// A mutable borrow of `arr` (of any shape, C-contiguous) as `[T]` for the length of `f`, after
+/// the checks above.
 fn with_slice<T: Element, R>(
     arr: &Bound<'_, PyUntypedArray>,
     what: &str,
     f: impl FnOnce(&mut [T]) -> PyResult<R>,
 ) -> PyResult<R> {
-    let typed = arr.cast::<PyArray1<T>>().map_err(|e| type_error(what, e))?;
+    let typed = arr.cast::<PyArrayDyn<T>>().map_err(|e| type_error(what, e))?;
     let mut rw = typed.try_readwrite().map_err(|e| match e {
         BorrowError::NotWriteable => value_error(what, "read-only array"),
         _ => value_error(what, "shares memory with the other array, or is being sorted by another thread"),
@@ -122,13 +133,48 @@ fn order(descending: bool) -> Order {
     }
 }
 
-/// `gpusort.sort` of a NumPy array.
+/// The sorter with a stable algorithm: itself, or, set to a sorting network, with the default
+/// one. Argsorts are stable by definition, and a segmented sort of 64-bit keys (an argsort, then
+/// the positions sorted by segment) is right only with a stable sort.
+fn stable(sorter: &Sorter) -> Sorter {
+    if sorter.algorithm().is_stable() {
+        sorter.clone()
+    } else {
+        sorter.clone().with_algorithm(Algorithm::Auto)
+    }
+}
+
+/// `gpusort.sort` of a NumPy array: a 1-D one as one array, an N-D one (C-contiguous) row by row
+/// along its last axis, as `numpy.sort(a, axis=-1)`, through `Sorter::sort_segments_keys` with the
+/// offsets `0, cols, 2 cols, ...` (stably, with the default algorithm where the sorter's is a
+/// sorting network: see `stable`).
 pub fn sort(py: Python<'_>, sorter: &Sorter, a: &Bound<'_, PyAny>, descending: bool) -> PyResult<()> {
-    let arr = array(a, "a")?;
+    let arr = ndarray(a, "a")?;
+    if arr.ndim() == 0 {
+        return Err(value_error(
+            "a",
+            "gpusort sorts 1-D arrays, and the rows (last axis) of N-D ones; this one has shape ()",
+        ));
+    }
     let dtype = key_dtype(arr, "a")?;
     check_contiguous(arr, "a")?;
+    let shape = arr.shape();
+    let cols = shape[shape.len() - 1];
+    let rows = arr.len().checked_div(cols).unwrap_or(0);
+    let sorter = if shape.len() == 1 { sorter.clone() } else { stable(sorter) }.with_order(order(descending));
     with_key_type!(dtype, K => with_slice::<K, _>(arr, "a", |keys| {
-        py.detach(|| sorter.clone().with_order(order(descending)).sort_keys(keys)).map_err(|e| sort_error(py, e))
+        if shape.len() == 1 {
+            return py.detach(|| sorter.sort_keys(keys)).map_err(|e| sort_error(py, e));
+        }
+        if cols < 2 {
+            // Rows of one key or none: nothing to order (the borrow above still refused a
+            // read-only array).
+            return Ok(());
+        }
+        let mut offsets = buffer::<usize>(rows + 1, "rows of an N-D array: the row offsets (host memory)")
+            .map_err(|e| sort_error(py, e))?;
+        offsets.extend((0..=rows).map(|r| r * cols));
+        py.detach(|| sorter.sort_segments_keys(keys, &offsets)).map_err(|e| sort_error(py, e))
     }))
 }
 
@@ -142,19 +188,70 @@ pub fn sort_pairs(
 ) -> PyResult<()> {
     let (k, v) = (array(keys, "keys")?, array(values, "values")?);
     let dtype = key_dtype(k, "keys")?;
-    if !(is::<u32>(v) || is::<i32>(v) || is::<f32>(v)) {
-        return Err(type_error("values", format!("dtype {} is not a value type ({VALUE_DTYPES})", v.dtype())));
-    }
     check_contiguous(k, "keys")?;
-    check_contiguous(v, "values")?;
-    if k.len() != v.len() {
-        return Err(value_error("values", format!("{} values for {} keys; one value per key", v.len(), k.len())));
-    }
+    check_values(v, k.len())?;
     with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| {
         with_value_slice(v, |values| {
             py.detach(|| sorter.clone().with_order(order(descending)).sort_pairs(keys, values)).map_err(|e| sort_error(py, e))
         })
     }))
+}
+
+/// Values for `n` keys: a 32-bit dtype, contiguous, `n` of them.
+fn check_values(v: &Bound<'_, PyUntypedArray>, n: usize) -> PyResult<()> {
+    if !(is::<u32>(v) || is::<i32>(v) || is::<f32>(v)) {
+        return Err(type_error("values", format!("dtype {} is not a value type ({VALUE_DTYPES})", v.dtype())));
+    }
+    check_contiguous(v, "values")?;
+    if v.len() != n {
+        return Err(value_error("values", format!("{} values for {n} keys; one value per key", v.len())));
+    }
+    Ok(())
+}
+
+/// `gpusort.sort_segments` of NumPy arrays: `offsets` is the 1-D uint64 array
+/// `gpusort/_sorter.py` made of the caller's offsets; the library checks that they cut the keys
+/// into segments before it writes anything. Stable (see `stable`).
+pub fn sort_segments(
+    py: Python<'_>,
+    sorter: &Sorter,
+    keys: &Bound<'_, PyAny>,
+    offsets: &Bound<'_, PyAny>,
+    values: Option<&Bound<'_, PyAny>>,
+    descending: bool,
+) -> PyResult<()> {
+    let k = array(keys, "keys")?;
+    let dtype = key_dtype(k, "keys")?;
+    check_contiguous(k, "keys")?;
+    let v = values.map(|v| array(v, "values")).transpose()?;
+    if let Some(v) = v {
+        check_values(v, k.len())?;
+    }
+    let o = array(offsets, "offsets")?;
+    let o = o.cast::<PyArray1<u64>>().map_err(|e| type_error("offsets", e))?;
+    // Borrowed first: keys or values sharing its memory are then refused by their own borrow.
+    let ro = o.try_readonly().map_err(|e| value_error("offsets", e))?;
+    let offsets = as_usize(ro.as_slice().map_err(|e| value_error("offsets", e))?)?;
+    let sorter = stable(sorter).with_order(order(descending));
+    with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| match v {
+        None => py.detach(|| sorter.sort_segments_keys(keys, &offsets)).map_err(|e| sort_error(py, e)),
+        Some(v) => with_value_slice(v, |values| {
+            py.detach(|| sorter.sort_segments(keys, values, &offsets)).map_err(|e| sort_error(py, e))
+        }),
+    }))
+}
+
+/// The offsets as `usize`: the same memory where `usize` is 64 bits, else a checked copy.
+fn as_usize(o: &[u64]) -> PyResult<Cow<'_, [usize]>> {
+    if size_of::<usize>() == size_of::<u64>() && align_of::<usize>() == align_of::<u64>() {
+        // SAFETY: same size and alignment (checked above), every bit pattern valid for both; the
+        // borrow of `o` carries over.
+        return Ok(Cow::Borrowed(unsafe { std::slice::from_raw_parts(o.as_ptr().cast(), o.len()) }));
+    }
+    o.iter()
+        .map(|&x| usize::try_from(x).map_err(|_| value_error("offsets", format!("{x} is past this platform's size_t"))))
+        .collect::<PyResult<Vec<_>>>()
+        .map(Cow::Owned)
 }
 
 /// The values as `[u32]` whatever their 32-bit dtype: they are moved, never compared.
@@ -191,9 +288,7 @@ pub fn argsort<'py>(
     let arr = array(keys, "keys")?;
     let dtype = key_dtype(arr, "keys")?;
     let n = arr.len();
-    let sorter =
-        if sorter.algorithm().is_stable() { sorter.clone() } else { sorter.clone().with_algorithm(Algorithm::Auto) };
-    let sorter = sorter.with_order(order(descending));
+    let sorter = stable(sorter).with_order(order(descending));
     with_key_type!(dtype, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("keys", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("keys", e))?;
@@ -205,7 +300,8 @@ pub fn argsort<'py>(
         let strided: Option<Vec<K>> = match ro.as_slice() {
             Ok(_) => None,
             Err(_) => {
-                let mut v = buffer::<K>(n).map_err(|e| sort_error(py, e))?;
+                let mut v = buffer::<K>(n, "argsort of strided keys: a contiguous copy (host memory)")
+                    .map_err(|e| sort_error(py, e))?;
                 v.extend(ro.as_array().iter().copied());
                 Some(v)
             }
@@ -228,12 +324,10 @@ fn positions(out: &mut [i64]) -> &mut [u64] {
     unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }
 
-/// An empty vector with room for `n` items, or `OutOfMemory`.
-fn buffer<T>(n: usize) -> Result<Vec<T>, gpusort::SortError> {
+/// An empty vector with room for `n` items, or `OutOfMemory` for `op`.
+fn buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, gpusort::SortError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| gpusort::SortError::OutOfMemory {
-        op: "argsort of strided keys: a contiguous copy (host memory)",
-        bytes: n.saturating_mul(size_of::<T>()),
-    })?;
+    v.try_reserve_exact(n)
+        .map_err(|_| gpusort::SortError::OutOfMemory { op, bytes: n.saturating_mul(size_of::<T>()) })?;
     Ok(v)
 }

@@ -1,7 +1,7 @@
 //! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
-//! (NumPy) and the raw device sorts that `gpusort/_device.py` calls once it has read a CUDA
-//! array's pointer, length, dtype and stream. The public class is `gpusort.Sorter`
-//! (`gpusort/_sorter.py`), which holds one of these.
+//! (NumPy: sort, sort_pairs, sort_segments, argsort) and the raw device sorts that
+//! `gpusort/_device.py` calls once it has read a CUDA array's pointer, length, dtype and stream.
+//! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
 use gpusort::{Algorithm, DeviceKeyType, Order, Sorter};
@@ -141,6 +141,18 @@ impl PySorter {
         descending: bool,
     ) -> PyResult<()> {
         host::sort_pairs(py, &self.inner, keys, values, descending)
+    }
+
+    #[pyo3(signature = (keys, offsets, values, descending))]
+    fn sort_segments(
+        &self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        offsets: &Bound<'_, PyAny>,
+        values: Option<&Bound<'_, PyAny>>,
+        descending: bool,
+    ) -> PyResult<()> {
+        host::sort_segments(py, &self.inner, keys, offsets, values, descending)
     }
 
     fn argsort<'py>(
