@@ -43,9 +43,17 @@ BAD_KEYS = {
 }
 
 
-@pytest.mark.parametrize("case", BAD_KEYS, ids=list(BAD_KEYS))
+# sort takes C-contiguous N-D arrays (each row sorted: test_segments.py), not other layouts.
+BAD_SORT = {name: case for name, case in BAD_KEYS.items() if name != "2-D"}
+BAD_SORT["2-D, Fortran order"] = (unsorted().reshape(10, 100).T, ValueError, "contiguous")
+BAD_SORT["2-D, strided rows"] = (unsorted(n=2000).reshape(10, 200)[:, ::2], ValueError, "contiguous")
+BAD_SORT["2-D, read-only"] = (read_only(unsorted().reshape(10, 100)), ValueError, "read-only")
+BAD_SORT["2-D, int8"] = (unsorted(np.int8).reshape(10, 100), TypeError, "dtype int8")
+
+
+@pytest.mark.parametrize("case", BAD_SORT, ids=list(BAD_SORT))
 def test_sort_refuses_bad_arrays(sorter, case):
-    a, exc, match = BAD_KEYS[case]
+    a, exc, match = BAD_SORT[case]
     check_refused(lambda: sorter.sort(a), exc, a, match=match)
 
 
