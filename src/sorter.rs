@@ -6,8 +6,10 @@ mod records;
 mod segments;
 #[cfg(test)]
 mod tests;
+mod topk;
 
 pub use records::ArgIndex;
+pub use topk::TopK;
 
 use std::sync::Arc;
 
@@ -507,6 +509,16 @@ impl Sorter {
 
     /// Sorts on the backend `pick` chose. CPU sorts go to gpusort-cpu's own thread pool, which
     /// survives fork (small ones stay on the calling thread, as waking the pool would cost more).
+    /// [`Sorter::run`] with a stable algorithm: the sorter's own when it is stable, else
+    /// `Algorithm::Auto` (the radix sort). For the jobs whose results promise stability whatever
+    /// the sorter was made with: argsort, records, segments, top-k.
+    pub(crate) fn run_stable(&self, job: SortJob<'_>) -> Result<(), SortError> {
+        match self.algorithm.is_stable() {
+            true => self.run(job),
+            false => self.clone().with_algorithm(Algorithm::Auto).run(job),
+        }
+    }
+
     fn run(&self, job: SortJob<'_>) -> Result<(), SortError> {
         self.check_config()?;
         if job.len() < 2 {

@@ -78,6 +78,12 @@ fn every_key_type_and_layout(b: &Backend) {
                 case::<f64>(&b.sorter, n, p, order);
             }
         }
+        // Stable whatever algorithm the sorter was made with.
+        for &a in &b.algorithms {
+            let s = b.sorter.clone().with_algorithm(a);
+            case::<u32>(&s, 65537, Pattern::FewDistinct, order);
+            case::<i64>(&s, 65537, Pattern::FewDistinct, order);
+        }
         case::<u32>(&b.sorter, 1_000_000, Pattern::Random, order);
         case::<f64>(&b.sorter, 1_000_000, Pattern::FewDistinct, order);
     }

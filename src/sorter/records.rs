@@ -140,10 +140,10 @@ impl Sorter {
         }
         if n <= 1 << 32 {
             if let Some(out) = I::as_positions(out) {
-                return self.run(SortJob::Argsort(K::view(keys), out));
+                return self.run_stable(SortJob::Argsort(K::view(keys), out));
             }
             let mut positions = zeroed_positions(n, "argsort positions (host memory)")?;
-            self.run(SortJob::Argsort(K::view(keys), &mut positions))?;
+            self.run_stable(SortJob::Argsort(K::view(keys), &mut positions))?;
             gpusort_cpu::install(|| {
                 out.par_chunks_mut(PIECE)
                     .zip(positions.par_chunks(PIECE))
@@ -224,7 +224,7 @@ impl Sorter {
             keys.set_len(n);
         }
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
-        self.run(SortJob::Argsort(K::view(&keys), &mut positions))?;
+        self.run_stable(SortJob::Argsort(K::view(&keys), &mut positions))?;
         drop(keys);
         // From the copy in huge pages, whose random reads miss the TLB far less than the caller's
         // pages would; nothing can fail from here on, so `v` ends sorted or untouched.

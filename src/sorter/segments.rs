@@ -161,7 +161,7 @@ impl Sorter {
             Some(v) => SortJob::Pairs(KeySlice::U64(&mut composite), v),
             None => SortJob::Keys(KeySlice::U64(&mut composite)),
         };
-        ascending.run(job)?;
+        ascending.run_stable(job)?;
         gpusort_cpu::install(|| {
             keys.par_chunks_mut(PIECE)
                 .zip(composite.par_chunks(PIECE))
@@ -193,7 +193,7 @@ impl Sorter {
             })?),
             None => None,
         };
-        self.run(SortJob::Argsort(K::view(keys), &mut positions))?;
+        self.run_stable(SortJob::Argsort(K::view(keys), &mut positions))?;
         let out = Out(segment_of.as_mut_ptr());
         for_each_segment_id(offsets, n, |i, seg| {
             // SAFETY: i < n = the buffer's capacity; each i is visited once.
@@ -205,7 +205,9 @@ impl Sorter {
         let mut segments = host_buffer::<u32>(n, "segmented sort segment numbers (host memory)")?;
         gpusort_cpu::install(|| segments.par_extend(positions.par_iter().map(|&p| segment_of[p as usize])));
         drop(segment_of);
-        self.clone().with_order(Order::Ascending).run(SortJob::Pairs(KeySlice::U32(&mut segments), &mut positions))?;
+        self.clone()
+            .with_order(Order::Ascending)
+            .run_stable(SortJob::Pairs(KeySlice::U32(&mut segments), &mut positions))?;
         // Nothing fails from here on: the slices end sorted or, above, untouched.
         permute(keys, key_copy, &positions);
         if let (Some(v), Some(copy)) = (values, value_copy) {
