@@ -86,7 +86,7 @@ pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;
 pub use kvp::Kvp;
-pub use sorter::{ArgIndex, Sorter};
+pub use sorter::{ArgIndex, Sorter, TopK};
 
 /// The result oracle of gpusort's tests (sorted, a permutation, stable): `gpusort-cpu`'s `check`.
 #[cfg(feature = "testing")]

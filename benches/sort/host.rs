@@ -79,6 +79,7 @@ pub fn run() {
     in_core(&gpu, &floor);
     crate::records::run(&gpu);
     crate::segments::run(&gpu);
+    crate::topk::run(&gpu);
     out_of_core(&gpu, &floor);
     // The pinned copy of the largest input (8 GiB at 1G pairs) and the device pool would
     // otherwise stay for the criterion groups.

@@ -38,6 +38,7 @@ mod inputs;
 mod record;
 mod records;
 mod segments;
+mod topk;
 
 use std::sync::Arc;
 use std::time::Instant;

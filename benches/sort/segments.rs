@@ -5,7 +5,7 @@
 //!
 //! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>` and
 //! `cpu-segments-<segment length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
-//! (default 64M); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
+//! (default 64M, 0 for none); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
 
 use gpusort::{SortError, Sorter};
 use rayon::prelude::*;
@@ -59,6 +59,9 @@ impl Case for SegmentsCase {
 
 pub fn run(gpu: &Sorter) {
     let n = env_count("GPUSORT_BENCH_SEGMENTS_N", 64 * MIB);
+    if n == 0 {
+        return;
+    }
     let cpu_max = env_count("GPUSORT_BENCH_HOST_CPU_MAX", 256 * MIB);
     let cpu = Sorter::cpu();
     let keys = Pattern::Random.keys(n, 0);

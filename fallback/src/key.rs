@@ -13,7 +13,7 @@ use std::fmt::Debug;
 /// assert_eq!(0x1234_5678u32.byte(1), 0x56);
 /// assert_eq!(0u64.invert(), u64::MAX);
 /// ```
-pub trait RadixBits: Copy + Ord + Send + Sync + Debug + 'static {
+pub trait RadixBits: Copy + Ord + Send + Sync + Debug + Into<u64> + 'static {
     /// Width in bytes (4 or 8).
     const BYTES: usize;
     /// The 8-bit digit at byte `index` (0 = least significant).

@@ -12,7 +12,7 @@
 // Layers, each using only the ones above it in this list: `alloc` (fallible buffers), `key`
 // (ordered bits), `order`, `keyfn`, `raw` (pointers, kept scratch), `pool`; `huge` (huge-page
 // buffers) and `gather` (items in a permutation's order); the passes `wc` and
-// `presorted`; `simd` (the vector quicksort for keys only); `radix`; `stable` (the sort on the
+// `presorted`; `simd` (the vector quicksort for keys only); `radix`; `select` (the first k keys); `stable` (the sort on the
 // pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
@@ -28,6 +28,7 @@ mod presorted;
 mod radix;
 mod raw;
 pub mod rng;
+mod select;
 #[doc(hidden)]
 pub mod simd;
 mod stable;
@@ -40,6 +41,7 @@ pub use key::{Keyed, RadixBits, SortKey};
 pub use order::Order;
 pub use pool::{install, threads};
 pub use raw::{kept_scratch_bytes, release_scratch};
+pub use select::select_first;
 
 /// `dst.copy_from_slice(src)` with non-temporal stores: each destination line is written whole
 /// without being read first, which saves a third of the memory traffic of a large copy into memory

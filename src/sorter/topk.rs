@@ -1,0 +1,98 @@
+//! Top-k: the `k` first keys in the sorter's order, with their input positions, without sorting
+//! the rest.
+//!
+//! The `k` keys are found on the host by a radix select over all cores (`gpusort_cpu::
+//! select_first`: a few reading passes over the keys, nothing copied); only those `k` are then
+//! sorted, on the sorter's backend as an argsort (the GPU when it picks it for `k` keys). A
+//! selection reads each key a few times and does little else, so for host data it runs at the
+//! speed of host memory, faster than the upload alone that a GPU selection would need first.
+
+use rayon::prelude::*;
+
+use super::records::host_buffer;
+use super::Sorter;
+use crate::{Key, SortError};
+
+/// The `k` first keys of an input in a sorter's order, and where each stood in the input: what
+/// [`Sorter::top_k`] returns (like `torch.topk`'s values and indices).
+///
+/// ```
+/// let top = gpusort::Sorter::auto().top_k(&[4u32, 8, 1, 8], 2)?;
+/// assert_eq!((top.keys, top.indices), (vec![1, 4], vec![2, 0]));
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct TopK<K> {
+    /// The keys, in the sorter's order.
+    pub keys: Vec<K>,
+    /// `indices[i]` is the input position of `keys[i]`; equal keys in increasing position.
+    pub indices: Vec<u64>,
+}
+
+impl Sorter {
+    /// The `k` smallest keys (the `k` largest with [`Order::Descending`](crate::Order)), sorted,
+    /// with their input positions: exactly the first `k` entries of a stable sort of `keys`, so
+    /// ties at the `k`-th key go to the earliest positions, and both backends agree bit for bit.
+    /// Floats in `total_cmp` order. `keys` is only read. `k` may be 0 to `keys.len()`
+    /// (`InvalidArgument` above it).
+    ///
+    /// ```
+    /// use gpusort::{Order, Sorter};
+    /// let scores = [0.5f32, 2.0, -1.0, 2.0, 7.5];
+    /// let best = Sorter::auto().with_order(Order::Descending).top_k(&scores, 3)?;
+    /// assert_eq!(best.keys, [7.5, 2.0, 2.0]);
+    /// assert_eq!(best.indices, [4, 1, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn top_k<K: Key>(&self, keys: &[K], k: usize) -> Result<TopK<K>, SortError> {
+        self.check_config()?;
+        let n = keys.len();
+        if k > n {
+            return Err(SortError::InvalidArgument(format!(
+                "top {k} of {n} keys: k runs from 0 to the number of keys"
+            )));
+        }
+        let chosen = gpusort_cpu::select_first(keys, k, self.order())
+            .map_err(|e| SortError::OutOfMemory { op: "top-k selection (host memory)", bytes: e.bytes })?;
+        let mut picked = host_buffer::<K>(k, "top-k keys (host memory)")?;
+        let mut order = host_buffer::<u64>(k, "top-k order (host memory)")?;
+        order.resize(k, 0);
+        gpusort_cpu::install(|| picked.par_extend(chosen.par_iter().map(|&i| keys[i as usize])));
+        // Chosen in increasing position, so the stable argsort (whatever the sorter's algorithm)
+        // leaves ties in input order.
+        self.argsort_into(&picked, &mut order)?;
+        let mut top = TopK {
+            keys: host_buffer(k, "top-k keys (host memory)")?,
+            indices: host_buffer(k, "top-k indices (host memory)")?,
+        };
+        gpusort_cpu::install(|| {
+            top.keys.par_extend(order.par_iter().map(|&o| picked[o as usize]));
+            top.indices.par_extend(order.par_iter().map(|&o| chosen[o as usize]));
+        });
+        Ok(top)
+    }
+
+    /// [`Sorter::top_k`] of split pairs: the `k` first keys in the sorter's order with the values
+    /// beside them (`InvalidArgument` when the slices differ in length or `k` passes them).
+    ///
+    /// ```
+    /// let (keys, ids) = ([30u64, 10, 20, 10], [0u32, 1, 2, 3]);
+    /// let (k, v) = gpusort::Sorter::auto().top_k_pairs(&keys, &ids, 3)?;
+    /// assert_eq!((k, v), (vec![10, 10, 20], vec![1, 3, 2]));
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn top_k_pairs<K: Key>(&self, keys: &[K], values: &[u32], k: usize) -> Result<(Vec<K>, Vec<u32>), SortError> {
+        if keys.len() != values.len() {
+            return Err(SortError::InvalidArgument(format!(
+                "{} keys but {} values: split pairs need one value per key",
+                keys.len(),
+                values.len()
+            )));
+        }
+        let top = self.top_k(keys, k)?;
+        let mut picked = host_buffer::<u32>(k, "top-k values (host memory)")?;
+        gpusort_cpu::install(|| picked.par_extend(top.indices.par_iter().map(|&i| values[i as usize])));
+        Ok((top.keys, picked))
+    }
+}

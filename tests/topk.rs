@@ -1,0 +1,92 @@
+//! Top-k on every backend: the result is the first k entries of the standard library's stable
+//! sort of (directed ordered bits, position), keys bit for bit with their input positions and
+//! values, for every key type, both orders, k from 0 to n, and inputs where the k-th key has many
+//! ties (all equal, few distinct, only the extremes); bad arguments are refused.
+
+mod common;
+
+use common::*;
+use gpusort::{Order, SortError, Sorter};
+
+const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
+
+/// The positions of a stable sort by the directed bits: its first k are the expected top k.
+fn reference<K: TestKey>(keys: &[K], order: Order) -> Vec<u64> {
+    let mut at: Vec<u64> = (0..keys.len() as u64).collect();
+    at.sort_by_key(|&i| order.directed(keys[i as usize].to_ordered_bits()));
+    at
+}
+
+fn ks(n: usize) -> Vec<usize> {
+    let mut ks = vec![0, 1, 2, 16, 1000, n / 2, n.saturating_sub(1), n];
+    ks.retain(|&k| k <= n);
+    ks.dedup();
+    ks
+}
+
+fn case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order, ks: &[usize]) {
+    let keys: Vec<K> = bits(n, p, 43).into_iter().map(K::from_bits).collect();
+    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let s = s.clone().with_order(order);
+    let sorted = reference(&keys, order);
+    for &k in ks {
+        let what = format!("{} n={n} k={k} {p:?} {order:?}", std::any::type_name::<K>());
+        let want_at = &sorted[..k];
+        let want_keys: Vec<u64> = want_at.iter().map(|&i| keys[i as usize].id()).collect();
+        let top = s.top_k(&keys, k).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(top.keys.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys");
+        assert_eq!(top.indices, want_at, "{what}: indices");
+        let (tk, tv) = s.top_k_pairs(&keys, &values, k).unwrap_or_else(|e| panic!("{what} (pairs): {e}"));
+        assert!(tk.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: pair keys");
+        assert!(tv.iter().copied().eq(want_at.iter().map(|&i| values[i as usize])), "{what}: values");
+    }
+}
+
+fn every_key_type_and_k(b: &Backend) {
+    for order in ORDERS {
+        // Around the selection's small-input cut (2^14) and its pieces.
+        for &n in &[0, 1, 2, 3, 31, 257, 4097, 16383, 16384, 16385, 65537, 100_003] {
+            for &p in PATTERNS {
+                let ks = ks(n);
+                case::<u32>(&b.sorter, n, p, order, &ks);
+                case::<i32>(&b.sorter, n, p, order, &ks);
+                case::<f32>(&b.sorter, n, p, order, &ks);
+                case::<u64>(&b.sorter, n, p, order, &ks);
+                case::<i64>(&b.sorter, n, p, order, &ks);
+                case::<f64>(&b.sorter, n, p, order, &ks);
+            }
+        }
+        // Ties stay in input order whatever algorithm the sorter was made with.
+        for &a in &b.algorithms {
+            let s = b.sorter.clone().with_algorithm(a);
+            case::<u32>(&s, 65537, Pattern::FewDistinct, order, &[1000, 30000, 65537]);
+            case::<f64>(&s, 65537, Pattern::FewDistinct, order, &[1000, 30000, 65537]);
+        }
+        let n = 2_000_003;
+        case::<u32>(&b.sorter, n, Pattern::Random, order, &[16, 1000, 1 << 20]);
+        case::<f32>(&b.sorter, n, Pattern::FewDistinct, order, &[16, 1000, 1 << 20]);
+        case::<f64>(&b.sorter, n, Pattern::LowByte, order, &[1, 123_457]);
+    }
+}
+
+fn bad_arguments_are_refused(b: &Backend) {
+    let keys = [5u32, 3, 9];
+    let e = b.sorter.top_k(&keys, 4).expect_err("k above n");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    let e = b.sorter.top_k_pairs(&keys, &[0, 1], 1).expect_err("two values for three keys");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    let e = b.sorter.top_k_pairs(&keys, &[0, 1, 2], 5).expect_err("k above n (pairs)");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+}
+
+fn main() -> std::process::ExitCode {
+    type PerBackend = (&'static str, fn(&Backend));
+    let per_backend: [PerBackend; 2] =
+        [("every_key_type_and_k", every_key_type_and_k), ("bad_arguments_are_refused", bad_arguments_are_refused)];
+    let mut trials = Vec::new();
+    for (name, f) in per_backend {
+        trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
+        trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
+    }
+    harness::run(trials)
+}
