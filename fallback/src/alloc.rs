@@ -34,3 +34,33 @@ pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, AllocError> {
     v.try_reserve_exact(n).map_err(|_| AllocError { bytes: n.saturating_mul(std::mem::size_of::<T>()) })?;
     Ok(v)
 }
+
+/// Types whose all-zero bit pattern is a valid value.
+///
+/// # Safety
+/// Only for types where every bit being zero is a valid value.
+pub(crate) unsafe trait ZeroBits: Copy {}
+// SAFETY: zero is a valid integer, and a pair of them.
+unsafe impl ZeroBits for u32 {}
+// SAFETY: as above.
+unsafe impl ZeroBits for u64 {}
+// SAFETY: as above.
+unsafe impl ZeroBits for (u64, u64) {}
+
+/// `n` zero items from the allocator's zeroed pages: no pass over memory on the calling thread;
+/// the pages fault in where the items are first written, on all the cores that write them.
+pub(crate) fn try_zeroed<T: ZeroBits>(n: usize) -> Result<Vec<T>, AllocError> {
+    let err = AllocError { bytes: n.saturating_mul(std::mem::size_of::<T>()) };
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| err)?;
+    // SAFETY: the layout has a non-zero size (n > 0, and no `ZeroBits` type is zero-sized).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return Err(err);
+    }
+    // SAFETY: allocated by the global allocator with the layout of `n` T, all valid as zero
+    // bits (`ZeroBits`); the Vec frees it with the same layout.
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}

@@ -14,7 +14,7 @@
 
 use rayon::prelude::*;
 
-use crate::alloc::{try_vec, AllocError};
+use crate::alloc::{try_vec, try_zeroed, AllocError};
 use crate::key::{RadixBits, SortKey};
 use crate::order::Order;
 use crate::pool::{install, threads};
@@ -51,7 +51,11 @@ fn directed<K: SortKey>(key: K, order: Order) -> u64 {
 pub fn select_first<K: SortKey>(keys: &[K], k: usize, order: Order) -> Result<Vec<u64>, AllocError> {
     let n = keys.len();
     let k = k.min(n);
-    let mut out = try_vec::<u64>(k)?;
+    let mut out = match k < n && k > FEW && n > SMALL {
+        // The radix select writes its `k` positions from all cores.
+        true => try_zeroed::<u64>(k)?,
+        false => try_vec::<u64>(k)?,
+    };
     if k == n {
         out.extend(0..n as u64);
     } else if k > 0 && n <= SMALL {
@@ -80,14 +84,20 @@ fn select_few<K: SortKey>(keys: &[K], k: usize, order: Order, out: &mut Vec<u64>
         .map(|(p, (c, buf))| {
             let (mut len, mut bound) = (0, u64::MAX);
             let mut full = false;
-            for (i, &key) in c.iter().enumerate() {
-                let b = directed(key, order);
-                if !full || b < bound {
-                    buf[len] = (b, (p * piece + i) as u64);
-                    len += 1;
-                    if len == 2 * k {
-                        buf.select_nth_unstable(k - 1);
-                        (len, bound, full) = (k, buf[k - 1].0, true);
+            for (j, block) in c.chunks(64).enumerate() {
+                // Most blocks hold no key below the bound: one vectorized test skips them.
+                if full && !block.iter().fold(false, |hit, &key| hit | (directed(key, order) < bound)) {
+                    continue;
+                }
+                for (i, &key) in block.iter().enumerate() {
+                    let b = directed(key, order);
+                    if !full || b < bound {
+                        buf[len] = (b, (p * piece + j * 64 + i) as u64);
+                        len += 1;
+                        if len == 2 * k {
+                            buf.select_nth_unstable(k - 1);
+                            (len, bound, full) = (k, buf[k - 1].0, true);
+                        }
                     }
                 }
             }
@@ -131,12 +141,13 @@ fn select_large<K: SortKey>(
     k: usize,
     order: Order,
     sample: bool,
-    out: &mut Vec<u64>,
+    out: &mut [u64],
 ) -> Result<(), AllocError> {
-    let mut h = Histograms::new(keys.len())?;
-    if let Some(band) = sample.then(|| sampled_band(keys, k, order, h.piece)).flatten() {
-        return select_band(keys, k, order, h.piece, band, out);
+    let piece = piece_len(keys.len());
+    if let Some(band) = sample.then(|| sampled_band(keys, k, order, piece)).flatten() {
+        return select_band(keys, k, order, piece, band, out);
     }
+    let mut h = Histograms::new(keys.len())?;
     let shift = 8 * <K::Bits as RadixBits>::BYTES as u32 - DIGIT_BITS;
     let totals = h.count(keys, order, shift, 0);
     let (digit, below, rank) = locate(&totals, k - 1);
@@ -169,6 +180,12 @@ fn locate(totals: &[usize], mut rank: usize) -> (usize, usize, usize) {
     (digit, below, rank)
 }
 
+/// The keys per piece of the passes: a few pieces per thread for balance, each short enough for
+/// u32 counts.
+fn piece_len(n: usize) -> usize {
+    n.div_ceil((threads() * 4).max(n.div_ceil(u32::MAX as usize)))
+}
+
 /// One histogram of a 16-bit digit per piece of the input.
 struct Histograms {
     piece: usize,
@@ -178,13 +195,10 @@ struct Histograms {
 
 impl Histograms {
     fn new(n: usize) -> Result<Histograms, AllocError> {
-        // A few pieces per thread for balance, each short enough for u32 counts.
-        let pieces = (threads() * 4).max(n.div_ceil(u32::MAX as usize));
-        let piece = n.div_ceil(pieces);
+        let piece = piece_len(n);
         let pieces = n.div_ceil(piece);
-        let mut counts = try_vec::<u32>(pieces * BINS)?;
-        counts.resize(pieces * BINS, 0);
-        Ok(Histograms { piece, pieces, counts })
+        // Zeroed pages, not a fill: each count pass clears its piece's histogram on its thread.
+        Ok(Histograms { piece, pieces, counts: try_zeroed::<u32>(pieces * BINS)? })
     }
 
     /// Counts the digit at `shift` of the keys whose bits above it equal `prefix`'s; returns the
@@ -251,18 +265,25 @@ fn sampled_band<K: SortKey>(keys: &[K], k: usize, order: Order, piece: usize) ->
     let at = (k as u128 * SAMPLE as u128 / n as u128) as usize;
     let lowest = if at >= MARGIN { sample[at - MARGIN] } else { 0 };
     let highest = if at + MARGIN < SAMPLE { sample[at + MARGIN] } else { u64::MAX };
-    let shares: Vec<(usize, usize)> = keys
-        .par_chunks(piece)
-        .map(|c| {
-            c.iter().fold((0, 0), |(lt, mid), &key| {
-                let b = directed(key, order);
-                (lt + (b < lowest) as usize, mid + (b >= lowest && b <= highest) as usize)
-            })
-        })
-        .collect();
+    let shares = count_around(keys, order, piece, lowest, highest);
     let below: usize = shares.iter().map(|s| s.0).sum();
     let inside: usize = shares.iter().map(|s| s.1).sum();
     (below < k && k <= below + inside && inside <= n / 16).then_some(Band { lowest, highest, below, shares })
+}
+
+/// Per piece: its keys below `lowest`, and its keys from `lowest` to `highest`. Counted a block
+/// at a time, one simple sum per count, which the compiler vectorizes (a fold of both at once
+/// it did not: 5x slower).
+fn count_around<K: SortKey>(keys: &[K], order: Order, piece: usize, lowest: u64, highest: u64) -> Vec<(usize, usize)> {
+    keys.par_chunks(piece)
+        .map(|c| {
+            c.chunks(4096).fold((0, 0), |(lt, mid), block| {
+                let below = block.iter().map(|&key| (directed(key, order) < lowest) as usize).sum::<usize>();
+                let upto = block.iter().map(|&key| (directed(key, order) <= highest) as usize).sum::<usize>();
+                (lt + below, mid + upto - below)
+            })
+        })
+        .collect()
 }
 
 /// The `k`-th key lies in `band`: one pass writes the positions of the keys under the band and
@@ -274,13 +295,11 @@ fn select_band<K: SortKey>(
     order: Order,
     piece: usize,
     band: Band,
-    out: &mut Vec<u64>,
+    out: &mut [u64],
 ) -> Result<(), AllocError> {
     let Band { lowest, highest, below, shares } = band;
     let inside: usize = shares.iter().map(|s| s.1).sum();
-    let mut tied = try_vec::<(u64, u64)>(inside)?;
-    tied.resize(inside, (0, 0));
-    out.resize(k, 0);
+    let mut tied = try_zeroed::<(u64, u64)>(inside)?;
     let sure = cut(&mut out[..below], shares.iter().map(|s| s.0));
     let maybe = cut(&mut tied, shares.iter().map(|s| s.1));
     keys.par_chunks(piece).zip(sure).zip(maybe).enumerate().for_each(|(p, ((c, sure), maybe))| {
@@ -297,12 +316,25 @@ fn select_band<K: SortKey>(
             }
         }
     });
+    // The band's pairs are in increasing position: find the `need`-th best bits among them,
+    // then keep, in one scan, those below it and the earliest ties, still in position order.
     let need = k - below;
-    if need < inside {
-        tied.par_sort_unstable();
+    let mut bits = try_vec::<u64>(inside)?;
+    bits.extend(tied.iter().map(|&(b, _)| b));
+    let (under, &mut cut_bits, _) = bits.select_nth_unstable(need - 1);
+    let mut ties = need - under.iter().filter(|&&b| b < cut_bits).count();
+    drop(bits);
+    let mut kept = 0;
+    for i in 0..inside {
+        let (b, at) = tied[i];
+        let tie = b == cut_bits && ties > 0;
+        if b < cut_bits || tie {
+            ties -= tie as usize;
+            tied[kept] = (b, at);
+            kept += 1;
+        }
     }
-    let extra = &mut tied[..need];
-    extra.par_sort_unstable_by_key(|&(_, at)| at);
+    let extra = &tied[..need];
     // Merge from the back: the larger position of the two lists' tails goes last.
     let (mut i, mut j) = (below, need);
     while j > 0 {
@@ -325,18 +357,10 @@ fn take_up_to<K: SortKey>(
     order: Order,
     piece: usize,
     (threshold, below): (u64, usize),
-    out: &mut Vec<u64>,
+    out: &mut [u64],
 ) {
     // Per piece: keys below the threshold, keys equal to it.
-    let counts: Vec<(usize, usize)> = keys
-        .par_chunks(piece)
-        .map(|c| {
-            c.iter().fold((0, 0), |(lt, eq), &key| {
-                let b = directed(key, order);
-                (lt + (b < threshold) as usize, eq + (b == threshold) as usize)
-            })
-        })
-        .collect();
+    let counts = count_around(keys, order, piece, threshold, threshold);
     // The ties to take, earliest first.
     let mut ties_left = k - below;
     let shares: Vec<(usize, usize)> = counts
@@ -347,7 +371,6 @@ fn take_up_to<K: SortKey>(
             (lt, take)
         })
         .collect();
-    out.resize(k, 0);
     let slots = cut(out, shares.iter().map(|&(lt, take)| lt + take));
     keys.par_chunks(piece).zip(slots).zip(shares).enumerate().for_each(|(p, ((c, slot), (_, mut take)))| {
         let mut w = 0;
@@ -390,7 +413,7 @@ mod tests {
                     let mut expect: Vec<u64> = want[..k].iter().map(|&(_, i)| i).collect();
                     expect.sort_unstable();
                     for sample in [true, false] {
-                        let mut out = Vec::new();
+                        let mut out = vec![0; k];
                         install(|| select_large(keys, k, order, sample, &mut out)).unwrap();
                         assert_eq!(out, expect, "{what} {order:?} k={k} sample={sample}");
                     }
