@@ -63,6 +63,18 @@ pub enum SortError {
     Config(String),
 }
 
+impl SortError {
+    /// `InvalidArgument` unless split pairs have one value per key.
+    pub(crate) fn check_pair_lengths(keys: usize, values: usize) -> Result<(), SortError> {
+        match keys == values {
+            true => Ok(()),
+            false => Err(SortError::InvalidArgument(format!(
+                "{keys} keys but {values} values: split pairs need one value per key"
+            ))),
+        }
+    }
+}
+
 #[cfg(feature = "cuda")]
 impl SortError {
     /// Wraps a driver error from the call named `op`, telling memory exhaustion apart.

@@ -451,13 +451,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn sort_pairs<K: Key>(&self, keys: &mut [K], values: &mut [u32]) -> Result<(), SortError> {
-        if keys.len() != values.len() {
-            return Err(SortError::InvalidArgument(format!(
-                "{} keys but {} values: split pairs need one value per key",
-                keys.len(),
-                values.len()
-            )));
-        }
+        SortError::check_pair_lengths(keys.len(), values.len())?;
         self.run(SortJob::Pairs(K::slice(keys), values))
     }
 

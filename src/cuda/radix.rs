@@ -97,13 +97,7 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     values: &mut CudaSlice<u32>,
     order: Order,
 ) -> Result<(), SortError> {
-    if keys.len() != values.len() {
-        return Err(SortError::InvalidArgument(format!(
-            "{} keys but {} values: split pairs need one value per key",
-            keys.len(),
-            values.len()
-        )));
-    }
+    SortError::check_pair_lengths(keys.len(), values.len())?;
     sort(gpu, stream, K::PAIRS, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
 }
 

@@ -89,13 +89,7 @@ impl Sorter {
         values: &mut [u32],
         offsets: &[usize],
     ) -> Result<(), SortError> {
-        if keys.len() != values.len() {
-            return Err(SortError::InvalidArgument(format!(
-                "{} keys but {} values: split pairs need one value per key",
-                keys.len(),
-                values.len()
-            )));
-        }
+        SortError::check_pair_lengths(keys.len(), values.len())?;
         self.segmented(keys, Some(values), offsets)
     }
 

@@ -84,13 +84,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn top_k_pairs<K: Key>(&self, keys: &[K], values: &[u32], k: usize) -> Result<(Vec<K>, Vec<u32>), SortError> {
-        if keys.len() != values.len() {
-            return Err(SortError::InvalidArgument(format!(
-                "{} keys but {} values: split pairs need one value per key",
-                keys.len(),
-                values.len()
-            )));
-        }
+        SortError::check_pair_lengths(keys.len(), values.len())?;
         let top = self.top_k(keys, k)?;
         let mut picked = host_buffer::<u32>(k, "top-k values (host memory)")?;
         gpusort_cpu::install(|| picked.par_extend(top.indices.par_iter().map(|&i| values[i as usize])));
