@@ -598,6 +598,103 @@ const char *gpusort_status_str(int status);
 // The version of the library, such as "0.1.0": static, NUL-terminated, never free it.
 const char *gpusort_version(void);
 
+// Writes the `k` smallest of `len` `uint32_t` keys (the `k` largest with `GPUSORT_DESCENDING`),
+// sorted in `order`, to `out_keys`, and where each stood in `keys` to `out_indices`: exactly
+// the first `k` entries of a stable sort, as `gpusort_argsort_u32` would order them, so equal
+// keys come in increasing position and ties at the `k`-th key go to the earliest positions
+// (descending too). `keys[out_indices[i]] == out_keys[i]`. The keys are only read. Without
+// sorting the rest: the `k` are picked on all host cores in one to three passes over the keys,
+// then only they are sorted, on the sorter's backend (the GPU when the sorter picks it).
+//
+// `k` runs from 0 to `len` (`GPUSORT_INVALID_ARGUMENT` above); `out_keys` holds `k` keys and
+// `out_indices`, unless NULL (the keys alone), `k` indices. `sorter` may be NULL (the default
+// sorter). `keys` may be NULL only when `len` is 0, the outputs only when `k` is 0; arrays must
+// be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure the outputs are not
+// written: they hold their original contents (except after `GPUSORT_PANIC`, a bug).
+//
+// ```c
+// uint32_t keys[] = {30, 10, 30, 20, 10};
+// uint32_t best[3];
+// uint64_t at[3];
+// gpusort_top_k_u32(NULL, keys, 5, 3, best, at, GPUSORT_ASCENDING);    /* best: 10 10 20, at: 1 4 3 */
+// gpusort_top_k_u32(NULL, keys, 5, 1, best, NULL, GPUSORT_DESCENDING); /* best: 30 (keys only) */
+// ```
+//
+// # Safety
+// `keys` must point to `len` keys that nothing writes during the call; `out_keys` to `k`
+// writable keys and `out_indices` (unless NULL) to `k` writable `uint64_t`, which nothing else
+// touches during the call.
+enum gpusort_status gpusort_top_k_u32(const struct gpusort_sorter *sorter,
+                                      const uint32_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      uint32_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `int32_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i32(const struct gpusort_sorter *sorter,
+                                      const int32_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      int32_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `float` keys in `order`, in IEEE 754 totalOrder (`-NaN < -inf < ... < -0.0 <
+// +0.0 < ... < +inf < +NaN`: a NaN is among the largest keys, or the smallest when negative),
+// with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_f32(const struct gpusort_sorter *sorter,
+                                      const float *keys,
+                                      size_t len,
+                                      size_t k,
+                                      float *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `uint64_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_u64(const struct gpusort_sorter *sorter,
+                                      const uint64_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      uint64_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `int64_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i64(const struct gpusort_sorter *sorter,
+                                      const int64_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      int64_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_top_k_f32`),
+// with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_f64(const struct gpusort_sorter *sorter,
+                                      const double *keys,
+                                      size_t len,
+                                      size_t k,
+                                      double *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

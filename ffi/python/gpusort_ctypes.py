@@ -11,6 +11,7 @@ arrays (through their buffer). Example:
     gs.sort_kvp(pairs, descending=True)       # stable: equal keys keep their order
     gs.argsort(array("d", [2.5, -1.0, 2.5]))  # array('Q', [1, 0, 2]): the keys are only read
     gs.sort_segments(keys, [0, 2, 4])         # each of keys[0:2], keys[2:4] on its own
+    gs.top_k(array("i", [4, -1, 4, 0]), 2)    # (array('i', [-1, 0]), array('Q', [1, 3]))
 
 The library is found through $GPUSORT_LIB (a path), else next to this file, else in the cargo
 target directories of this repository, else on the system search path.
@@ -76,6 +77,7 @@ for _name, _args in {
     **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
     **{f"gpusort_argsort_{t}": [_ptr, _ptr, _size, _ptr, _u32] for t in _ALL_KEYS},
     **{f"gpusort_sort_segments_{t}": [_ptr, _ptr, _ptr, _size, _ptr, _size, _u32] for t in _ALL_KEYS},
+    **{f"gpusort_top_k_{t}": [_ptr, _ptr, _size, _size, _ptr, _ptr, _u32] for t in _ALL_KEYS},
 }.items():
     getattr(_lib, _name).restype = _status
     getattr(_lib, _name).argtypes = _args
@@ -343,6 +345,33 @@ def sort_segments(keys, offsets, values=None, descending=False, sorter=None):
             raise ValueError(f"values: {nv} values for {n} keys; split pairs need one value per key")
     oaddr, m, _keep = _offsets(offsets)
     _check(getattr(_lib, f"gpusort_sort_segments_{t}")(handle, kaddr, vaddr, n, oaddr, m, order))
+
+
+# array.array type codes of the key types; 'I' and 'i' are 4 bytes, 'Q' and 'q' 8, wherever
+# CPython runs ('L' and 'l' are not).
+_ARRAY_CODES = {"u32": "I", "i32": "i", "f32": "f", "u64": "Q", "i64": "q", "f64": "d"}
+
+
+def top_k(keys, k, descending=False, with_indices=True, sorter=None):
+    """The `k` smallest keys (the `k` largest when `descending`), sorted, and where each stood in
+    `keys`: exactly the first `k` of the stable sort, so ties at the k-th key go to the earliest
+    positions. `keys`: any key type of sort_keys, only read (read-only buffers are fine). Returns
+    (values, indices): an array.array of the keys' type and an array('Q'), or None for the
+    indices when not `with_indices`. `k` from 0 to len(keys); above it GpusortError
+    (INVALID_ARGUMENT)."""
+    order, handle = _order(descending), _handle(sorter)
+    k = _size_t(k, "k")
+    view = _view(keys, "keys", writable=False)
+    n, t = len(view), _key_type(view.format, view.itemsize, "keys", _ALL_KEYS)
+    kaddr, _keep = _read_address(view)
+    # k past n: no outputs of k items are made (k may be huge); the library refuses k first.
+    m = k if k <= n else 0
+    values = array(_ARRAY_CODES[t], bytes(view.itemsize * m))
+    indices = array("Q", bytes(8 * m)) if with_indices else None
+    vaddr = _address(values, "values")[0]
+    iaddr = _address(indices, "indices")[0] if indices is not None else None
+    _check(getattr(_lib, f"gpusort_top_k_{t}")(handle, kaddr, n, k, vaddr, iaddr, order))
+    return values, indices
 
 
 _KEY_NAMES = {name: code for code, name in enumerate(_ALL_KEYS)}

@@ -1,6 +1,6 @@
 """Tests of gpusort through ctypes only: array('I') keys, structured buffers of pairs (a ctypes
 array of Kvp and a bytearray of packed records), split pairs, other key types, argsort, records
-of any size sorted by a key inside them, segmented sorts, and error paths.
+of any size sorted by a key inside them, segmented sorts, top-k, and error paths.
 Prints one line per check and ends with "N passed, M failed"; exits 1 on any failure. Runs
 without pytest; NumPy is optional (its checks are skipped, loudly, without it).
 
@@ -381,6 +381,51 @@ gs.sort_segments(array("I"), [0])
 check(keys.tolist() == [0.5, 1.0, 2.0] and values.tolist() == [2, 1, 0], "sort_segments with range offsets; n = 0")
 
 
+# ---- top-k: the first k of the stable order, the keys only read ----
+for code, (gen, extremes) in KEY_GENS.items():
+    bad = None
+    for descending in (False, True):
+        for n in [0, 1, 2, 3, 97, 1009, 4099]:
+            few = [gen() for _ in range(3)] + extremes
+            rand = [gen() for _ in range(n)]
+            for pattern, src in (("random", rand), ("few", [rng.choice(few) for _ in range(n)]),
+                                 ("equal", [few[0]] * n), ("sorted", sorted(rand)), ("reverse", sorted(rand)[::-1])):
+                keys, perm = array(code, src), stable_perm(src, descending)
+                for k in sorted({0, 1, 2, n // 2, max(n - 1, 0), n} & set(range(n + 1))):
+                    # Keys only for k = 1: out_indices NULL in the library.
+                    values, idx = gs.top_k(keys, k, descending, with_indices=k != 1)
+                    want_idx = None if k == 1 else perm[:k]
+                    if (values.typecode != code or values.tolist() != [src[i] for i in perm[:k]]
+                            or (idx.tolist() if idx is not None else None) != want_idx or keys.tolist() != src):
+                        bad = bad or f"n = {n}, k = {k}, {pattern}, {'descending' if descending else 'ascending'}"
+    check(bad is None, f"top_k array('{code}'): the first k of the stable order, keys untouched"
+          f"{': ' + bad if bad else ''}")
+
+ro = memoryview(struct.pack("<5i", 3, -1, 3, 0, -1)).cast("i")
+v, i = gs.top_k(ro, 3, descending=True)
+check(v.tolist() == [3, 3, 0] and i.tolist() == [0, 2, 3], "top_k of read-only keys (bytes), descending: ties first")
+keys = array("f", [2.0, 1.0])
+check(refuses(gs.GpusortError, lambda: gs.top_k(keys, 3), "invalid argument", "k is 3 but there are 2 keys")
+      and refuses(gs.GpusortError, lambda: gs.top_k(array("Q"), 1), "k is 1 but there are 0 keys")
+      and refuses(gs.GpusortError, lambda: gs.top_k(keys, 2**64 - 1), "k is 18446744073709551615"),
+      "top_k: k past the length (2**64 - 1 too) is invalid argument")
+check(refuses(ValueError, lambda: gs.top_k(keys, -1), "k -1") and refuses(TypeError, lambda: gs.top_k(keys, 1.0), "k")
+      and refuses(TypeError, lambda: gs.top_k(array("h", [1, 2]), 1), "keys", "signed 2-byte")
+      and refuses(ValueError, lambda: gs.top_k(keys, 1, descending=2), "descending"),
+      "top_k: a negative or float k, i16 keys, descending=2: ValueError or TypeError")
+kin, outk, outi = array("I", [5, 4]), array("I", [7, 7]), array("Q", [7, 7])
+ka, oa, ia = gs._address(kin, "k")[0], gs._address(outk, "o")[0], gs._address(outi, "i")[0]
+check(lib.gpusort_top_k_u32(None, None, 3, 2, oa, ia, 0) == gs.INVALID_ARGUMENT
+      and "keys is NULL" in gs.last_error_message()
+      and lib.gpusort_top_k_u32(None, ka, 2, 3, oa, ia, 0) == gs.INVALID_ARGUMENT
+      and lib.gpusort_top_k_u32(None, ka, 2, 2, None, ia, 0) == gs.INVALID_ARGUMENT
+      and "out_keys is NULL" in gs.last_error_message()
+      and lib.gpusort_top_k_u32(None, ka, 2, 2, oa, ia, 9) == gs.INVALID_ARGUMENT
+      and outk.tolist() == [7, 7] and outi.tolist() == [7, 7],
+      "top_k straight to the library: NULL keys or out_keys, k > n, order 9: invalid argument, outputs untouched")
+check(lib.gpusort_top_k_u32(None, ka, 2, 2, oa, None, 0) == gs.OK and outk.tolist() == [4, 5]
+      and outi.tolist() == [7, 7], "top_k straight to the library, out_indices NULL: keys only")
+
 # ---- records sorted by a key inside them ----
 class Row(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint32), ("score", ctypes.c_double), ("tag", ctypes.c_char * 3)]
@@ -466,6 +511,11 @@ if np is not None:
     ro.flags.writeable = False
     gs.sort_segments(seg, ro, descending=True)
     check(seg.tolist() == [9, 8, 7, 3, 2, 1], "sort_segments of NumPy int64 rows by int64 and read-only uint64 offsets")
+    sc = np.array([0.5, np.nan, -0.0, 0.0, -np.inf, 0.5, -np.nan], dtype=np.float64)
+    v, i = gs.top_k(sc, 4, descending=True)
+    check(list(i) == [1, 0, 5, 3] and np.array_equal(np.frombuffer(v, np.float64), sc[[1, 0, 5, 3]], equal_nan=True)
+          and gs.top_k(sc, 3)[1].tolist() == [6, 4, 2],
+          "top_k of NumPy float64 with NaN, -NaN, -0.0: total order (NaN largest, -NaN smallest, -0.0 < 0.0)")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

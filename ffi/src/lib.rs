@@ -11,7 +11,7 @@
 //! buffers), `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the
 //! handle), `sort` (the sort entry points), `argsort` (permutations), `records` (records of a
 //! run-time size sorted by a key inside them), `segments` (runs of one array, each sorted on its
-//! own).
+//! own), `topk` (the first `k` keys of an order, without sorting the rest).
 
 // C names for C types: the header is what users read.
 #![allow(non_camel_case_types)]
@@ -27,6 +27,7 @@ mod sort;
 mod sorter;
 mod status;
 mod text;
+mod topk;
 
 pub use args::{
     gpusort_algorithm, gpusort_backend, gpusort_key_type, gpusort_order, GPUSORT_ALGORITHM_AUTO,
@@ -41,3 +42,4 @@ pub use segments::*;
 pub use sort::*;
 pub use sorter::{gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
 pub use status::{gpusort_status, gpusort_status_str, gpusort_version};
+pub use topk::*;

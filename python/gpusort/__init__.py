@@ -11,6 +11,8 @@ array([1, 0, 2])
 >>> gpusort.sort_segments(k, [0, 3, 5])  # each segment on its own
 >>> k
 array([1, 2, 3, 7, 9])
+>>> gpusort.top_k(np.array([0.5, 2.0, -1.0, 2.0], dtype=np.float32), 2, descending=True)
+(array([2., 2.], dtype=float32), array([1, 3]))
 
 The module-level functions use one process-wide ``Sorter("auto")``: the GPU when one is
 usable and the array is large enough to gain from it, else all CPU cores. Make a
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from ._errors import (
     CudaError,
@@ -43,6 +45,7 @@ __all__ = [
     "sort_pairs",
     "argsort",
     "sort_segments",
+    "top_k",
     "default_sorter",
     "GpusortError",
     "NoDeviceError",
@@ -101,3 +104,9 @@ def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool 
     """Sorts each segment ``keys[offsets[s]:offsets[s + 1]]`` of a NumPy array in place on its own,
     stably, values (optional) moving with their keys; see :meth:`Sorter.sort_segments`."""
     default_sorter().sort_segments(keys, offsets, values, descending, stream=stream)
+
+
+def top_k(a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tuple[Any, Any]:
+    """The ``k`` smallest keys of the NumPy array ``a`` (the ``k`` largest when ``descending``),
+    sorted, and their int64 positions in ``a``, ties to the earliest; see :meth:`Sorter.top_k`."""
+    return default_sorter().top_k(a, k, descending, stream=stream)

@@ -1,5 +1,5 @@
 # Stubs of the extension module; the documented API is gpusort.Sorter (_sorter.py).
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,7 @@ class Sorter:
         self, keys: Any, offsets: npt.NDArray[np.uint64], values: Optional[Any], descending: bool
     ) -> None: ...
     def argsort(self, keys: Any, stable: bool, descending: bool) -> npt.NDArray[np.int64]: ...
+    def top_k(self, a: Any, k: int, descending: bool) -> Tuple[npt.NDArray[Any], npt.NDArray[np.int64]]: ...
     def sort_device(self, ptr: int, n: int, key: str, stream: int, descending: bool) -> None: ...
     def sort_pairs_device(
         self, keys: int, values: int, n: int, key: str, stream: int, descending: bool

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import operator
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -180,6 +181,42 @@ class Sorter:
         _host_only(stream)
         result: np.ndarray = native.argsort(keys, bool(stable), desc)
         return result
+
+    def top_k(
+        self, a: Any, k: int, descending: bool = False, *, stream: Any = None
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """The ``k`` smallest keys of ``a`` (the ``k`` largest when ``descending``), sorted, and
+        where each stood in ``a``: ``(values, indices)``, NumPy arrays of ``a``'s dtype and of
+        int64, with ``a[indices] == values``. Exactly the first ``k`` of the stable sort
+        (:meth:`argsort`): equal keys come in increasing position, so ties at the ``k``-th key go to
+        the earliest positions, descending too; floats in IEEE total order as in :meth:`sort`
+        (``-0.0`` before ``0.0``, NaN largest, -NaN smallest). As ``torch.topk(a, k,
+        largest=descending)`` with the ties settled.
+
+        ``a`` is only read (read-only and strided 1-D arrays are fine) and the rest of it is not
+        sorted: the ``k`` keys are picked on all host cores, then only they are sorted, on this
+        sorter's backend, whatever its algorithm.
+
+        Host (NumPy) arrays only: device arrays raise ``TypeError`` (copy them to the host).
+        ``k`` must be an integer (else ``TypeError``) from 0 to ``len(a)``; outside that,
+        :class:`gpusort.InvalidArgumentError` (a ``ValueError``).
+
+        >>> import numpy as np, gpusort
+        >>> gpusort.Sorter("cpu").top_k(np.array([30, 10, 30, 20, 10], dtype=np.uint32), 3)
+        (array([10, 10, 20], dtype=uint32), array([1, 4, 3]))
+        """
+        if _device.is_device(a):
+            raise TypeError(
+                "a: top_k takes host (NumPy) arrays only, not CUDA arrays; copy them to the host "
+                "(t.cpu().numpy(), cupy.asnumpy(a))"
+            )
+        _host_only(stream)
+        try:
+            count = operator.index(k)
+        except TypeError:
+            raise TypeError(f"k: an integer is required, not {type(k).__name__}") from None
+        values, indices = self._native.top_k(a, count, bool(descending))
+        return values, indices
 
 
 def _offsets(offsets: Any) -> np.ndarray:

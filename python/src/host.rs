@@ -2,11 +2,11 @@
 //! borrows of overlapping memory, so `sort_pairs(a, a)` cannot alias), then sorted with the GIL
 //! released. Every check runs before anything is written: a refused array is left as it was.
 //! Segmented sorts (`sort_segments`, and `sort` of N-D arrays row by row) go through
-//! `Sorter::sort_segments` / `sort_segments_keys`.
+//! `Sorter::sort_segments` / `sort_segments_keys`; `argsort` and `top_k` only read their keys.
 
 use std::borrow::Cow;
 
-use gpusort::{Algorithm, Order, Sorter};
+use gpusort::{Algorithm, Order, SortError, Sorter};
 use numpy::{
     BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -314,6 +314,58 @@ pub fn argsort<'py>(
         drop(out_rw);
         Ok(out)
     })
+}
+
+/// `gpusort.top_k` of a NumPy array: `Sorter::top_k`, exactly the first `k` of the stable sort in
+/// either order (ties at the `k`-th key to the earliest positions, whatever the sorter's
+/// algorithm), as `(values, int64 indices)`. The vectors it returns become the NumPy arrays
+/// without a copy. The keys are only read, so read-only and strided arrays are fine (strided ones
+/// are read from a contiguous copy, as in `argsort`). `k` is a Python int (`gpusort/_sorter.py`
+/// made it one); from 0 to `len(a)`, else `InvalidArgumentError`.
+pub fn top_k<'py>(
+    py: Python<'py>,
+    sorter: &Sorter,
+    a: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    descending: bool,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<i64>>)> {
+    let arr = array(a, "a")?;
+    let dtype = key_dtype(arr, "a")?;
+    let n = arr.len();
+    // Negative, or past any usize: out of range as much as a k above n, which the library refuses.
+    let k = k.extract::<usize>().map_err(|_| {
+        sort_error(py, SortError::InvalidArgument(format!("top {k} of {n} keys: k runs from 0 to the number of keys")))
+    })?;
+    let sorter = sorter.clone().with_order(order(descending));
+    with_key_type!(dtype, K => {
+        let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("a", e))?;
+        let ro = typed.try_readonly().map_err(|e| value_error("a", e))?;
+        let strided: Option<Vec<K>> = match ro.as_slice() {
+            Ok(_) => None,
+            Err(_) => {
+                let mut v = buffer::<K>(n, "top_k of strided keys: a contiguous copy (host memory)")
+                    .map_err(|e| sort_error(py, e))?;
+                v.extend(ro.as_array().iter().copied());
+                Some(v)
+            }
+        };
+        let src: &[K] = match &strided {
+            Some(v) => v,
+            None => ro.as_slice().map_err(|e| value_error("a", e))?,
+        };
+        let top = py.detach(|| sorter.top_k(src, k)).map_err(|e| sort_error(py, e))?;
+        let indices = PyArray1::from_vec(py, int64(top.indices));
+        Ok((PyArray1::from_vec(py, top.keys).into_any(), indices))
+    })
+}
+
+/// The `u64` positions of `Sorter::top_k` as the int64 NumPy indexes with, in place.
+fn int64(positions: Vec<u64>) -> Vec<i64> {
+    let mut v = std::mem::ManuallyDrop::new(positions);
+    // SAFETY: i64 and u64 have the same size and alignment, so the allocation is the same one
+    // a Vec<i64> of that capacity would own; every position is below the array's length, so
+    // below 2^63, and reads as the same number.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<i64>(), v.len(), v.capacity()) }
 }
 
 /// The int64 result as the `u64` positions `argsort_into` writes.

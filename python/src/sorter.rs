@@ -1,5 +1,5 @@
 //! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
-//! (NumPy: sort, sort_pairs, sort_segments, argsort) and the raw device sorts that
+//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts that
 //! `gpusort/_device.py` calls once it has read a CUDA array's pointer, length, dtype and stream.
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
@@ -163,6 +163,16 @@ impl PySorter {
         descending: bool,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         host::argsort(py, &self.inner, keys, stable, descending)
+    }
+
+    fn top_k<'py>(
+        &self,
+        py: Python<'py>,
+        a: &Bound<'py, PyAny>,
+        k: &Bound<'py, PyAny>,
+        descending: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<i64>>)> {
+        host::top_k(py, &self.inner, a, k, descending)
     }
 
     /// Queues a sort of `n` keys at device address `ptr` on the CUDA stream `stream`. The pointer

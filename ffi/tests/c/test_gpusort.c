@@ -1,8 +1,8 @@
 /* Tests of the gpusort C API: every sort entry point on seeded data (checked here: sorted,
  * a permutation with every value still attached to its key, stable where promised) and every
  * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h; segmented
- * sorts: segments_checks.h). Prints one line per check and ends with "N passed, M failed"; exits
- * nonzero on any failure. Build: see ci/ffi.sh. */
+ * sorts: segments_checks.h; top-k: topk_checks.h). Prints one line per check and ends with
+ * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 #include "gpusort.h"
 #include "check.h"
 
@@ -380,6 +380,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "hostile_checks.h"
 #include "argsort_checks.h"
 #include "segments_checks.h"
+#include "topk_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -454,12 +455,15 @@ int main(void) {
     argsort_sort_checks(cpu, "cpu");
     segments_sort_checks(NULL, "default");
     segments_sort_checks(cpu, "cpu");
+    topk_sort_checks(NULL, "default");
+    topk_sort_checks(cpu, "cpu");
     gpusort_sorter *gpu = NULL;
     if (gpusort_sorter_new(GPUSORT_BACKEND_CUDA, &gpu) == GPUSORT_OK) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             sort_checks(gpu, "cuda", alg);
         argsort_sort_checks(gpu, "cuda");
         segments_sort_checks(gpu, "cuda");
+        topk_sort_checks(gpu, "cuda");
         gpusort_sorter_free(gpu);
     } else {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");
@@ -469,6 +473,7 @@ int main(void) {
     tiny_length_checks(cpu);
     argsort_checks(cpu);
     segments_checks(cpu);
+    topk_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
