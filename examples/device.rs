@@ -29,5 +29,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let back = stream.clone_dtoh(&data)?;
     assert!(back.windows(2).all(|w| w[0].key >= w[1].key));
     println!("largest key {} (value {})", back[0].key, back[0].value);
+
+    // The 10 largest of a million scores on the device, with their positions, without sorting
+    // them all; the results stay on the device too.
+    let scores: Vec<f32> = (0..1_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 8) as f32 / 1e3).collect();
+    let d_scores = stream.clone_htod(&scores)?;
+    let top = sorter.with_order(Order::Descending).top_k_device(&d_scores, 10, &stream)?;
+    let (best, at) = (stream.clone_dtoh(&top.keys)?, stream.clone_dtoh(&top.indices)?);
+    assert!(best.windows(2).all(|w| w[0] >= w[1]) && at.iter().zip(&best).all(|(&i, &s)| scores[i as usize] == s));
+    println!("best score {} at {}", best[0], at[0]);
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! `Sorter` calls on the real one (`gpu.rs`). None is ever reached, as no value is ever made, but
 //! each still answers as a GPU that cannot sort would.
 
-use crate::backend::{BackendKind, SortBackend, SortJob};
+use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
 use crate::{Algorithm, Order, SortError};
 
 #[derive(Clone, Debug)]
@@ -36,6 +36,17 @@ impl GpuBackend {
     }
 
     pub(crate) fn release_memory(&self) {}
+
+    pub(crate) fn top_k_host(
+        &self,
+        _keys: KeyView<'_>,
+        _k: usize,
+        _order: Order,
+        _out_keys: KeySlice<'_>,
+        _out_positions: &mut [u64],
+    ) -> Result<(), SortError> {
+        Err(SortError::NoDriver)
+    }
 }
 
 impl SortBackend for GpuBackend {

@@ -8,6 +8,8 @@ mod segments;
 mod tests;
 mod topk;
 
+#[cfg(feature = "cuda")]
+pub use device::DeviceTopK;
 pub use records::ArgIndex;
 pub use topk::TopK;
 

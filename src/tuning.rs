@@ -90,3 +90,17 @@ pub const MIN_CHUNK_BYTES: usize = 4 << 20;
 /// 5743 ms, the CPU backend on 16 cores 1626 ms; a fit of a + b * runs^2 to those puts the tie near
 /// 270 runs. Again: `GPUSORT_BENCH_HOST=only GPUSORT_BENCH_OOC_BUDGETS=16,64,256 ci/gpu.sh report`.
 pub const AUTO_OUT_OF_CORE_MAX_RUNS: usize = 128;
+
+/// From this `k` up, `Sorter::auto()` selects a top-k of host keys on the GPU (upload, radix
+/// select, the `k` chosen sorted there); below, on the host, where small `k` take one reading
+/// pass at memory speed. H100 machine, 64M random u32 keys, medians of 7 (2026-11-25, session 13,
+/// `benches/sort/topk.rs`):
+///
+/// | k | host selects | GPU selects |
+/// | ---: | ---: | ---: |
+/// | 16 | 4.08 ms | 7.39 ms |
+/// | 1K | 8.13 ms | 7.01 ms |
+/// | 1M | 51.3 ms | 10.7 ms |
+///
+/// The GPU's time is mostly the upload of the keys (256 MiB, 4.9 ms at the pinned rate).
+pub const TOPK_GPU_FROM_K: usize = 1024;

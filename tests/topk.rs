@@ -1,7 +1,8 @@
 //! Top-k on every backend: the result is the first k entries of the standard library's stable
 //! sort of (directed ordered bits, position), keys bit for bit with their input positions and
 //! values, for every key type, both orders, k from 0 to n, and inputs where the k-th key has many
-//! ties (all equal, few distinct, only the extremes); bad arguments are refused.
+//! ties (all equal, few distinct, only the extremes); bad arguments are refused. Keys already on
+//! the device (`top_k_device`) give the same result in device buffers.
 
 mod common;
 
@@ -79,6 +80,72 @@ fn bad_arguments_are_refused(b: &Backend) {
     assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
 }
 
+/// `Sorter::auto()` selects small k on the host and larger k on the GPU: both sides of the cut.
+fn auto_picks_either_side(_: &Backend) {
+    let s = Sorter::auto();
+    for order in ORDERS {
+        for &n in &[16384, 100_003, 1 << 20] {
+            let ks = [1, 16, 4096, 4097, 5000, n / 2, n];
+            case::<u32>(&s, n, Pattern::Random, order, &ks);
+            case::<f32>(&s, n, Pattern::FewDistinct, order, &ks);
+            case::<i64>(&s, n, Pattern::Extremes, order, &ks);
+        }
+    }
+}
+
+/// Keys already on the device: the same expected result as from the host, in device buffers.
+#[cfg(feature = "cuda")]
+mod device {
+    use super::*;
+    use gpusort::cudarc::driver::DeviceRepr;
+
+    fn device_case<K: TestKey + DeviceRepr>(s: &Sorter, n: usize, p: Pattern, order: Order, ks: &[usize]) {
+        let keys: Vec<K> = bits(n, p, 47).into_iter().map(K::from_bits).collect();
+        let s = s.clone().with_order(order);
+        let stream = s.cuda_context().expect("a cuda sorter").new_stream().expect("a stream");
+        let dev = if n == 0 { None } else { Some(stream.clone_htod(&keys).expect("upload")) };
+        let sorted = reference(&keys, order);
+        for &k in ks {
+            let what = format!("device {} n={n} k={k} {p:?} {order:?}", std::any::type_name::<K>());
+            let Some(dev) = dev.as_ref() else { continue };
+            let top = s.top_k_device(dev, k, &stream).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let got_keys = if k == 0 { vec![] } else { stream.clone_dtoh(&top.keys).expect("download") };
+            let got_at = if k == 0 { vec![] } else { stream.clone_dtoh(&top.indices).expect("download") };
+            stream.synchronize().expect("sync");
+            assert_eq!((top.keys.len(), top.indices.len()), (k, k), "{what}: lengths");
+            assert_eq!(got_at, &sorted[..k], "{what}: indices");
+            assert!(
+                got_keys.iter().map(|k| k.id()).eq(sorted[..k].iter().map(|&i| keys[i as usize].id())),
+                "{what}: keys"
+            );
+        }
+    }
+
+    pub fn every_key_type(b: &Backend) {
+        for order in ORDERS {
+            for &n in &[1, 2, 3, 31, 2047, 2048, 2049, 4095, 4096, 4097, 65537, 100_003] {
+                for &p in PATTERNS {
+                    let ks = ks(n);
+                    device_case::<u32>(&b.sorter, n, p, order, &ks);
+                    device_case::<i32>(&b.sorter, n, p, order, &ks);
+                    device_case::<f32>(&b.sorter, n, p, order, &ks);
+                    device_case::<u64>(&b.sorter, n, p, order, &ks);
+                    device_case::<i64>(&b.sorter, n, p, order, &ks);
+                    device_case::<f64>(&b.sorter, n, p, order, &ks);
+                }
+            }
+            let n = 3_000_017;
+            device_case::<u32>(&b.sorter, n, Pattern::Random, order, &[1, 16, 1000, 1 << 20, n]);
+            device_case::<f32>(&b.sorter, n, Pattern::FewDistinct, order, &[16, 1 << 20]);
+            device_case::<u64>(&b.sorter, n, Pattern::Random, order, &[16, 123_457]);
+        }
+        let stream = b.sorter.cuda_context().expect("a cuda sorter").new_stream().expect("a stream");
+        let dev = stream.clone_htod(&[5u32, 3, 9]).expect("upload");
+        let e = b.sorter.top_k_device(&dev, 4, &stream).expect_err("k above n");
+        assert!(matches!(e, SortError::InvalidArgument(_)), "{e}");
+    }
+}
+
 fn main() -> std::process::ExitCode {
     type PerBackend = (&'static str, fn(&Backend));
     let per_backend: [PerBackend; 2] =
@@ -88,5 +155,8 @@ fn main() -> std::process::ExitCode {
         trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
         trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
     }
+    trials.push(harness::gpu("auto_picks_either_side", || auto_picks_either_side(&cpu_backend())));
+    #[cfg(feature = "cuda")]
+    trials.push(harness::gpu("device_resident::cuda", || device::every_key_type(&cuda_backend())));
     harness::run(trials)
 }

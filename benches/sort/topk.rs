@@ -3,7 +3,9 @@
 //! sorter (`sort-all`, what top-k saves) in the same run. torch.topk, the anchor, is measured by
 //! `ci/topk_torch.py` on the same keys.
 //!
-//! Group `topk`, pattern `random`: sorts `cuda-topk-<k>`, `cpu-topk-<k>`, `cuda-sort-all`.
+//! Group `topk`, pattern `random`: sorts `cuda-topk-<k>` (the GPU selects), `cpu-topk-<k>` (the
+//! host selects), `auto-topk-<k>` (`Sorter::auto()` picks), `cuda-device-topk-<k>` (keys already
+//! on the device, CUDA events), `cuda-sort-all`.
 //! Size: `GPUSORT_BENCH_TOPK_N` (default 64M, 0 for none).
 
 use gpusort::{SortError, Sorter, TopK};
@@ -12,6 +14,7 @@ use serde_json::Value;
 
 use crate::host::{measure, Case};
 use crate::inputs::{env_count, par_copy, Pattern};
+use crate::record::emit_times;
 
 const MIB: usize = 1 << 20;
 
@@ -83,6 +86,53 @@ impl Case for SortAllCase {
     }
 }
 
+/// `Sorter::top_k_device` on the same keys already on the device: CUDA events around the call,
+/// median after warm-ups (the anchor is torch.topk on a device tensor). The result must equal
+/// the host top-k's (`want`).
+#[cfg(feature = "cuda")]
+fn device_rows(gpu: &Sorter, keys: &[u32], k: usize, want: &TopK<u32>) {
+    use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
+    let Some(ctx) = gpu.cuda_context() else { return };
+    let n = keys.len();
+    let name = format!("cuda-device-topk-{k}");
+    let result = (|| -> Result<Vec<f64>, String> {
+        let stream = ctx.new_stream().map_err(|e| e.to_string())?;
+        let dev = stream.clone_htod(keys).map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        for it in 0..18 {
+            let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(|e| e.to_string())?;
+            let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(|e| e.to_string())?;
+            a.record(&stream).map_err(|e| e.to_string())?;
+            let top = gpu.top_k_device(&dev, k, &stream).map_err(|e| e.to_string())?;
+            b.record(&stream).map_err(|e| e.to_string())?;
+            b.synchronize().map_err(|e| e.to_string())?;
+            if it >= 3 {
+                times.push(a.elapsed_ms(&b).map_err(|e| e.to_string())? as f64);
+            }
+            if it == 17 {
+                let got = stream.clone_dtoh(&top.keys).map_err(|e| e.to_string())?;
+                let at = stream.clone_dtoh(&top.indices).map_err(|e| e.to_string())?;
+                stream.synchronize().map_err(|e| e.to_string())?;
+                if got != want.keys || at != want.indices {
+                    return Err("the device top-k differs from the host top-k".into());
+                }
+            }
+        }
+        Ok(times)
+    })();
+    let b = [("bytes", Value::from(n * 4)), ("k", Value::from(k))];
+    match result {
+        Ok(times) => {
+            let med = emit_times(("topk", &name, "random", n), &times, None, &b);
+            eprintln!("topk/{name}/random/{n}: {med:.3} ms (device-resident), median of {}", times.len());
+        }
+        Err(e) => {
+            eprintln!("failed: topk/{name}/random/{n}: {e}");
+            emit_times(("topk", &name, "random", n), &[], Some(&e), &b);
+        }
+    }
+}
+
 pub fn run(gpu: &Sorter) {
     let n = env_count("GPUSORT_BENCH_TOPK_N", 64 * MIB);
     if n == 0 {
@@ -95,6 +145,9 @@ pub fn run(gpu: &Sorter) {
         let b = [("bytes", Value::from(case.bytes())), ("k", Value::from(k))];
         measure("topk", &format!("cuda-topk-{k}"), &mut case, gpu, false, &b);
         measure("topk", &format!("cpu-topk-{k}"), &mut case, &cpu, true, &b);
+        measure("topk", &format!("auto-topk-{k}"), &mut case, &Sorter::auto(), false, &b);
+        #[cfg(feature = "cuda")]
+        device_rows(gpu, &case.keys, k.min(n), &case.top);
         keys = case.keys;
     }
     let mut all = SortAllCase { work: keys.clone(), keys };

@@ -22,6 +22,37 @@ pub(crate) trait HostData: Send {
     fn scatter(&mut self, start: usize, src: &[Self::Item]);
 }
 
+/// Items the host pipeline only reads: what an upload needs. Every `HostData` is one.
+pub(crate) trait HostSource {
+    type Item: DeviceItem;
+    fn len(&self) -> usize;
+    /// Staged items `start..start + dst.len()` into `dst`.
+    fn gather(&self, start: usize, dst: &mut [Self::Item]);
+}
+
+impl<H: HostData> HostSource for H {
+    type Item = H::Item;
+    fn len(&self) -> usize {
+        HostData::len(self)
+    }
+    fn gather(&self, start: usize, dst: &mut [Self::Item]) {
+        HostData::gather(self, start, dst)
+    }
+}
+
+/// Keys that are read and never written (a top-k's input), staged as they are.
+pub(crate) struct ReadOnly<'a, T>(pub(crate) &'a [T]);
+
+impl<T: DeviceItem> HostSource for ReadOnly<'_, T> {
+    type Item = T;
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [T]) {
+        par_copy(dst, &self.0[start..start + dst.len()]);
+    }
+}
+
 /// A slice whose items are staged as they are.
 pub(crate) struct Direct<'a, T>(pub(crate) &'a mut [T]);
 
@@ -272,8 +303,8 @@ mod tests {
         let mut values: Vec<u32> = (0..keys.len() as u32).map(|i| i.wrapping_mul(2654435761)).collect();
         let (k0, v0) = (keys.clone(), values.clone());
         let mut data = SplitAsKvp { keys: &mut keys, values: &mut values };
-        let mut staged = vec![Kvp::new(0, 0); data.len() - 3];
-        data.gather(3, &mut staged);
+        let mut staged = vec![Kvp::new(0, 0); HostData::len(&data) - 3];
+        HostData::gather(&data, 3, &mut staged);
         assert!(staged.iter().enumerate().all(|(i, p)| p.key == k0[i + 3].to_ordered_bits() && p.value == v0[i + 3]));
         // Scattered back one place later: every key and value moves together, bits intact.
         data.scatter(2, &staged);

@@ -17,9 +17,11 @@ mod outofcore;
 mod overlap;
 mod pinned;
 pub(crate) mod radix;
+mod select;
 #[cfg(test)]
 mod smoke;
 mod staging;
+mod topk;
 mod transfer;
 
 use std::sync::Arc;

@@ -16,7 +16,8 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 
 use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
-use launch::{Dev, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
+pub(crate) use launch::Dev;
+use launch::{PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
 
 /// Words at the start of the u32 metadata buffer reserved for the plan (`PLAN_WORDS` rounded up).
 const PLAN_SLOT: usize = 32;
@@ -65,7 +66,8 @@ impl RadixKey for f64 {
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 
-fn order_flags(key_flags: i32, order: Order) -> i32 {
+/// The kernels' `order` argument for keys of `key_flags` (`RadixKey::ORDER_FLAGS`) in `order`.
+pub(crate) fn order_flags(key_flags: i32, order: Order) -> i32 {
     key_flags | if order == Order::Descending { launch::ORDER_DESCENDING } else { 0 }
 }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, CudaView, DeviceRepr};
 
 use super::device::Gpu;
-use super::hostdata::HostData;
+use super::hostdata::{HostData, HostSource};
 use super::staging::{held_cap, Lease};
 use crate::hooks::{self, Step};
 use crate::{tuning, SortError};
@@ -85,7 +85,7 @@ pub(crate) fn device_buffer<T: DeviceRepr>(stream: &Arc<CudaStream>, n: usize) -
 /// Copies `src` items `start..start + dev.len()` to `dev` through `room`. When `room` holds all of
 /// them every chunk has its own place; otherwise `room` is a ring and a slot is refilled only
 /// after the copy that read it finished.
-pub(crate) fn upload<H: HostData>(
+pub(crate) fn upload<H: HostSource>(
     stream: &Arc<CudaStream>,
     src: &H,
     start: usize,

@@ -3,11 +3,22 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DeviceRepr};
 
 use super::Sorter;
 use crate::gpu::GpuBackend;
-use crate::{Kvp, SortError};
+use crate::{Key, Kvp, SortError};
+
+/// What [`Sorter::top_k_device`] returns: the `k` first keys in the sorter's order and their
+/// input positions, in device buffers of the sorter's context.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct DeviceTopK<K> {
+    /// The keys, in the sorter's order.
+    pub keys: CudaSlice<K>,
+    /// `indices[i]` is the input position of `keys[i]`; equal keys in increasing position.
+    pub indices: CudaSlice<u64>,
+}
 
 impl Sorter {
     /// Sorts pairs already on the device by key, in place, in the sorter's order, on the caller's
@@ -50,6 +61,44 @@ impl Sorter {
     ) -> Result<(), SortError> {
         let r = self.device_backend()?.sort_pairs_u32_device(stream, keys, values, self.order, self.algorithm);
         self.after_sort(r)
+    }
+
+    /// The `k` first keys of a device buffer in the sorter's order (the `k` smallest, or largest
+    /// with [`Order::Descending`](crate::Order)) and their positions, like `torch.topk`: exactly
+    /// the first `k` of a stable sort, so ties at the `k`-th key go to the earliest positions.
+    /// Found on the device without sorting the buffer (radix select), and returned in new device
+    /// buffers of this sorter's context, queued on `stream`: synchronize it before reading them.
+    /// `keys` is only read. Any [`Key`](crate::Key) type; floats in `total_cmp` order.
+    ///
+    /// `InvalidArgument` for `k` above `keys.len()` or from 2^32 up; `Unsupported` on a sorter
+    /// without a GPU.
+    ///
+    /// ```no_run
+    /// use gpusort::{Order, Sorter};
+    /// let sorter = Sorter::cuda()?.with_order(Order::Descending);
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let scores = stream.clone_htod(&[0.5f32, 2.0, -1.0, 2.0, 7.5]).expect("upload");
+    /// let top = sorter.top_k_device(&scores, 3, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&top.keys).expect("download"), [7.5, 2.0, 2.0]);
+    /// assert_eq!(stream.clone_dtoh(&top.indices).expect("download"), [4, 1, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn top_k_device<K: Key + DeviceRepr>(
+        &self,
+        keys: &CudaSlice<K>,
+        k: usize,
+        stream: &Arc<CudaStream>,
+    ) -> Result<DeviceTopK<K>, SortError> {
+        let n = keys.len();
+        if k > n || k > u32::MAX as usize {
+            return Err(SortError::InvalidArgument(format!(
+                "top {k} of {n} keys: k runs from 0 to the number of keys, below 2^32"
+            )));
+        }
+        let r = self.device_backend()?.top_k_device(stream, keys, k, self.order);
+        // Gives kept memory back where this sorter keeps none, whatever the result.
+        self.after_sort(Ok(()))?;
+        r.map(|(keys, indices)| DeviceTopK { keys, indices })
     }
 
     /// The CUDA context this sorter's GPU work runs in, for callers that allocate device buffers

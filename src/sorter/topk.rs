@@ -1,17 +1,23 @@
 //! Top-k: the `k` first keys in the sorter's order, with their input positions, without sorting
 //! the rest.
 //!
-//! The `k` keys are found on the host, on all cores (`gpusort_cpu::select_first`: one reading
-//! pass for small `k`, two or three above, nothing copied); only those `k` are then sorted, on the
-//! sorter's backend as an argsort (the GPU when it picks it for `k` keys). For small `k` the
-//! selection runs at host memory speed: 6.7 ms for 64M u32 keys on the 16-core GPU host, about
-//! what their upload alone takes through pinned memory (4.9 ms) and far less than from pageable
-//! memory (`docs/BENCHMARKS-topk.md`), so host data is not sent to the GPU to be selected there.
+//! Two ways to find the `k` keys, picked per call (`Sorter::top_k_gpu`):
+//! - on the GPU (`cuda/select.rs`, radix select): the keys go up as a sort's input does, the `k`
+//!   are found and sorted there, and only they come back. A `cuda()` sorter always takes it;
+//!   `auto()` from [`tuning::TOPK_GPU_FROM_K`] up.
+//! - on the host, on all cores (`gpusort_cpu::select_first`: one reading pass for small `k`, two
+//!   or three above, nothing copied); only those `k` are then sorted, as an argsort on the
+//!   sorter's backend. For small `k` this runs at host memory speed, faster than the upload alone
+//!   (H100 machine, 64M u32 keys: 4.1 ms for k = 16 against 7.4 through the GPU; at 1M, 51 ms
+//!   against 10.7; `docs/BENCHMARKS-topk.md`).
+//!
+//! Keys already on the device take [`Sorter::top_k_device`] (`sorter/device.rs`).
 
 use rayon::prelude::*;
 
 use super::records::host_buffer;
-use super::Sorter;
+use super::{Policy, Sorter};
+use crate::tuning::{self, JobShape};
 use crate::{Key, SortError};
 
 /// The `k` first keys of an input in a sorter's order, and where each stood in the input: what
@@ -54,6 +60,22 @@ impl Sorter {
                 "top {k} of {n} keys: k runs from 0 to the number of keys"
             )));
         }
+        if let Some(gpu) = self.top_k_gpu(n, k) {
+            let mut top = TopK {
+                keys: host_buffer(k, "top-k keys (host memory)")?,
+                indices: host_buffer(k, "top-k indices (host memory)")?,
+            };
+            // k >= 1 here, so keys[0] exists; every entry is overwritten.
+            top.keys.resize(k, keys[0]);
+            top.indices.resize(k, 0);
+            match gpu.top_k_host(K::view(keys), k, self.order(), K::slice(&mut top.keys), &mut top.indices) {
+                Ok(()) => return self.after_sort(Ok(())).map(|()| top),
+                // As for sorts: in auto mode a GPU short of memory hands the job to the CPU.
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. })
+                    if matches!(self.policy, Policy::Auto { .. }) => {}
+                Err(e) => return self.after_sort(Err(e)).map(|()| top),
+            }
+        }
         let chosen = gpusort_cpu::select_first(keys, k, self.order())
             .map_err(|e| SortError::OutOfMemory { op: "top-k selection (host memory)", bytes: e.bytes })?;
         let mut picked = host_buffer::<K>(k, "top-k keys (host memory)")?;
@@ -72,6 +94,25 @@ impl Sorter {
             top.indices.par_extend(order.par_iter().map(|&o| chosen[o as usize]));
         });
         Ok(top)
+    }
+
+    /// The GPU that selects a top-k of `k` of `n` host keys, if any: a `cuda()` sorter's always;
+    /// an `auto()` sorter's for `k` past what the host selects in one pass at memory speed
+    /// ([`tuning::TOPK_GPU_FROM_K`](crate::tuning::TOPK_GPU_FROM_K)) and inputs from the GPU
+    /// crossover up.
+    fn top_k_gpu(&self, n: usize, k: usize) -> Option<&crate::gpu::GpuBackend> {
+        if k == 0 || k > u32::MAX as usize {
+            return None;
+        }
+        let gpu = self.live_gpu()?;
+        match self.policy {
+            Policy::GpuOnly => Some(gpu),
+            Policy::Auto { crossover } => {
+                let from = crossover.unwrap_or_else(|| tuning::gpu_from_items(JobShape::Keys32));
+                (k >= tuning::TOPK_GPU_FROM_K && n >= from).then_some(gpu)
+            }
+            Policy::CpuOnly => None,
+        }
     }
 
     /// [`Sorter::top_k`] of split pairs: the `k` first keys in the sorter's order with the values

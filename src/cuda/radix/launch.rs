@@ -183,6 +183,11 @@ impl<T> Dev<T> {
         self.len
     }
 
+    /// The device address, for a kernel argument.
+    pub(crate) fn ptr(&self) -> u64 {
+        self.ptr
+    }
+
     /// Elements `[start, start + len)`.
     pub(crate) fn range(&self, start: usize, len: usize) -> Self {
         assert!(start + len <= self.len, "device range {start}+{len} past {}", self.len);
