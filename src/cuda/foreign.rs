@@ -6,6 +6,8 @@
 //! the driver can check: each pointer must be device memory of this sorter's device, aligned for
 //! its type, with the whole array inside one allocation, and the stream must belong to this
 //! context. The memory is wrapped for the length of one call and never freed by gpusort.
+//! [`Sorter::top_k_foreign`] reads such an array and writes the first `k` keys and their positions
+//! into two more of them.
 
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
@@ -13,15 +15,16 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype, CUpointer_attribute, CUstream};
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
 use super::dispatch::{DeviceItem, DeviceSort};
 use super::radix::RadixKey;
-use super::{gpu, Gpu};
-use crate::{Order, SortError, Sorter};
+use super::{gpu, CudaBackend, Gpu};
+use crate::{Key, Order, SortError, Sorter};
 
-/// The key type of a device array given by address to [`Sorter::sort_foreign_keys`] and
-/// [`Sorter::sort_foreign_pairs`]: the types [`Sorter::sort_keys`] takes on the host.
+/// The key type of a device array given by address to [`Sorter::sort_foreign_keys`],
+/// [`Sorter::sort_foreign_pairs`] and [`Sorter::top_k_foreign`]: the types [`Sorter::sort_keys`]
+/// takes on the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DeviceKeyType {
@@ -124,6 +127,92 @@ impl Sorter {
             DeviceKeyType::U64 => target.pairs::<u64>(keys, values, len, order),
             DeviceKeyType::I64 => target.pairs::<i64>(keys, values, len, order),
             DeviceKeyType::F64 => target.pairs::<f64>(keys, values, len, order),
+        }
+    }
+
+    /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device
+    /// address `keys` (the `k` smallest, or largest with [`Order::Descending`]) into `out_keys`
+    /// (`k` keys of `key_type`), and their positions in `keys` into `out_indices` (`k` `u64`s), on
+    /// the caller's `stream`: exactly the first `k` of a stable sort, ties to the earliest
+    /// positions, floats in `total_cmp` order, as [`Sorter::top_k_device`] finds them. `keys` is
+    /// only read. Returns once the work is queued, as [`Sorter::sort_foreign_keys`] does; the
+    /// scratch memory goes back to the pool in stream order. `k == 0`: `Ok` at once, nothing
+    /// checked or written.
+    ///
+    /// `InvalidArgument`, before any work is queued, for `k` above `len` or from 2^32 up, for an
+    /// array or stream [`Sorter::sort_foreign_keys`] would refuse (each output checked for its
+    /// `k` items), and when an output overlaps the keys or the other output. `Unsupported` for a
+    /// sorter without a device, as there.
+    ///
+    /// ```no_run
+    /// use gpusort::cudarc::driver::{DevicePtr, DevicePtrMut};
+    /// use gpusort::{DeviceKeyType, Order, Sorter};
+    /// let sorter = Sorter::cuda()?.with_order(Order::Descending);
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").new_stream().expect("stream");
+    /// // Buffers another library would own, known here only by address.
+    /// let scores = stream.clone_htod(&[0.5f32, 2.0, -1.0, 2.0, 7.5]).expect("upload");
+    /// let mut best = stream.alloc_zeros::<f32>(3).expect("alloc");
+    /// let mut at = stream.alloc_zeros::<u64>(3).expect("alloc");
+    /// {
+    ///     let (keys, _r) = scores.device_ptr(&stream);
+    ///     let (out_keys, _w1) = best.device_ptr_mut(&stream);
+    ///     let (out_indices, _w2) = at.device_ptr_mut(&stream);
+    ///     // SAFETY: three separate live buffers of this device, used by nothing else meanwhile,
+    ///     // and a live stream of its primary context.
+    ///     unsafe { sorter.top_k_foreign(keys, 5, DeviceKeyType::F32, 3, out_keys, out_indices, stream.cu_stream())? };
+    /// }
+    /// assert_eq!(stream.clone_dtoh(&best).expect("download"), [7.5, 2.0, 2.0]);
+    /// assert_eq!(stream.clone_dtoh(&at).expect("download"), [4, 1, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// As [`Sorter::sort_foreign_keys`], for the three arrays, except that other work may read
+    /// (not write) `keys` meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn top_k_foreign(
+        &self,
+        keys: CUdeviceptr,
+        len: usize,
+        key_type: DeviceKeyType,
+        k: usize,
+        out_keys: CUdeviceptr,
+        out_indices: CUdeviceptr,
+        stream: CUstream,
+    ) -> Result<(), SortError> {
+        if k > len || k > u32::MAX as usize {
+            return Err(SortError::InvalidArgument(format!(
+                "top {k} of {len} keys: k runs from 0 to the number of keys, below 2^32"
+            )));
+        }
+        if k == 0 {
+            return Ok(());
+        }
+        let size = key_type.size();
+        let target = Target::open(self, stream)?;
+        target.check_array(keys, len, size, "keys")?;
+        target.check_array(out_keys, k, size, "out_keys")?;
+        target.check_array(out_indices, k, 8, "out_indices")?;
+        // The byte lengths cannot overflow: `check_array` accepted them.
+        let arrays =
+            [(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")];
+        for (i, &(a, a_bytes, a_name)) in arrays.iter().enumerate() {
+            for &(b, b_bytes, b_name) in &arrays[i + 1..] {
+                if a < b + b_bytes as u64 && b < a + a_bytes as u64 {
+                    return Err(SortError::InvalidArgument(format!("the {a_name} and {b_name} arrays overlap")));
+                }
+            }
+        }
+        let out = (out_keys, out_indices);
+        let order = self.order();
+        match key_type {
+            DeviceKeyType::U32 => target.top_k::<u32>(keys, len, k, out, order),
+            DeviceKeyType::I32 => target.top_k::<i32>(keys, len, k, out, order),
+            DeviceKeyType::F32 => target.top_k::<f32>(keys, len, k, out, order),
+            DeviceKeyType::U64 => target.top_k::<u64>(keys, len, k, out, order),
+            DeviceKeyType::I64 => target.top_k::<i64>(keys, len, k, out, order),
+            DeviceKeyType::F64 => target.top_k::<f64>(keys, len, k, out, order),
         }
     }
 }
@@ -250,6 +339,31 @@ impl Target {
             unsafe { (Borrowed::<K>::new(&self.stream, kp, len), Borrowed::<u32>::new(&self.stream, vp, len)) };
         self.sort(order).run_pairs(&self.stream, &mut keys, &mut values)
     }
+
+    /// The selection into new buffers, then copied into the caller's: the kernels allocate their
+    /// outputs. The copies and the frees of those buffers are queued on the same stream, so the
+    /// memory is reused only after the copies have read it.
+    fn top_k<K: Key + DeviceRepr>(
+        &self,
+        ptr: CUdeviceptr,
+        len: usize,
+        k: usize,
+        (out_keys, out_indices): (CUdeviceptr, CUdeviceptr),
+        order: Order,
+    ) -> Result<(), SortError> {
+        // SAFETY: checked by `check_array`; only read, and live until the work ends (caller's contract).
+        let keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
+        // The limits of a backend bound host sorts only; a device top-k reads none of them.
+        let backend = CudaBackend { gpu: self.gpu.clone(), device_limit: None, max_runs: None };
+        let (top_keys, top_indices) = backend.top_k_device(&self.stream, &keys, k, order)?;
+        // SAFETY: as `keys`, and neither overlaps anything else here (checked by the caller).
+        let (mut dst_keys, mut dst_indices) = unsafe {
+            (Borrowed::<K>::new(&self.stream, out_keys, k), Borrowed::<u64>::new(&self.stream, out_indices, k))
+        };
+        let copy = |bytes| SortError::driver("copy on the device", bytes);
+        self.stream.memcpy_dtod(&top_keys, &mut *dst_keys).map_err(copy(k * size_of::<K>()))?;
+        self.stream.memcpy_dtod(&top_indices, &mut *dst_indices).map_err(copy(k * 8))
+    }
 }
 
 /// Another library's allocation seen as a `CudaSlice` for one call: leaked on drop (even when
@@ -289,7 +403,7 @@ mod tests {
     //! The checks that need no GPU run everywhere; the rest skip without a device (the Python
     //! package's device tests cover PyTorch and CuPy arrays on the GPU machine).
     use super::*;
-    use cudarc::driver::DevicePtr;
+    use cudarc::driver::{DevicePtr, DevicePtrMut, ValidAsZeroBits};
     use gpusort_cpu::check;
 
     fn cuda() -> Option<Sorter> {
@@ -370,5 +484,100 @@ mod tests {
         let r = unsafe { sorter.sort_foreign_pairs(p, p, 4, DeviceKeyType::U32, s) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "overlap: {r:?}");
         assert_eq!(stream.clone_dtoh(&d).unwrap(), [3, 2, 1, 0], "untouched");
+    }
+
+    #[test]
+    fn top_k_refuses_k_past_the_keys_before_looking_at_anything() {
+        let cpu = Sorter::cpu();
+        let null = std::ptr::null_mut();
+        for (len, k) in [(10, 11), (0, 1), (1 << 33, 1 << 32)] {
+            let r = unsafe { cpu.top_k_foreign(0x1000, len, DeviceKeyType::F64, k, 0, 0, null) };
+            assert!(matches!(r, Err(SortError::InvalidArgument(_))), "top {k} of {len}: {r:?}");
+        }
+        assert!(unsafe { cpu.top_k_foreign(0, 0, DeviceKeyType::U32, 0, 0, 0, null) }.is_ok(), "k = 0");
+        let r = unsafe { cpu.top_k_foreign(0x1000, 10, DeviceKeyType::U32, 1, 0x2000, 0x3000, null) };
+        assert!(matches!(r, Err(SortError::Unsupported { .. })), "{r:?}");
+    }
+
+    /// Keys as their bytes: NaNs compare by sign and payload, -0.0 differs from 0.0.
+    fn bits<K: Key>(v: &[K]) -> Vec<u8> {
+        // SAFETY: the key types are plain numbers, without padding.
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }.to_vec()
+    }
+
+    /// The first `k` of each length and order, against the host top-k, bit for bit.
+    fn top_k_matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(
+        sorter: &Sorter,
+        key_type: DeviceKeyType,
+        pool: &[K],
+    ) {
+        let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
+        for n in [1usize, 2, 1000, 70_001] {
+            let keys: Vec<K> = (0..n).map(|i| pool[(i * 7919 + i / 3) % pool.len()]).collect();
+            let dk = stream.clone_htod(&keys).unwrap();
+            for k in [1, 2, n / 2, n - 1, n].into_iter().filter(|k| (1..=n).contains(k)) {
+                for order in [Order::Ascending, Order::Descending] {
+                    let s = sorter.clone().with_order(order);
+                    let (mut ok, mut oi) = (stream.alloc_zeros::<K>(k).unwrap(), stream.alloc_zeros::<u64>(k).unwrap());
+                    {
+                        let (kp, _g) = dk.device_ptr(&stream);
+                        let (okp, _g1) = ok.device_ptr_mut(&stream);
+                        let (oip, _g2) = oi.device_ptr_mut(&stream);
+                        unsafe { s.top_k_foreign(kp, n, key_type, k, okp, oip, stream.cu_stream()) }.unwrap();
+                    }
+                    let want = Sorter::cpu().with_order(order).top_k(&keys, k).unwrap();
+                    let what = format!("{key_type:?} top {k} of {n}, {order:?}");
+                    assert_eq!(stream.clone_dtoh(&oi).unwrap(), want.indices, "{what}");
+                    assert_eq!(bits(&stream.clone_dtoh(&ok).unwrap()), bits(&want.keys), "{what}");
+                }
+            }
+            assert_eq!(bits(&stream.clone_dtoh(&dk).unwrap()), bits(&keys), "the keys changed");
+        }
+    }
+
+    #[test]
+    fn top_k_into_foreign_buffers_matches_the_host_top_k() {
+        let Some(sorter) = cuda() else { return };
+        top_k_matches_the_host(&sorter, DeviceKeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3]);
+        top_k_matches_the_host(&sorter, DeviceKeyType::I64, &[i64::MIN, -1, 0, 7, i64::MAX, 7]);
+        let f = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.5, f32::NEG_INFINITY, 1.5, f32::INFINITY];
+        top_k_matches_the_host(&sorter, DeviceKeyType::F32, &f);
+        let d = [f64::NAN, -0.0, 0.0, -f64::NAN, 2.5, -1e300, 2.5, f64::MIN_POSITIVE];
+        top_k_matches_the_host(&sorter, DeviceKeyType::F64, &d);
+    }
+
+    #[test]
+    fn top_k_refuses_bad_outputs_untouched() {
+        let Some(sorter) = cuda() else { return };
+        let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
+        let keys = stream.clone_htod(&[3u32, 2, 1, 0, 9, 8, 7, 6]).unwrap();
+        let out = stream.clone_htod(&[u64::MAX; 8]).unwrap();
+        let (p, _g) = keys.device_ptr(&stream);
+        let (o, _g1) = out.device_ptr(&stream);
+        let host = [0u64; 8];
+        let h = host.as_ptr() as u64;
+        // (out_keys, out_indices, k) against the 8 keys at p.
+        let bad = [
+            (h, o, 2, "out_keys in host memory"),
+            (o, h, 2, "out_indices in host memory"),
+            (o + 2, o + 32, 2, "out_keys misaligned"),
+            (o, o + 36, 2, "out_indices misaligned"),
+            (o + 60, o, 2, "out_keys past the end"),
+            (o, o + 40, 4, "out_indices past the end"),
+            (p + 8, o, 2, "out_keys over the keys"),
+            (o, p + 16, 2, "out_indices over the keys"),
+            (o, o + 8, 3, "out_keys over out_indices"),
+            (o + 16, o, 4, "out_indices over out_keys"),
+        ];
+        for (ok, oi, k, why) in bad {
+            let r = unsafe { sorter.top_k_foreign(p, 8, DeviceKeyType::U32, k, ok, oi, stream.cu_stream()) };
+            assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
+        }
+        let r = unsafe { sorter.top_k_foreign(p + 4, 8, DeviceKeyType::U32, 1, o, o + 8, stream.cu_stream()) };
+        assert!(matches!(r, Err(SortError::InvalidArgument(_))), "keys past the end: {r:?}");
+        let r = unsafe { sorter.top_k_foreign(p, 8, DeviceKeyType::U32, 0, h, 0, stream.cu_stream()) };
+        assert!(r.is_ok(), "k = 0 looks at nothing: {r:?}");
+        assert_eq!(stream.clone_dtoh(&keys).unwrap(), [3, 2, 1, 0, 9, 8, 7, 6], "keys untouched");
+        assert_eq!(stream.clone_dtoh(&out).unwrap(), [u64::MAX; 8], "outputs untouched");
     }
 }
