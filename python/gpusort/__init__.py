@@ -18,7 +18,8 @@ The module-level functions use one process-wide ``Sorter("auto")``: the GPU when
 usable and the array is large enough to gain from it, else all CPU cores. Make a
 :class:`Sorter` to choose the backend or the algorithm. CUDA arrays (``torch.Tensor``,
 ``cupy.ndarray``, ``__cuda_array_interface__``) are sorted in place on their device, on the
-caller's current stream. ``GPUSORT_BACKEND=cpu|cuda|auto`` overrides what ``"auto"`` picks.
+caller's current stream; ``argsort`` and ``top_k`` of CuPy and PyTorch arrays return arrays of
+the same library, on the device. ``GPUSORT_BACKEND=cpu|cuda|auto`` overrides what ``"auto"`` picks.
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool 
 
 
 def top_k(a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tuple[Any, Any]:
-    """The ``k`` smallest keys of the NumPy array ``a`` (the ``k`` largest when ``descending``),
-    sorted, and their int64 positions in ``a``, ties to the earliest; see :meth:`Sorter.top_k`."""
+    """The ``k`` smallest keys of ``a`` (the ``k`` largest when ``descending``), sorted, and their
+    int64 positions in ``a``, ties to the earliest, as arrays of ``a``'s library: NumPy, or for a
+    CuPy or PyTorch CUDA array, on its device; see :meth:`Sorter.top_k`."""
     return default_sorter().top_k(a, k, descending, stream=stream)

@@ -1,10 +1,11 @@
 """CUDA arrays of other libraries: PyTorch tensors, CuPy arrays and any object with a
 ``__cuda_array_interface__`` (versions 2 and 3).
 
-Each is read as (device pointer, length, key type, device) and sorted in place by the native
-module on a CUDA stream of the caller: the one named by ``stream=``, else the current stream of
-the array's library (``torch.cuda.current_stream``, ``cupy.cuda.get_current_stream``), else the
-stream of a version-3 interface, else the legacy default stream. The native module checks the
+Each is read as (device pointer, length, key type, device) and sorted in place (argsort and
+top-k: read, the results in new arrays of its library) by the native module on a CUDA stream of
+the caller: the one named by ``stream=``, else the current stream of the array's library
+(``torch.cuda.current_stream``, ``cupy.cuda.get_current_stream``), else the stream of a
+version-3 interface, else the legacy default stream. The native module checks the
 pointer with the driver; what is checked here is what only the array's library knows (shape,
 strides, dtype, read-only, autograd).
 
@@ -16,9 +17,11 @@ code that builds a dict).
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
+
+from ._errors import InvalidArgumentError
 
 # Interface typestrs (little-endian on every CUDA host) to the native key names.
 _TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64", "<i8": "i64", "<f8": "f64"}
@@ -182,17 +185,13 @@ def check_values(values: DeviceArray, keys: DeviceArray) -> None:
         raise ValueError(f"values: {values.n} values for {keys.n} keys; one value per key")
 
 
-def argsort_device(keys: Any, stream: Any, sort_pairs: Any) -> Any:
-    """The stable permutation that sorts the CUDA array ``keys`` (int64, as ``torch.argsort`` and
-    ``cupy.argsort`` return it), or None when ``keys`` is no PyTorch or CuPy CUDA array.
-
-    A contiguous copy of the keys and the indices 0..n (int32) are made by the keys' library on
-    the sort's stream, then ``sort_pairs(keys_view, indices_view, stream_handle)`` sorts them
-    there. The keys may be strided, read-only or require grad: they are only read.
-    """
+def _library_keys(keys: Any, what: str) -> Optional[Tuple[str, Any, int]]:
+    """``(library name, library module, length)`` of a CUDA ``torch.Tensor`` or a ``cupy.ndarray``
+    that is 1-D and of a key dtype, whatever its strides; None for any other object. The
+    operations that only read their keys take these two, whose libraries allocate the results."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(keys, torch.Tensor) and keys.is_cuda:
-        lib, shape, dtype = "torch", tuple(keys.shape), keys.dtype
+        lib, m, shape, dtype = "torch", torch, tuple(keys.shape), keys.dtype
         global _torch_typestrs
         if _torch_typestrs is None:
             _torch_typestrs = _torch_dtypes(torch)
@@ -201,26 +200,78 @@ def argsort_device(keys: Any, stream: Any, sort_pairs: Any) -> Any:
         cupy = sys.modules.get("cupy")
         if cupy is None or not isinstance(keys, cupy.ndarray):
             return None
-        lib, shape, dtype, typestr = "cupy", keys.shape, keys.dtype, keys.dtype.str
+        lib, m, shape, dtype, typestr = "cupy", cupy, keys.shape, keys.dtype, keys.dtype.str
     if typestr not in _TYPESTR_KEYS:
-        raise TypeError(f"keys: dtype {dtype} is not a key type ({KEY_DTYPES})")
+        raise TypeError(f"{what}: dtype {dtype} is not a key type ({KEY_DTYPES})")
     if len(shape) != 1:
-        raise ValueError(f"keys: gpusort sorts 1-D arrays; this one has shape {shape}")
-    if shape[0] >= 2**31:
-        raise ValueError(f"keys: {shape[0]} keys; device argsort carries int32 indices, so fewer than 2^31")
+        raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {shape}")
+    return lib, m, shape[0]
+
+
+def argsort_device(keys: Any, stream: Any, sort_pairs: Any) -> Any:
+    """The stable permutation that sorts the CUDA array ``keys`` (int64, as ``torch.argsort`` and
+    ``cupy.argsort`` return it), or None when ``keys`` is no PyTorch or CuPy CUDA array.
+
+    A contiguous copy of the keys and the indices 0..n (int32) are made by the keys' library on
+    the sort's stream, then ``sort_pairs(keys_view, indices_view, stream_handle)`` sorts them
+    there. The keys may be strided, read-only or require grad: they are only read.
+    """
+    found = _library_keys(keys, "keys")
+    if found is None:
+        return None
+    lib, m, n = found
+    if n >= 2**31:
+        raise ValueError(f"keys: {n} keys; device argsort carries int32 indices, so fewer than 2^31")
     if lib == "torch":
-        with _torch_stream(torch, keys.device, stream):
-            k = keys.detach().clone(memory_format=torch.contiguous_format)
-            idx = torch.arange(shape[0], dtype=torch.int32, device=keys.device)
+        with _torch_stream(m, keys.device, stream):
+            k = keys.detach().clone(memory_format=m.contiguous_format)
+            idx = m.arange(n, dtype=m.int32, device=keys.device)
             kv, iv = view(k, "keys"), view(idx, "indices")
             sort_pairs(kv, iv, stream_handle(kv, None))
             return idx.long()
-    with keys.device, _cupy_stream(cupy, stream):
+    with keys.device, _cupy_stream(m, stream):
         k = keys.copy(order="C")
-        idx = cupy.arange(shape[0], dtype=cupy.int32)
+        idx = m.arange(n, dtype=m.int32)
         kv, iv = view(k, "keys"), view(idx, "indices")
         sort_pairs(kv, iv, stream_handle(kv, None))
-        return idx.astype(cupy.int64)
+        return idx.astype(m.int64)
+
+
+def top_k_device(a: Any, k: int, stream: Any, select: Any) -> Optional[Tuple[Any, Any]]:
+    """``(values, indices)`` of the ``k`` first keys of the CUDA array ``a``, in arrays of its
+    library on its device (indices int64), or None when ``a`` is no PyTorch or CuPy CUDA array.
+
+    ``k`` outside 0 to ``len(a)`` raises :class:`InvalidArgumentError` before anything is
+    allocated. Both results are allocated by ``a``'s library on the selection's stream, then
+    ``select(keys_view, values_ptr, indices_ptr, stream_handle)`` fills them there. ``a`` is only
+    read, so it may require grad; a strided one is selected from through a contiguous copy.
+    """
+    found = _library_keys(a, "a")
+    if found is None:
+        return None
+    lib, m, n = found
+    if not 0 <= k <= n or k >= 2**32:
+        raise InvalidArgumentError(f"top {k} of {n} keys: k runs from 0 to the number of keys, below 2^32")
+    if lib == "torch":
+        with _torch_stream(m, a.device, stream):
+            keys = a.detach()
+            if not keys.is_contiguous():
+                keys = keys.contiguous()
+            values = m.empty(k, dtype=a.dtype, device=a.device)
+            indices = m.empty(k, dtype=m.int64, device=a.device)
+            return _select(keys, values, indices, select)
+    with a.device, _cupy_stream(m, stream):
+        keys = a if a.flags.c_contiguous else m.ascontiguousarray(a)
+        values = m.empty(k, dtype=a.dtype)
+        indices = m.empty(k, dtype=m.int64)
+        return _select(keys, values, indices, select)
+
+
+def _select(keys: Any, values: Any, indices: Any, select: Any) -> Tuple[Any, Any]:
+    # Inside the library's stream context: its current stream is the selection's.
+    kv = view(keys, "a")
+    select(kv, view(values, "values").ptr, view(indices, "indices").ptr, stream_handle(kv, None))
+    return values, indices
 
 
 def _torch_stream(torch: Any, device: Any, stream: Any) -> Any:

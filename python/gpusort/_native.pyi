@@ -36,3 +36,14 @@ class Sorter:
     def sort_pairs_device(
         self, keys: int, values: int, n: int, key: str, stream: int, descending: bool
     ) -> None: ...
+    def top_k_device(
+        self,
+        ptr: int,
+        n: int,
+        key: str,
+        k: int,
+        out_keys: int,
+        out_indices: int,
+        stream: int,
+        descending: bool,
+    ) -> None: ...

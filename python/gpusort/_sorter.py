@@ -182,11 +182,9 @@ class Sorter:
         result: np.ndarray = native.argsort(keys, bool(stable), desc)
         return result
 
-    def top_k(
-        self, a: Any, k: int, descending: bool = False, *, stream: Any = None
-    ) -> Tuple[np.ndarray, np.ndarray]:
+    def top_k(self, a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tuple[Any, Any]:
         """The ``k`` smallest keys of ``a`` (the ``k`` largest when ``descending``), sorted, and
-        where each stood in ``a``: ``(values, indices)``, NumPy arrays of ``a``'s dtype and of
+        where each stood in ``a``: ``(values, indices)``, arrays of ``a``'s library and dtype and of
         int64, with ``a[indices] == values``. Exactly the first ``k`` of the stable sort
         (:meth:`argsort`): equal keys come in increasing position, so ties at the ``k``-th key go to
         the earliest positions, descending too; floats in IEEE total order as in :meth:`sort`
@@ -194,10 +192,17 @@ class Sorter:
         largest=descending)`` with the ties settled.
 
         ``a`` is only read (read-only and strided 1-D arrays are fine) and the rest of it is not
-        sorted: the ``k`` keys are picked on all host cores, then only they are sorted, on this
-        sorter's backend, whatever its algorithm.
+        sorted: only the ``k`` keys picked are, on this sorter's backend, whatever its algorithm.
+        A NumPy array gives NumPy arrays.
 
-        Host (NumPy) arrays only: device arrays raise ``TypeError`` (copy them to the host).
+        A CUDA ``torch.Tensor`` or ``cupy.ndarray`` is selected from on the device of this sorter
+        (radix select, no host copy; a ``"cpu"`` sorter raises :class:`gpusort.UnsupportedError`),
+        on the caller's current stream of its library or ``stream=``, asynchronously as
+        :meth:`argsort` is; the results are new arrays of its library on its device, allocated on
+        that stream. It may require grad (the results do not); a strided one is read through a
+        contiguous copy. Other CUDA arrays (objects with only ``__cuda_array_interface__``) raise
+        ``TypeError``: nothing could allocate the results.
+
         ``k`` must be an integer (else ``TypeError``) from 0 to ``len(a)``; outside that,
         :class:`gpusort.InvalidArgumentError` (a ``ValueError``).
 
@@ -205,17 +210,27 @@ class Sorter:
         >>> gpusort.Sorter("cpu").top_k(np.array([30, 10, 30, 20, 10], dtype=np.uint32), 3)
         (array([10, 10, 20], dtype=uint32), array([1, 4, 3]))
         """
-        if _device.is_device(a):
-            raise TypeError(
-                "a: top_k takes host (NumPy) arrays only, not CUDA arrays; copy them to the host "
-                "(t.cpu().numpy(), cupy.asnumpy(a))"
-            )
-        _host_only(stream)
         try:
             count = operator.index(k)
         except TypeError:
             raise TypeError(f"k: an integer is required, not {type(k).__name__}") from None
-        values, indices = self._native.top_k(a, count, bool(descending))
+        native = self._native
+        desc = bool(descending)
+
+        def select(keys: Any, out_keys: int, out_indices: int, handle: int) -> None:
+            key = _device.key_name(keys, "a")
+            native.top_k_device(keys.ptr, keys.n, key, count, out_keys, out_indices, handle, desc)
+
+        out = _device.top_k_device(a, count, stream, select)
+        if out is not None:
+            return out
+        if _device.is_device(a):
+            raise TypeError(
+                "a: top_k of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate the results); "
+                "wrap the memory in one (torch.as_tensor, cupy.asarray) or copy it to the host"
+            )
+        _host_only(stream)
+        values, indices = native.top_k(a, count, desc)
         return values, indices
 
 

@@ -1,6 +1,7 @@
 //! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
-//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts that
-//! `gpusort/_device.py` calls once it has read a CUDA array's pointer, length, dtype and stream.
+//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts and top-k
+//! that `gpusort/_device.py` calls once it has read a CUDA array's pointer, length, dtype and
+//! stream.
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
@@ -216,6 +217,38 @@ impl PySorter {
                 values,
                 n,
                 key,
+                stream as CUstream,
+            )
+        })
+        .map_err(|e| sort_error(py, e))
+    }
+
+    /// Queues the top `k` of `n` keys at `ptr` into `out_keys` (`k` keys) and `out_indices` (`k`
+    /// int64s, the positions) on `stream`. Every pointer is checked as in `sort_device`, and the
+    /// three arrays must not overlap; `_device.py` allocates the outputs with the keys' library.
+    #[allow(clippy::too_many_arguments)]
+    fn top_k_device(
+        &self,
+        py: Python<'_>,
+        ptr: u64,
+        n: usize,
+        key: &str,
+        k: usize,
+        out_keys: u64,
+        out_indices: u64,
+        stream: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        let key = device_key(key)?;
+        // SAFETY: as in `sort_device`; positions below 2^63 read the same as int64.
+        py.detach(|| unsafe {
+            self.inner.clone().with_order(order(descending)).top_k_foreign(
+                ptr,
+                n,
+                key,
+                k,
+                out_keys,
+                out_indices,
                 stream as CUstream,
             )
         })
