@@ -37,6 +37,16 @@ impl GpuBackend {
 
     pub(crate) fn release_memory(&self) {}
 
+    pub(crate) fn sort_segments_host(
+        &self,
+        _keys: KeySlice<'_>,
+        _values: Option<&mut [u32]>,
+        _offsets: &[usize],
+        _order: Order,
+    ) -> Result<(), SortError> {
+        Err(SortError::NoDriver)
+    }
+
     pub(crate) fn top_k_host(
         &self,
         _keys: KeyView<'_>,

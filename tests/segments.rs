@@ -1,7 +1,8 @@
 //! Segmented sorts on every backend: each segment comes out as the standard library's stable sort
 //! of that segment alone would leave it (keys bit for bit, values with their keys), for every key
 //! type, both orders, and segment layouts from one segment to thousands of tiny and empty ones;
-//! bad offsets are refused before anything is written.
+//! bad offsets are refused before anything is written. Keys already on the device
+//! (`sort_segments_device`) give the same result.
 
 mod common;
 
@@ -107,6 +108,75 @@ fn bad_offsets_are_refused_untouched(b: &Backend) {
     assert_eq!(k, [2, 1, 0]);
 }
 
+/// Keys already on the device: the same expected result, for the 32-bit key types; 64-bit keys
+/// are refused there (`Unsupported`), and bad offsets leave the device data untouched.
+#[cfg(feature = "cuda")]
+mod device {
+    use super::*;
+    use gpusort::cudarc::driver::{CudaStream, DeviceRepr};
+    use std::sync::Arc;
+
+    fn device_case<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, order: Order) {
+        let keys: Vec<K> = bits(n, p, 53).into_iter().map(K::from_bits).collect();
+        let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let s = s.clone().with_order(order);
+        let mut all = layouts(n, n as u64 ^ 5);
+        if n >= 64 * 1024 {
+            // Each kernel's size class: one warp (64), one block of 512, 1024 and 2048 keys.
+            for (name, len) in
+                [("rows of 64", 64), ("rows of 300", 300), ("rows of 1000", 1000), ("rows of 2048", 2048)]
+            {
+                all.push((name, (0..=n / len).map(|r| r * len).chain((!n.is_multiple_of(len)).then_some(n)).collect()));
+            }
+        }
+        for (layout, offsets) in all {
+            let what = format!("device {} n={n} {p:?} {order:?} {layout}", std::any::type_name::<K>());
+            let (want_keys, want_values) = reference(&keys, &values, &offsets, order);
+            let o: Vec<u64> = offsets.iter().map(|&x| x as u64).collect();
+            let d_offsets = stream.clone_htod(&o).expect("upload");
+            let (mut dk, mut dv) =
+                (stream.clone_htod(&keys).expect("upload"), stream.clone_htod(&values).expect("upload"));
+            s.sort_segments_device(&mut dk, &mut dv, &d_offsets, stream).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let (k, v) = (stream.clone_dtoh(&dk).expect("download"), stream.clone_dtoh(&dv).expect("download"));
+            assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys");
+            assert_eq!(v, want_values, "{what}: values");
+            let mut dk = stream.clone_htod(&keys).expect("upload");
+            s.sort_segments_keys_device(&mut dk, &d_offsets, stream).unwrap_or_else(|e| panic!("{what} (keys): {e}"));
+            let k = stream.clone_dtoh(&dk).expect("download");
+            assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys only");
+        }
+    }
+
+    pub fn every_32_bit_key_type(b: &Backend) {
+        let stream = b.sorter.cuda_context().expect("a cuda sorter").new_stream().expect("a stream");
+        for order in ORDERS {
+            for &n in &[1, 2, 3, 31, 256, 257, 4097, 65537] {
+                for &p in PATTERNS {
+                    device_case::<u32>(&b.sorter, &stream, n, p, order);
+                    device_case::<i32>(&b.sorter, &stream, n, p, order);
+                    device_case::<f32>(&b.sorter, &stream, n, p, order);
+                }
+            }
+            device_case::<u32>(&b.sorter, &stream, 1_000_003, Pattern::Random, order);
+            device_case::<f32>(&b.sorter, &stream, 1_000_003, Pattern::FewDistinct, order);
+        }
+        let keys0 = [5u32, 3, 9, 1];
+        let bad: [&[u64]; 4] = [&[1, 4], &[0, 3], &[0, 3, 2, 4], &[0, 5]];
+        for offsets in bad {
+            let (mut k, mut v) = (stream.clone_htod(&keys0).unwrap(), stream.clone_htod(&[0u32, 1, 2, 3]).unwrap());
+            let o = stream.clone_htod(offsets).unwrap();
+            let e = b.sorter.sort_segments_device(&mut k, &mut v, &o, &stream).expect_err("bad offsets");
+            assert!(matches!(e, SortError::InvalidArgument(_)), "{offsets:?}: {e}");
+            assert_eq!(stream.clone_dtoh(&k).unwrap(), keys0, "{offsets:?}: a refused sort wrote");
+            assert_eq!(stream.clone_dtoh(&v).unwrap(), [0, 1, 2, 3], "{offsets:?}: a refused sort wrote");
+        }
+        let mut wide = stream.clone_htod(&[3u64, 1]).unwrap();
+        let o = stream.clone_htod(&[0u64, 2]).unwrap();
+        let e = b.sorter.sort_segments_keys_device(&mut wide, &o, &stream).expect_err("64-bit keys");
+        assert!(matches!(e, SortError::Unsupported { .. }), "{e}");
+    }
+}
+
 fn main() -> std::process::ExitCode {
     type PerBackend = (&'static str, fn(&Backend));
     let per_backend: [PerBackend; 2] = [
@@ -118,5 +188,7 @@ fn main() -> std::process::ExitCode {
         trials.push(harness::cpu(&format!("{name}::cpu"), move || f(&cpu_backend())));
         trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
     }
+    #[cfg(feature = "cuda")]
+    trials.push(harness::gpu("device_resident::cuda", || device::every_32_bit_key_type(&cuda_backend())));
     harness::run(trials)
 }

@@ -1,10 +1,12 @@
 //! The segmented sorts of issue 20, host to host: 64M (u32 key, u32 value) pairs cut into the
 //! issue's three layouts (1M segments of 64, 64K of 1K, 256 of 256K), beside the plain pair sort
-//! of the same pairs (`host/cuda-pairs`, one segment) in the same run. CUB's segmented sorts are
-//! device to device (`ci/cub`), so they are no yardstick for these rows.
+//! of the same pairs (`host/cuda-pairs`, one segment) in the same run; and the same sorts of the
+//! data already on the device (`cuda-device-segments-*`), the rows to set beside CUB's segmented
+//! sorts (`ci/cub/segmented.sh`, device to device too).
 //!
-//! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>` and
-//! `cpu-segments-<segment length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
+//! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>`,
+//! `cpu-segments-<segment length>`, `cuda-device-segments-<length>` and
+//! `cuda-device-segments-keys-<length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
 //! (default 64M, 0 for none); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
 
 use gpusort::{SortError, Sorter};
@@ -57,6 +59,64 @@ impl Case for SegmentsCase {
     }
 }
 
+/// `Sorter::sort_segments_device` (pairs, then keys alone) on the same data already on the
+/// device, CUDA events around the call, median after warm-ups: the rows CUB's
+/// `DeviceSegmentedSort` (`ci/cub/segmented.sh`) compares with. The results must equal the host
+/// sort's (`want_keys`, `want_values`).
+#[cfg(feature = "cuda")]
+fn device_rows(gpu: &Sorter, case: &SegmentsCase, len: usize) {
+    use crate::record::emit_times;
+    use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
+    let Some(ctx) = gpu.cuda_context() else { return };
+    let n = case.keys.len();
+    for with_values in [true, false] {
+        let name = format!("cuda-device-segments-{}{len}", if with_values { "" } else { "keys-" });
+        let result = (|| -> Result<Vec<f64>, String> {
+            let e = |e: gpusort::cudarc::driver::DriverError| e.to_string();
+            let stream = ctx.new_stream().map_err(e)?;
+            let offsets: Vec<u64> = case.offsets.iter().map(|&o| o as u64).collect();
+            let d_offsets = stream.clone_htod(&offsets).map_err(e)?;
+            let (pk, pv) = (stream.clone_htod(&case.keys).map_err(e)?, stream.clone_htod(&case.values).map_err(e)?);
+            let (mut wk, mut wv) =
+                (stream.clone_htod(&case.keys).map_err(e)?, stream.clone_htod(&case.values).map_err(e)?);
+            let mut times = Vec::new();
+            for it in 0..18 {
+                stream.memcpy_dtod(&pk, &mut wk).map_err(e)?;
+                stream.memcpy_dtod(&pv, &mut wv).map_err(e)?;
+                let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(e)?;
+                let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(e)?;
+                a.record(&stream).map_err(e)?;
+                let r = match with_values {
+                    true => gpu.sort_segments_device(&mut wk, &mut wv, &d_offsets, &stream),
+                    false => gpu.sort_segments_keys_device(&mut wk, &d_offsets, &stream),
+                };
+                r.map_err(|x| x.to_string())?;
+                b.record(&stream).map_err(e)?;
+                b.synchronize().map_err(e)?;
+                if it >= 3 {
+                    times.push(a.elapsed_ms(&b).map_err(e)? as f64);
+                }
+            }
+            let (k, v) = (stream.clone_dtoh(&wk).map_err(e)?, stream.clone_dtoh(&wv).map_err(e)?);
+            if k != case.work_keys || (with_values && v != case.work_values) {
+                return Err("the device result differs from the host sort's".into());
+            }
+            Ok(times)
+        })();
+        let b = [("bytes", Value::from(n * if with_values { 8 } else { 4 })), ("segment", Value::from(len))];
+        match result {
+            Ok(times) => {
+                let med = emit_times(("segments", &name, "random", n), &times, None, &b);
+                eprintln!("segments/{name}/random/{n}: {med:.3} ms (device-resident), median of {}", times.len());
+            }
+            Err(err) => {
+                eprintln!("failed: segments/{name}/random/{n}: {err}");
+                emit_times(("segments", &name, "random", n), &[], Some(&err), &b);
+            }
+        }
+    }
+}
+
 pub fn run(gpu: &Sorter) {
     let n = env_count("GPUSORT_BENCH_SEGMENTS_N", 64 * MIB);
     if n == 0 {
@@ -77,6 +137,8 @@ pub fn run(gpu: &Sorter) {
         };
         let b = [("bytes", Value::from(case.bytes())), ("segment", Value::from(len))];
         measure("segments", &format!("cuda-segments-{len}"), &mut case, gpu, false, &b);
+        #[cfg(feature = "cuda")]
+        device_rows(gpu, &case, len);
         if n <= cpu_max {
             measure("segments", &format!("cpu-segments-{len}"), &mut case, &cpu, true, &b);
         }

@@ -57,8 +57,36 @@ impl DeviceSort<'_> {
     }
 }
 
+/// What a host round trip (`incore`) runs on the device between the upload and the download: a
+/// sort by key (`DeviceSort`) or a segmented sort (`segments::SegmentedSort`).
+pub(crate) trait DeviceStep {
+    /// Runs on one device buffer in place, asynchronously on `stream`.
+    fn run<T: DeviceItem>(&self, stream: &Arc<CudaStream>, data: &mut CudaSlice<T>) -> Result<(), SortError>;
+    /// Runs on split arrays in place, values moving with their keys, asynchronously on `stream`.
+    fn run_pairs<K: RadixKey>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        values: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError>;
+}
+
+impl DeviceStep for DeviceSort<'_> {
+    fn run<T: DeviceItem>(&self, stream: &Arc<CudaStream>, data: &mut CudaSlice<T>) -> Result<(), SortError> {
+        DeviceSort::run(self, stream, data)
+    }
+    fn run_pairs<K: RadixKey>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        values: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError> {
+        DeviceSort::run_pairs(self, stream, keys, values)
+    }
+}
+
 /// An item type a device buffer of which the GPU sorts, and that the out-of-core merge orders.
-pub(crate) trait DeviceItem: DeviceRepr + MergeKey {
+pub(crate) trait DeviceItem: DeviceRepr + MergeKey + 'static {
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError>;
 }
 

@@ -12,8 +12,10 @@
 //!   has arrived.
 
 use super::device::Gpu;
-use super::dispatch::{DeviceSort, WideKey};
+use super::dispatch::{DeviceItem, DeviceStep};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
+use super::radix::RadixKey;
+use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, lease, upload};
 use crate::hooks::{self, Step};
 use crate::hostcopy::par_copy;
@@ -21,7 +23,7 @@ use crate::SortError;
 
 /// Sorts `data` in place on the device: upload, sort, download (see the module docs for what the
 /// caller's data holds after a failure).
-pub(crate) fn round_trip<H: HostData>(gpu: &Gpu, data: &mut H, sort: &DeviceSort) -> Result<(), SortError> {
+pub(crate) fn round_trip<H: HostData, S: DeviceStep>(gpu: &Gpu, data: &mut H, sort: &S) -> Result<(), SortError> {
     let n = data.len();
     let c = chunks::<H::Item>(n);
     let stream = begin(gpu)?;
@@ -52,26 +54,23 @@ pub(crate) fn round_trip<H: HostData>(gpu: &Gpu, data: &mut H, sort: &DeviceSort
     finish(&stream, result)
 }
 
-/// Split pairs with keys the `Kvp` layout cannot carry (64-bit) sorted in place on the device, the
-/// way `round_trip` sorts one array: both arrays go up through the held buffer (keys, then
+/// Split pairs sorted in place on the device as two arrays (64-bit keys, which the `Kvp` layout
+/// cannot carry, and segmented sorts), the way `round_trip` sorts one array: both arrays go up through the held buffer (keys, then
 /// values) and come back through the ring, keys first. The held buffer keeps both inputs until
 /// the end, so a failed download puts back whatever it overwrote. `OutOfMemory` when the two
 /// arrays do not fit the held buffer together.
-pub(crate) fn round_trip_pairs<K: WideKey>(
+pub(crate) fn round_trip_pairs<K: DeviceItem + RadixKey + Plain, S: DeviceStep>(
     gpu: &Gpu,
     keys: &mut [K],
     values: &mut [u32],
-    sort: &DeviceSort,
+    sort: &S,
 ) -> Result<(), SortError> {
     let n = keys.len();
     debug_assert_eq!(n, values.len());
     let (ck, cv) = (chunks::<K>(n), chunks::<u32>(n));
     let held_bytes = super::staging::split_offset::<K>(n) + std::mem::size_of_val(values);
     if !held_fits(held_bytes) {
-        return Err(SortError::OutOfMemory {
-            op: "split 64-bit-key pairs past the pinned staging cap",
-            bytes: held_bytes,
-        });
+        return Err(SortError::OutOfMemory { op: "split pairs past the pinned staging cap", bytes: held_bytes });
     }
     let ring_bytes = (ck.ring * std::mem::size_of::<K>()).max(cv.ring * 4);
     let stream = begin(gpu)?;

@@ -17,6 +17,7 @@ mod outofcore;
 mod overlap;
 mod pinned;
 pub(crate) mod radix;
+mod segments;
 mod select;
 #[cfg(test)]
 mod smoke;

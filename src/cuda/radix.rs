@@ -26,7 +26,7 @@ const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
 /// radix.cuh): i32 and f32 keys share the u32 kernels, i64 and f64 keys the u64 ones, which flip
 /// their bits on the fly.
-pub(crate) trait RadixKey: DeviceRepr {
+pub(crate) trait RadixKey: DeviceRepr + 'static {
     /// The keys-only entry points.
     const KEYS: Variant;
     /// The entry points for these keys with a separate u32 value array.

@@ -63,6 +63,48 @@ impl Sorter {
         self.after_sort(r)
     }
 
+    /// Sorts each segment of split pairs already on the device on its own, in place, in the
+    /// sorter's order, stably, on the caller's stream (see [`Sorter::sort_segments`] for the
+    /// host form): segment `s` is `offsets[s]..offsets[s + 1]`, with `offsets` (on the device)
+    /// running from 0 to `keys.len()` without falling. Values move with their keys. 32-bit keys
+    /// (`u32`, `i32`, `f32`); 64-bit keys are `Unsupported` here. The offsets are checked first,
+    /// which waits for `stream` once: `InvalidArgument`, data untouched, when they do not fit
+    /// (or the lengths differ).
+    ///
+    /// ```no_run
+    /// use gpusort::Sorter;
+    /// let sorter = Sorter::cuda()?;
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let mut keys = stream.clone_htod(&[3u32, 1, 2, 9, 7, 5]).expect("upload");
+    /// let mut rows = stream.clone_htod(&[0u32, 1, 2, 3, 4, 5]).expect("upload");
+    /// let offsets = stream.clone_htod(&[0u64, 3, 5, 6]).expect("upload");
+    /// sorter.sort_segments_device(&mut keys, &mut rows, &offsets, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&keys).expect("download"), [1, 2, 3, 7, 9, 5]);
+    /// assert_eq!(stream.clone_dtoh(&rows).expect("download"), [1, 2, 0, 4, 3, 5]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_segments_device<K: Key + DeviceRepr>(
+        &self,
+        keys: &mut CudaSlice<K>,
+        values: &mut CudaSlice<u32>,
+        offsets: &CudaSlice<u64>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<(), SortError> {
+        let r = self.device_backend()?.sort_segments_device(stream, keys, Some(values), offsets, self.order);
+        self.after_sort(r)
+    }
+
+    /// [`Sorter::sort_segments_device`] without values: each segment of `keys` sorted on its own.
+    pub fn sort_segments_keys_device<K: Key + DeviceRepr>(
+        &self,
+        keys: &mut CudaSlice<K>,
+        offsets: &CudaSlice<u64>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<(), SortError> {
+        let r = self.device_backend()?.sort_segments_device(stream, keys, None, offsets, self.order);
+        self.after_sort(r)
+    }
+
     /// The `k` first keys of a device buffer in the sorter's order (the `k` smallest, or largest
     /// with [`Order::Descending`](crate::Order)) and their positions, like `torch.topk`: exactly
     /// the first `k` of a stable sort, so ties at the `k`-th key go to the earliest positions.

@@ -9,8 +9,9 @@
 use rayon::prelude::*;
 
 use super::records::{host_buffer, PIECE};
-use super::Sorter;
+use super::{Policy, Sorter};
 use crate::backend::{KeySlice, SortJob};
+use crate::tuning::{self, JobShape};
 use crate::{Key, Order, SortError, SortKey};
 
 /// Checks that `offsets` cut `n` items into segments: it starts at 0, ends at `n` and never falls.
@@ -131,14 +132,24 @@ impl Sorter {
         }
     }
 
-    /// 32-bit keys: one ascending sort of `segment << 32 | ordered bits`, then the keys back.
+    /// 32-bit keys: on the GPU, the keys (and values) go up, are sorted there segment by segment
+    /// (`cuda/segments.rs`) and come back; elsewhere, or when the device has no room for that in
+    /// one piece, one ascending sort of `segment << 32 | ordered bits` on the sorter's backend,
+    /// then the keys back.
     fn segmented_narrow<K: Key + SortKey<Bits = u32>>(
         &self,
         keys: &mut [K],
-        values: Option<&mut [u32]>,
+        mut values: Option<&mut [u32]>,
         offsets: &[usize],
     ) -> Result<(), SortError> {
         let n = keys.len();
+        if let Some(gpu) = self.segments_gpu(n) {
+            match gpu.sort_segments_host(K::slice(keys), values.as_deref_mut(), offsets, self.order()) {
+                Ok(()) => return self.after_sort(Ok(())),
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
+                Err(e) => return self.after_sort(Err(e)),
+            }
+        }
         let flip = if self.order() == Order::Descending { u32::MAX } else { 0 };
         let mut composite = host_buffer::<u64>(n, "segmented sort keys (host memory)")?;
         let out = Out(composite.as_mut_ptr());
@@ -162,6 +173,19 @@ impl Sorter {
                 .for_each(|(k, c)| k.iter_mut().zip(c).for_each(|(k, &c)| *k = K::from_ordered_bits(c as u32 ^ flip)))
         });
         Ok(())
+    }
+
+    /// The GPU that sorts `n` keys' segments in one round trip, if any: a `cuda()` sorter's, and
+    /// an `auto()` sorter's from the crossover of split pairs up.
+    fn segments_gpu(&self, n: usize) -> Option<&crate::gpu::GpuBackend> {
+        let gpu = self.live_gpu()?;
+        match self.policy {
+            Policy::GpuOnly => Some(gpu),
+            Policy::Auto { crossover } => {
+                (n >= crossover.unwrap_or_else(|| tuning::gpu_from_items(JobShape::Pairs32))).then_some(gpu)
+            }
+            Policy::CpuOnly => None,
+        }
     }
 
     /// 64-bit keys: the stable argsort of all keys, then its positions sorted stably by segment,

@@ -183,6 +183,10 @@ impl<T> Dev<T> {
         self.len
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The device address, for a kernel argument.
     pub(crate) fn ptr(&self) -> u64 {
         self.ptr
@@ -287,7 +291,7 @@ pub(crate) fn onesweep<K, V>(
     assert!(buffers.keys_b.len() == n && plan.len() >= PLAN_WORDS);
     assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
     assert!(portion.status.len() >= tiles * RADIX && portion.status_next.len() == portion.status.len());
-    assert!(portion.tile_counter.len() >= 1 && portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
+    assert!(!portion.tile_counter.is_empty() && portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
     let f = gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?;
     let pass = portion.pass as i32;
     let (begin, len, words) = (portion.begin as u64, portion.len as u32, portion.status_next.len() as u64);

@@ -1,0 +1,366 @@
+//! Segmented sorts of keys already on the device (`kernels-cuda/cuda/segments.cu`): 32-bit keys
+//! become `segment << 32 | ordered bits`, one stable radix sort of those 64-bit words (values
+//! beside them) orders every segment on its own, and the keys are read back out. The radix sort
+//! skips the digit passes of segment bits no key sets: 1M segments leave 12 of the 32 high bits
+//! zero. When no segment is longer than 2048 keys, one block per segment sorts it in shared
+//! memory instead (`segments_block_<n>`), and when none is longer than 256, one warp per segment
+//! in registers (`segments_warp_<n>`). The offsets are checked on the device first, which also finds
+//! the longest segment; that answer is what this reads back (a wait for the stream), so bad
+//! offsets leave the data untouched.
+//!
+//! Extra device memory: the words (8 bytes per key) and the radix sort's ping-pong copy of them
+//! and of the values.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+
+use super::device::Gpu;
+use super::dispatch::{DeviceItem, DeviceStep};
+use super::hostdata::Direct;
+use super::incore;
+use super::radix::{self, order_flags, Dev, RadixKey};
+use super::transfer::begin;
+use super::CudaBackend;
+use crate::backend::KeySlice;
+use crate::{Key, Order, SortError};
+
+/// A segmented sort as the step of a host round trip (`incore`): the offsets already on the
+/// device.
+pub(crate) struct SegmentedSort<'a> {
+    gpu: &'a Gpu,
+    order: Order,
+    offsets: &'a CudaSlice<u64>,
+}
+
+impl DeviceStep for SegmentedSort<'_> {
+    fn run<T: DeviceItem>(&self, stream: &Arc<CudaStream>, data: &mut CudaSlice<T>) -> Result<(), SortError> {
+        sort_any(self.gpu, stream, data, None, self.offsets, self.order)
+    }
+    fn run_pairs<K: RadixKey>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        values: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError> {
+        sort_any(self.gpu, stream, keys, Some(values), self.offsets, self.order)
+    }
+}
+
+/// Bytes of device memory a segmented sort of `n` keys (with values) needs: the data, the words,
+/// and the radix sort's copies of words and values.
+fn need_bytes(n: usize, key_bytes: usize, values: bool, segments: usize) -> usize {
+    let value_bytes = if values { 8 } else { 0 };
+    n.saturating_mul(key_bytes + 16 + value_bytes + 1)
+        .saturating_add(segments.saturating_mul(8))
+        .saturating_add(1 << 20)
+}
+
+impl CudaBackend {
+    /// Sorts each segment of host `keys` (32-bit key types; with `values`) on its own on the
+    /// device: the offsets go up first, then one round trip of the keys (and values) through the
+    /// pinned staging, as a sort's data does. The data is untouched on failure; `OutOfMemory`
+    /// when it does not fit the device budget in one piece (no out-of-core form), `Unsupported`
+    /// for 64-bit keys: `auto()` then sorts on the host.
+    pub(crate) fn sort_segments_host(
+        &self,
+        keys: KeySlice<'_>,
+        values: Option<&mut [u32]>,
+        offsets: &[usize],
+        order: Order,
+    ) -> Result<(), SortError> {
+        self.bind()?;
+        let need = need_bytes(keys.len(), 4, values.is_some(), offsets.len());
+        if self.budget(need)?.is_some_and(|limit| need > limit) {
+            return Err(SortError::OutOfMemory { op: "segmented sort on the device (device memory)", bytes: need });
+        }
+        let wide: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+        let stream = begin(&self.gpu)?;
+        let d_offsets = stream.clone_htod(&wide).map_err(SortError::driver("copy to device", wide.len() * 8))?;
+        stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
+        let step = SegmentedSort { gpu: &self.gpu, order, offsets: &d_offsets };
+        match (keys, values) {
+            (KeySlice::U32(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::I32(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::F32(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::U32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::I32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::F32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            _ => Err(SortError::Unsupported {
+                backend: "cuda",
+                what: "segmented sorts of 64-bit keys on the device".into(),
+            }),
+        }
+    }
+
+    /// Sorts each segment of `keys` (with `values`, when given) on its own, in `order`, stably,
+    /// queued on `stream`; segment `s` is `offsets[s]..offsets[s + 1]`. `K` is one of the `Key`
+    /// types; the 64-bit ones are `Unsupported` here.
+    pub(crate) fn sort_segments_device<K: Key + DeviceRepr>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        values: Option<&mut CudaSlice<u32>>,
+        offsets: &CudaSlice<u64>,
+        order: Order,
+    ) -> Result<(), SortError> {
+        self.bind()?;
+        sort_any(&self.gpu, stream, keys, values, offsets, order)
+    }
+}
+
+/// `sort` for whichever of the 32-bit key types `T` is (the downcasts find it); `Unsupported`
+/// for any other item.
+fn sort_any<T: 'static>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &mut CudaSlice<T>,
+    values: Option<&mut CudaSlice<u32>>,
+    offsets: &CudaSlice<u64>,
+    order: Order,
+) -> Result<(), SortError> {
+    let any = keys as &mut dyn Any;
+    macro_rules! as_type {
+        ($($t:ty),*) => {$(
+            if let Some(keys) = any.downcast_mut::<CudaSlice<$t>>() {
+                return sort::<$t>(gpu, stream, keys, values, offsets, order);
+            }
+        )*};
+    }
+    as_type!(u32, i32, f32);
+    Err(SortError::Unsupported {
+        backend: "cuda",
+        what: format!(
+            "segmented sorts of {} items on the device (32-bit keys only; 64-bit keys' segments sort from the host)",
+            std::any::type_name::<T>()
+        ),
+    })
+}
+
+fn sort<K: RadixKey>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &mut CudaSlice<K>,
+    mut values: Option<&mut CudaSlice<u32>>,
+    offsets: &CudaSlice<u64>,
+    order: Order,
+) -> Result<(), SortError> {
+    let n = keys.len();
+    if let Some(v) = values.as_deref() {
+        SortError::check_pair_lengths(n, v.len())?;
+    }
+    let bad = |why: String| Err(SortError::InvalidArgument(format!("segment offsets: {why}")));
+    let count = offsets.len();
+    if count == 0 {
+        return bad("empty; give at least [0, n]".into());
+    }
+    if count - 1 > u32::MAX as usize {
+        return bad(format!("{} segments; at most 2^32 - 1 on the device", count - 1));
+    }
+    let longest = check(gpu, stream, offsets, n)?;
+    if n < 2 || longest < 2 {
+        return Ok(());
+    }
+    let flags = order_flags(K::ORDER_FLAGS, order);
+    let warp = WARP_ITEMS.iter().copied().find(|&i| longest <= 32 * i);
+    let block = BLOCK_KEYS.iter().copied().find(|&b| longest <= b);
+    if warp.is_some() || block.is_some() {
+        let (kp, _gk) = keys.device_ptr_mut(stream);
+        let (op, _go) = offsets.device_ptr(stream);
+        let vp = values.as_deref_mut().map(|v| v.device_ptr_mut(stream));
+        // SAFETY: the buffers are borrowed until the launch is queued; no segment is longer than
+        // the kernel takes (checked on the device above).
+        let (k, o, v) = unsafe {
+            (Dev::<u32>::new(kp, n), Dev::<u64>::new(op, count), vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)))
+        };
+        let kernel = match (warp, block) {
+            (Some(items), _) => Network::Warp(items),
+            (None, Some(keys_per_block)) => Network::Block(keys_per_block),
+            (None, None) => unreachable!("one of them is Some"),
+        };
+        return launch::network_sort(gpu, stream, kernel, k, v, o, flags);
+    }
+    // SAFETY: segments_compose writes every word before the sort reads it.
+    let mut words = unsafe { stream.alloc::<u64>(n) }.map_err(SortError::driver("segmented sort words", n * 8))?;
+    {
+        let (kp, _gk) = keys.device_ptr(stream);
+        let (op, _go) = offsets.device_ptr(stream);
+        let (wp, _gw) = words.device_ptr_mut(stream);
+        // SAFETY: the buffers are borrowed until the block ends and the launch is queued before.
+        let (k, o, w) = unsafe { (Dev::<u32>::new(kp, n), Dev::<u64>::new(op, count), Dev::<u64>::new(wp, n)) };
+        launch::compose(gpu, stream, k, flags, o, w)?;
+    }
+    // The words order ascending: `flags` already turned each key's bits (descending included).
+    match values {
+        Some(v) => radix::sort_pairs(gpu, stream, &mut words, v, Order::Ascending)?,
+        None => radix::sort_keys(gpu, stream, &mut words, Order::Ascending)?,
+    }
+    let (wp, _gw) = words.device_ptr(stream);
+    let (kp, _gk) = keys.device_ptr_mut(stream);
+    // SAFETY: as above.
+    let (w, k) = unsafe { (Dev::<u64>::new(wp, n), Dev::<u32>::new(kp, n)) };
+    launch::decompose(gpu, stream, w, flags, k)
+}
+
+/// Register counts per lane of the one-warp sorts (`segments_warp_<items>`): segments up to 32,
+/// 64, 128 and 256 keys.
+const WARP_ITEMS: [usize; 4] = [1, 2, 4, 8];
+
+/// Which network kernel sorts segments short enough for it.
+#[derive(Clone, Copy, Debug)]
+enum Network {
+    /// `segments_warp_<items>`: one warp per segment, `items` registers per lane.
+    Warp(usize),
+    /// `segments_block_<keys>`: one block per segment of at most `keys`.
+    Block(usize),
+}
+
+/// Segment lengths the one-block sorts take (`segments_block_<n>`), up to 2048 keys.
+const BLOCK_KEYS: [usize; 3] = [512, 1024, 2048];
+
+/// Checks on the device that `offsets` cut `n` items, and waits for the answer: the length of
+/// the longest segment.
+fn check(gpu: &Gpu, stream: &Arc<CudaStream>, offsets: &CudaSlice<u64>, n: usize) -> Result<usize, SortError> {
+    let mut result = stream.alloc_zeros::<u64>(2).map_err(SortError::driver("segment offsets check", 16))?;
+    {
+        let (op, _go) = offsets.device_ptr(stream);
+        let (rp, _gr) = result.device_ptr_mut(stream);
+        // SAFETY: borrowed until the block ends; the launch is queued before.
+        let (o, r) = unsafe { (Dev::<u64>::new(op, offsets.len()), Dev::<u64>::new(rp, 2)) };
+        launch::check(gpu, stream, o, n, r)?;
+    }
+    let mut back = [0u64; 2];
+    stream.memcpy_dtoh(&result, &mut back).map_err(SortError::driver("copy to host", 16))?;
+    stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
+    if back[0] != 0 {
+        return Err(SortError::InvalidArgument(format!(
+            "segment offsets: they must start at 0, end at the {n} keys and never fall"
+        )));
+    }
+    Ok(back[1] as usize)
+}
+
+/// Typed wrappers of the segments kernels.
+mod launch {
+    use super::*;
+
+    fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
+        SortError::driver(what, 0)
+    }
+
+    const THREADS: u32 = 256;
+    /// `SEGMENTS_ITEMS` in segments.cu.
+    const COMPOSE_ITEMS: usize = 8;
+
+    fn blocks(gpu: &Gpu, items: usize) -> u32 {
+        items.div_ceil(THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32
+    }
+
+    fn config(blocks: u32) -> LaunchConfig {
+        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    pub(super) fn check(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        offsets: Dev<u64>,
+        n: usize,
+        result: Dev<u64>,
+    ) -> Result<(), SortError> {
+        assert!(!offsets.is_empty() && result.len() == 2);
+        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_check")?;
+        let (op, count, n, rp) = (offsets.ptr(), offsets.len() as u64, n as u64, result.ptr());
+        let mut b = stream.launch_builder(&f);
+        b.arg(&op).arg(&count).arg(&n).arg(&rp);
+        // SAFETY: matches segments_check(const u64* offsets, u64 count, u64 n, u64* result); reads
+        // `count` offsets, writes the two result words (zeroed by the caller).
+        unsafe { b.launch(config(blocks(gpu, offsets.len()))) }.map(drop).map_err(err("segments_check"))
+    }
+
+    pub(super) fn compose(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        keys: Dev<u32>,
+        order: i32,
+        offsets: Dev<u64>,
+        words: Dev<u64>,
+    ) -> Result<(), SortError> {
+        assert!(words.len() == keys.len() && offsets.len() >= 2);
+        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_compose")?;
+        let (kp, n, op, segments, wp) =
+            (keys.ptr(), keys.len() as u64, offsets.ptr(), offsets.len() as u64 - 1, words.ptr());
+        let mut b = stream.launch_builder(&f);
+        b.arg(&kp).arg(&n).arg(&order).arg(&op).arg(&segments).arg(&wp);
+        // SAFETY: matches segments_compose(const u32* keys, u64 n, int order, const u64* offsets,
+        // u64 segments, u64* words); the offsets were checked (0 first, n last, never falling), so
+        // every item's segment lies in [0, segments) and each of the n words is written once.
+        unsafe { b.launch(config(blocks(gpu, keys.len().div_ceil(COMPOSE_ITEMS)))) }
+            .map(drop)
+            .map_err(err("segments_compose"))
+    }
+
+    /// Sorts every segment with one of the network kernels, each segment at most as long as the
+    /// kernel takes (checked by the caller).
+    pub(super) fn network_sort(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        kernel: Network,
+        keys: Dev<u32>,
+        values: Option<Dev<u32>>,
+        offsets: Dev<u64>,
+        order: i32,
+    ) -> Result<(), SortError> {
+        assert!(values.is_none_or(|v| v.len() == keys.len()) && offsets.len() >= 2);
+        let segments = offsets.len() - 1;
+        let (name, grid) = match kernel {
+            // A warp for every segment: a grid-stride loop over segments left each warp waiting
+            // on its next segment's loads (H100, 1M segments of 64 pairs: 1.57 ms with 16 blocks
+            // per SM, 1.28 with a warp each).
+            Network::Warp(items) => {
+                let name = match items {
+                    1 => "segments_warp_1",
+                    2 => "segments_warp_2",
+                    4 => "segments_warp_4",
+                    8 => "segments_warp_8",
+                    _ => unreachable!("WARP_ITEMS holds 1, 2, 4 and 8"),
+                };
+                (name, segments.div_ceil(THREADS as usize / 32))
+            }
+            Network::Block(keys_per_block) => {
+                let name = match keys_per_block {
+                    512 => "segments_block_512",
+                    1024 => "segments_block_1024",
+                    2048 => "segments_block_2048",
+                    _ => unreachable!("BLOCK_KEYS holds 512, 1024 and 2048"),
+                };
+                (name, segments.min(1 << 30))
+            }
+        };
+        let f = gpu.function(&gpusort_kernels::SEGMENTS, name)?;
+        let (kp, vp, op, s) = (keys.ptr(), values.map_or(0, |v| v.ptr()), offsets.ptr(), segments as u64);
+        let mut b = stream.launch_builder(&f);
+        b.arg(&kp).arg(&vp).arg(&op).arg(&s).arg(&order);
+        // SAFETY: matches segments_warp_<n> and segments_block_<n>(u32* keys, u32* values or null,
+        // const u64* offsets, u64 segments, int order); the offsets were checked, so each warp or
+        // block reads and writes the keys (and values) of its own segments only, inside the n.
+        unsafe { b.launch(config(grid as u32)) }.map(drop).map_err(err(name))
+    }
+
+    pub(super) fn decompose(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        words: Dev<u64>,
+        order: i32,
+        keys: Dev<u32>,
+    ) -> Result<(), SortError> {
+        assert!(words.len() == keys.len());
+        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_decompose")?;
+        let (wp, n, kp) = (words.ptr(), words.len() as u64, keys.ptr());
+        let mut b = stream.launch_builder(&f);
+        b.arg(&wp).arg(&n).arg(&order).arg(&kp);
+        // SAFETY: matches segments_decompose(const u64* words, u64 n, int order, u32* keys); n
+        // of each (checked above).
+        unsafe { b.launch(config(blocks(gpu, keys.len()))) }.map(drop).map_err(err("segments_decompose"))
+    }
+}
