@@ -14,6 +14,8 @@
 // plain API (separate in/out arrays); keys with DoubleBuffer.
 #include <cub/cub.cuh>
 
+#include "harness.cuh"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -21,14 +23,6 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                       \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
 
 // CUB_POOL=1: every buffer comes from the stream-ordered pool (cudaMallocAsync, kept), as gpusort's
 // scratch and its benchmarks' buffers do, instead of cudaMalloc; to compare the two placements.
@@ -55,14 +49,6 @@ static cudaError_t dev_free(void *p) {
     return e == cudaSuccess ? cudaStreamSynchronize(0) : e;
 }
 
-// Output i of the splitmix64 stream seeded with `seed` (the Rust side's Rng: seeded alike, both
-// sort the same keys).
-static unsigned long long splitmix(unsigned long long seed, unsigned long long i) {
-    unsigned long long z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 // Key i of n in `pattern`, seeded with n (copy 0 of benches/sort/inputs.rs). False for an unknown name.
 static bool pattern_keys(const std::string &pattern, std::vector<unsigned> &k) {
@@ -86,29 +72,9 @@ static bool pattern_keys(const std::string &pattern, std::vector<unsigned> &k) {
     return true;
 }
 
-template <class F> static float time_median(F &&run_once, const unsigned *pk, unsigned *k, const unsigned *pv,
-                                            unsigned *v, size_t n) {
-    std::vector<float> t;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int it = 0; it < 18; ++it) {
-        CK(cudaMemcpyAsync(k, pk, n * 4, cudaMemcpyDeviceToDevice));
-        if (v) CK(cudaMemcpyAsync(v, pv, n * 4, cudaMemcpyDeviceToDevice));
-        CK(cudaEventRecord(a));
-        run_once();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaGetLastError());
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (it >= 3) t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
-}
+
+// Untimed and timed runs per measurement.
+static const int WARMUPS = 3, RUNS = 15;
 
 int main(int argc, char **argv) {
     std::vector<size_t> sizes;
@@ -170,13 +136,13 @@ int main(int argc, char **argv) {
             CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, dk, dv, ni));
             void *d_temp;
             CK(dev_alloc(&d_temp, temp));
-            float ms = time_median(
+            float ms = time_runs(
                 [&] {
                     cub::DoubleBuffer<unsigned> k(k0, k1), v(v0, v1);
                     CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k, v, ni));
                     dk = k, dv = v;
                 },
-                pk, k0, pv, v0, n);
+                pk, k0, pv, v0, n, WARMUPS, RUNS).median_ms;
             // Check the result is sorted and values follow keys.
             std::vector<unsigned> ok(n), ov(n);
             CK(cudaMemcpy(ok.data(), dk.Current(), n * 4, cudaMemcpyDeviceToHost));
@@ -195,8 +161,8 @@ int main(int argc, char **argv) {
             CK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k0, k1, v0, v1, ni));
             void *d_temp;
             CK(dev_alloc(&d_temp, temp));
-            float ms = time_median([&] { CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k0, k1, v0, v1, ni)); },
-                                   pk, k0, pv, v0, n);
+            float ms = time_runs([&] { CK(cub::DeviceRadixSort::SortPairs(d_temp, temp, k0, k1, v0, v1, ni)); },
+                                   pk, k0, pv, v0, n, WARMUPS, RUNS).median_ms;
             report(pattern, n, "pairs_plain", ms, temp);
             CK(dev_free(d_temp));
         }
@@ -207,13 +173,13 @@ int main(int argc, char **argv) {
             CK(cub::DeviceRadixSort::SortKeys(nullptr, temp, dk, ni));
             void *d_temp;
             CK(dev_alloc(&d_temp, temp));
-            float ms = time_median(
+            float ms = time_runs(
                 [&] {
                     cub::DoubleBuffer<unsigned> k(k0, k1);
                     CK(cub::DeviceRadixSort::SortKeys(d_temp, temp, k, ni));
                     dk = k;
                 },
-                pk, k0, nullptr, nullptr, n);
+                pk, k0, nullptr, nullptr, n, WARMUPS, RUNS).median_ms;
             std::vector<unsigned> ok(n);
             CK(cudaMemcpy(ok.data(), dk.Current(), n * 4, cudaMemcpyDeviceToHost));
             for (size_t i = 1; i < n; ++i)

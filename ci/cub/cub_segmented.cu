@@ -51,6 +51,8 @@
 
 #include <cub/cub.cuh>
 
+#include "harness.cuh"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -60,24 +62,9 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                                       \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
 
 static const int WARMUPS = 3, RUNS = 15;
 
-// Output i of the splitmix64 stream seeded with `seed` (as cub_bench.cu and the Rust benches).
-static unsigned long long splitmix(unsigned long long seed, unsigned long long i) {
-    unsigned long long z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 // f(lo, hi) over [0, count) in contiguous chunks, one per host core.
 template <class F> static void par_for(size_t count, F &&f) {
@@ -153,34 +140,6 @@ static bool check_result(const char *what, const Layout &lay, const std::vector<
     return false;
 }
 
-struct Timing {
-    float median_ms, min_ms;
-};
-
-// Restore the pristine input into k (and v), then time `sort` alone; WARMUPS + RUNS runs.
-template <class F> static Timing time_runs(F &&sort, const unsigned *pk, unsigned *k, const unsigned *pv,
-                                           unsigned *v, size_t n) {
-    std::vector<float> t;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int it = 0; it < WARMUPS + RUNS; ++it) {
-        CK(cudaMemcpyAsync(k, pk, n * 4, cudaMemcpyDeviceToDevice));
-        if (v) CK(cudaMemcpyAsync(v, pv, n * 4, cudaMemcpyDeviceToDevice));
-        CK(cudaEventRecord(a));
-        sort();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaGetLastError());
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (it >= WARMUPS) t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return {t[t.size() / 2], t[0]};
-}
 
 static std::vector<size_t> parse_list(const char *s) {
     std::vector<size_t> out;
@@ -273,7 +232,7 @@ int main(int argc, char **argv) {
             CK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
             std::pair<unsigned *, unsigned *> out{nullptr, nullptr};
             Timing t = time_runs([&] { out = sort(temp, temp_bytes); }, pk, k0, pairs ? pv : nullptr,
-                                 pairs ? v0 : nullptr, n);
+                                 pairs ? v0 : nullptr, n, WARMUPS, RUNS);
             CK(cudaFree(temp));
             CK(cudaMemcpy(ok.data(), out.first, n * 4, cudaMemcpyDeviceToHost));
             if (pairs) CK(cudaMemcpy(ov.data(), out.second, n * 4, cudaMemcpyDeviceToHost));
