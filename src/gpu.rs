@@ -6,6 +6,11 @@ use crate::SortError;
 pub(crate) use crate::cuda::CudaBackend as GpuBackend;
 
 impl GpuBackend {
+    /// CUDA devices present (0 without a usable driver).
+    pub(crate) fn device_count() -> usize {
+        crate::cuda::device_count()
+    }
+
     /// The same backend, handing sorts that would need more than `runs` out-of-core runs back
     /// (`OutOfMemory`), for the CPU to take.
     pub(crate) fn with_max_runs(self, runs: usize) -> GpuBackend {
@@ -15,6 +20,15 @@ impl GpuBackend {
     /// The same backend with at most `bytes` of device memory per host sort.
     pub(crate) fn with_device_limit(&self, bytes: usize) -> GpuBackend {
         GpuBackend { device_limit: Some(bytes), ..self.clone() }
+    }
+
+    /// The same backend spreading host sorts of at least `items` over its devices.
+    pub(crate) fn with_spread_from(&self, items: usize) -> GpuBackend {
+        GpuBackend { spread_from: items, ..self.clone() }
+    }
+
+    pub(crate) fn spread_from(&self) -> Option<usize> {
+        (!self.spread.is_empty()).then_some(self.spread_from)
     }
 
     pub(crate) fn device_limit(&self) -> Option<usize> {

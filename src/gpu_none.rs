@@ -15,8 +15,24 @@ impl GpuBackend {
         Err(SortError::NoDriver)
     }
 
+    pub(crate) fn open_devices(_ordinals: &[usize]) -> Result<GpuBackend, SortError> {
+        Err(SortError::NoDriver)
+    }
+
+    pub(crate) fn device_count() -> usize {
+        0
+    }
+
     pub(crate) fn with_max_runs(self, _runs: usize) -> GpuBackend {
         self
+    }
+
+    pub(crate) fn with_spread_from(&self, _items: usize) -> GpuBackend {
+        self.clone()
+    }
+
+    pub(crate) fn spread_from(&self) -> Option<usize> {
+        None
     }
 
     pub(crate) fn with_device_limit(&self, _bytes: usize) -> GpuBackend {

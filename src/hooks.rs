@@ -29,6 +29,9 @@ pub enum Step {
     Download,
     /// The CPU merge of an out-of-core sort past the held cap, before it writes anything.
     Merge,
+    /// A sort spread over several devices: each launch of the search for the rank boundaries
+    /// and each copy of a piece between devices.
+    Exchange,
 }
 
 #[cfg(not(feature = "testing"))]
@@ -60,8 +63,16 @@ mod armed {
     use super::Step;
 
     /// Every step, in the order a sort meets them.
-    pub const STEPS: [Step; 7] =
-        [Step::PinnedAlloc, Step::DeviceAlloc, Step::PinnedCopy, Step::Upload, Step::Sort, Step::Download, Step::Merge];
+    pub const STEPS: [Step; 8] = [
+        Step::PinnedAlloc,
+        Step::DeviceAlloc,
+        Step::PinnedCopy,
+        Step::Upload,
+        Step::Sort,
+        Step::Exchange,
+        Step::Download,
+        Step::Merge,
+    ];
 
     static ARMED: AtomicBool = AtomicBool::new(false);
 

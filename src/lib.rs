@@ -86,9 +86,9 @@ pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;
 pub use kvp::Kvp;
-#[cfg(feature = "cuda")]
-pub use sorter::DeviceTopK;
 pub use sorter::{ArgIndex, Sorter, TopK};
+#[cfg(feature = "cuda")]
+pub use sorter::{DeviceShare, DeviceTopK};
 
 /// The result oracle of gpusort's tests (sorted, a permutation, stable): `gpusort-cpu`'s `check`.
 #[cfg(feature = "testing")]

@@ -2,6 +2,7 @@
 
 #[cfg(feature = "cuda")]
 mod device;
+mod multi;
 mod records;
 mod segments;
 #[cfg(test)]
@@ -9,7 +10,7 @@ mod tests;
 mod topk;
 
 #[cfg(feature = "cuda")]
-pub use device::DeviceTopK;
+pub use device::{DeviceShare, DeviceTopK};
 pub use records::ArgIndex;
 pub use topk::TopK;
 
@@ -150,6 +151,8 @@ impl Sorter {
     }
 
     fn auto_detect() -> Sorter {
+        // The first device alone: host sorts spread over several devices did not pay enough to be
+        // the default (`tuning::MULTI_GPU_FROM_ITEMS`); `Sorter::cuda_all()` asks for them.
         match GpuBackend::open(0) {
             Ok(gpu) => {
                 // Out of core in many small runs, the CPU is faster (`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`).

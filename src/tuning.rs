@@ -104,3 +104,23 @@ pub const AUTO_OUT_OF_CORE_MAX_RUNS: usize = 128;
 ///
 /// The GPU's time is mostly the upload of the keys (256 MiB, 4.9 ms at the pinned rate).
 pub const TOPK_GPU_FROM_K: usize = 1024;
+
+/// From this many items up, a sorter with several devices (`Sorter::cuda_all`,
+/// `Sorter::cuda_devices`) spreads a host sort over all of them; below, the first device sorts it
+/// alone. 2 x H100 NVLink host (32 cores), random `Kvp`s host to host, medians of 5, one GPU
+/// against both in the same run (2026-11-25, session 14, `benches/sort/multi.rs`; calls 1 and 3
+/// got a machine whose host copies ran at a third of call 2's speed):
+///
+/// | pairs | call 1: one GPU | both | call 2: one GPU | both | call 3: one GPU | both |
+/// | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+/// | 4M | 9.26 ms | 11.2 | | | | |
+/// | 16M | 18.9 | 18.9 | | | | |
+/// | 64M | 71.2 | 72.7 | 28.3 | 27.7 | 77.0 | 73.0 |
+/// | 256M | 313 | 325 | | | 273 | 327 |
+/// | 1G | 1255 | 1297 | 451 | 420 | 1101 | 1089 |
+///
+/// All are bound by the host's memory (every item crosses it six times: gathered into pinned
+/// memory, read by the copy engine, and back), not by the links, so a second link gains little
+/// (at most 7%, and 256M lost 17% once); below 16M the extra steps cost more than it gains. For
+/// the same reason `Sorter::auto()` keeps to one device.
+pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;

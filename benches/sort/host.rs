@@ -80,6 +80,7 @@ pub fn run() {
     crate::records::run(&gpu);
     crate::segments::run(&gpu);
     crate::topk::run(&gpu);
+    crate::multi::run(&gpu);
     out_of_core(&gpu, &floor);
     // The pinned copy of the largest input (8 GiB at 1G pairs) and the device pool would
     // otherwise stay for the criterion groups.
@@ -217,14 +218,14 @@ pub trait Case {
 }
 
 /// Random `Kvp`s, values 0..n: the pairs of the device and CPU groups.
-struct KvpCase {
+pub struct KvpCase {
     input: Vec<Kvp>,
     work: Vec<Kvp>,
     sig: Signature,
 }
 
 impl KvpCase {
-    fn new(n: usize) -> KvpCase {
+    pub fn new(n: usize) -> KvpCase {
         let input = Pattern::Random.kvps(n, 0);
         let sig = Signature::of(input.par_iter().map(|p| (p.key, p.value)));
         // Collected on every core: `clone` would fault 8 GiB in on one at 1G pairs.
@@ -255,7 +256,7 @@ impl Case for KvpCase {
 
 /// The same pairs as split arrays (`sort_pairs`), or their keys alone (`sort_keys`) when
 /// `values` is empty.
-struct SplitCase {
+pub struct SplitCase {
     keys_in: Vec<u32>,
     values_in: Vec<u32>,
     keys: Vec<u32>,
@@ -264,7 +265,7 @@ struct SplitCase {
 }
 
 impl SplitCase {
-    fn new(n: usize, with_values: bool) -> SplitCase {
+    pub fn new(n: usize, with_values: bool) -> SplitCase {
         let keys_in = Pattern::Random.keys(n, 0);
         let values_in: Vec<u32> = if with_values { (0..n as u32).into_par_iter().collect() } else { Vec::new() };
         let mut c = SplitCase {

@@ -35,6 +35,7 @@
 mod cpu;
 mod host;
 mod inputs;
+mod multi;
 mod record;
 mod records;
 mod segments;

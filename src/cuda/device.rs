@@ -102,6 +102,15 @@ pub(crate) fn gpu(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
     Ok(gpu)
 }
 
+/// CUDA devices present; 0 without a usable driver (never panics, as `open_guarded`).
+pub(crate) fn device_count() -> usize {
+    // SAFETY: only tries to dlopen libcuda.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return 0;
+    }
+    std::panic::catch_unwind(|| CudaContext::device_count().unwrap_or(0)).unwrap_or(0).max(0) as usize
+}
+
 /// cudarc panics when a symbol is missing from an old libcuda; no panic may escape to the caller.
 fn open_guarded(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
     match std::panic::catch_unwind(|| open(ordinal)) {

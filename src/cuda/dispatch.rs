@@ -87,10 +87,33 @@ impl DeviceStep for DeviceSort<'_> {
 
 /// An item type a device buffer of which the GPU sorts, and that the out-of-core merge orders.
 pub(crate) trait DeviceItem: DeviceRepr + MergeKey + 'static {
+    /// The kernels a sort spread over several devices runs on these items (`multi`).
+    const SPREAD: SpreadKernels;
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError>;
 }
 
+/// The kernels of `multi.cu` for one item layout: `multi_count_below_<name>` (the keys of a
+/// sorted buffer below given values) and `multi_merge_<name>` (two sorted runs merged); the key's
+/// order flags (`RadixKey::ORDER_FLAGS`) and its width in bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpreadKernels {
+    pub(crate) count_below: &'static str,
+    pub(crate) merge: &'static str,
+    pub(crate) key_flags: i32,
+    pub(crate) bits: u32,
+}
+
+impl SpreadKernels {
+    const fn of<K: RadixKey>(count_below: &'static str, merge: &'static str, bits: u32) -> SpreadKernels {
+        SpreadKernels { count_below, merge, key_flags: K::ORDER_FLAGS, bits }
+    }
+}
+
+const KVP_SPREAD: SpreadKernels = SpreadKernels::of::<u32>("multi_count_below_kvp", "multi_merge_kvp", 32);
+const U32_SPREAD: SpreadKernels = SpreadKernels::of::<u32>("multi_count_below_u32", "multi_merge_u32", 32);
+
 impl DeviceItem for Kvp {
+    const SPREAD: SpreadKernels = KVP_SPREAD;
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Kvp>) -> Result<(), SortError> {
         match sort.algorithm {
             Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(sort.gpu, stream, data, sort.order),
@@ -101,6 +124,7 @@ impl DeviceItem for Kvp {
 }
 
 impl DeviceItem for u32 {
+    const SPREAD: SpreadKernels = U32_SPREAD;
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<u32>) -> Result<(), SortError> {
         match sort.algorithm {
             Algorithm::Auto | Algorithm::Radix => radix::sort_keys(sort.gpu, stream, data, sort.order),
@@ -114,8 +138,10 @@ impl DeviceItem for u32 {
 /// on the fly); the sorting networks take signed and float keys as ordered u32 bits, converted on
 /// the host before the pipeline (`CudaBackend::sort`).
 macro_rules! radix_only_items {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $name:literal, $bits:literal),*) => {$(
         impl DeviceItem for $t {
+            const SPREAD: SpreadKernels =
+                SpreadKernels::of::<$t>(concat!("multi_count_below_", $name), concat!("multi_merge_", $name), $bits);
             fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<$t>) -> Result<(), SortError> {
                 if !sort.is_radix() {
                     return Err(sort.radix_only(concat!(stringify!($t), " keys")));
@@ -125,7 +151,7 @@ macro_rules! radix_only_items {
         }
     )*};
 }
-radix_only_items!(i32, f32, u64, i64, f64);
+radix_only_items!(i32: "u32", 32, f32: "u32", 32, u64: "u64", 64, i64: "u64", 64, f64: "u64", 64);
 
 /// 64-bit keys, which the `Kvp` layout cannot carry: their split pairs go up and come back as two
 /// arrays (`incore::round_trip_pairs`), and out of core wait for the CPU merge beside their values.

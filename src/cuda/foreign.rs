@@ -354,7 +354,7 @@ impl Target {
         // SAFETY: checked by `check_array`; only read, and live until the work ends (caller's contract).
         let keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
         // The limits of a backend bound host sorts only; a device top-k reads none of them.
-        let backend = CudaBackend { gpu: self.gpu.clone(), device_limit: None, max_runs: None };
+        let backend = CudaBackend::on(self.gpu.clone());
         let (top_keys, top_indices) = backend.top_k_device(&self.stream, &keys, k, order)?;
         // SAFETY: as `keys`, and neither overlaps anything else here (checked by the caller).
         let (mut dst_keys, mut dst_indices) = unsafe {

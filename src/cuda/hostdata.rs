@@ -15,11 +15,36 @@ use crate::{Kvp, SortError};
 /// The caller's data, seen as `len()` staged items.
 pub(crate) trait HostData: Send {
     type Item: DeviceItem;
+    /// The same kind of data over a range of it: what one device of a sort spread over several
+    /// devices reads and writes (`multi`).
+    type Part<'b>: HostData<Item = Self::Item>
+    where
+        Self: 'b;
     fn len(&self) -> usize;
     /// Staged items `start..start + dst.len()` into `dst`.
     fn gather(&self, start: usize, dst: &mut [Self::Item]);
     /// Staged items `src` back to positions `start..start + src.len()`.
     fn scatter(&mut self, start: usize, src: &[Self::Item]);
+    /// The data cut at the ascending positions `cuts` into `cuts.len() + 1` parts, in order.
+    fn parts(&mut self, cuts: &[usize]) -> Vec<Self::Part<'_>>;
+}
+
+/// `s` cut at the ascending positions `cuts` (each at most `s.len()`).
+fn cut<'b, T>(mut s: &'b mut [T], cuts: &[usize]) -> Vec<&'b mut [T]> {
+    let mut out = Vec::with_capacity(cuts.len() + 1);
+    let mut at = 0;
+    for &c in cuts {
+        let (head, tail) = std::mem::take(&mut s).split_at_mut(c - at);
+        out.push(head);
+        (s, at) = (tail, c);
+    }
+    out.push(s);
+    out
+}
+
+/// The positions where the parts of `cut(.., cuts)` start.
+fn starts(cuts: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0).chain(cuts.iter().copied())
 }
 
 /// Items the host pipeline only reads: what an upload needs. Every `HostData` is one.
@@ -58,6 +83,10 @@ pub(crate) struct Direct<'a, T>(pub(crate) &'a mut [T]);
 
 impl<T: DeviceItem> HostData for Direct<'_, T> {
     type Item = T;
+    type Part<'b>
+        = Direct<'b, T>
+    where
+        Self: 'b;
     fn len(&self) -> usize {
         self.0.len()
     }
@@ -66,6 +95,9 @@ impl<T: DeviceItem> HostData for Direct<'_, T> {
     }
     fn scatter(&mut self, start: usize, src: &[T]) {
         par_copy(&mut self.0[start..start + src.len()], src);
+    }
+    fn parts(&mut self, cuts: &[usize]) -> Vec<Direct<'_, T>> {
+        cut(self.0, cuts).into_iter().map(Direct).collect()
     }
 }
 
@@ -81,6 +113,14 @@ pub(crate) const ZIP_PIECE: usize = 1 << 18;
 
 impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     type Item = Kvp;
+    type Part<'b>
+        = SplitAsKvp<'b, K>
+    where
+        Self: 'b;
+    fn parts(&mut self, cuts: &[usize]) -> Vec<SplitAsKvp<'_, K>> {
+        let values = cut(self.values, cuts);
+        cut(self.keys, cuts).into_iter().zip(values).map(|(keys, values)| SplitAsKvp { keys, values }).collect()
+    }
     fn len(&self) -> usize {
         self.keys.len()
     }
@@ -163,19 +203,34 @@ fn unzip_into<K: Bits32>(k: &mut [K], v: &mut [u32], s: &[Kvp]) {
 pub(crate) struct ArgsortAsKvp<'a, K> {
     pub(crate) keys: &'a [K],
     pub(crate) out: &'a mut [u32],
+    /// The position of `keys[0]` in the whole argsort (a part of one starts past 0).
+    pub(crate) first: usize,
 }
 
 impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
     type Item = Kvp;
+    type Part<'b>
+        = ArgsortAsKvp<'b, K>
+    where
+        Self: 'b;
+    fn parts(&mut self, cuts: &[usize]) -> Vec<ArgsortAsKvp<'_, K>> {
+        let keys = self.keys;
+        cut(self.out, cuts)
+            .into_iter()
+            .zip(starts(cuts))
+            .map(|(out, at)| ArgsortAsKvp { keys: &keys[at..at + out.len()], out, first: self.first + at })
+            .collect()
+    }
     fn len(&self) -> usize {
         self.keys.len()
     }
     fn gather(&self, start: usize, dst: &mut [Kvp]) {
         let keys = &self.keys[start..start + dst.len()];
         let streaming = streams(dst);
+        let base = self.first + start;
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
         let number = |(piece, (d, k)): (usize, (&mut [Kvp], &[K]))| {
-            let first = start + piece * ZIP_PIECE;
+            let first = base + piece * ZIP_PIECE;
             let fill = |d: &mut [Kvp], k: &[K], at: usize| {
                 for (i, (d, k)) in d.iter_mut().zip(k).enumerate() {
                     *d = Kvp::new(k.to_ordered_bits(), (at + i) as u32);
@@ -216,6 +271,13 @@ pub(crate) struct KeysAsBits<'a, K>(pub(crate) &'a mut [K]);
 
 impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     type Item = u32;
+    type Part<'b>
+        = KeysAsBits<'b, K>
+    where
+        Self: 'b;
+    fn parts(&mut self, cuts: &[usize]) -> Vec<KeysAsBits<'_, K>> {
+        cut(self.0, cuts).into_iter().map(KeysAsBits).collect()
+    }
     fn len(&self) -> usize {
         self.0.len()
     }

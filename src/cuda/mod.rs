@@ -12,6 +12,7 @@ mod host_keys;
 mod hostdata;
 mod incore;
 mod modules;
+mod multi;
 pub(crate) mod network;
 mod outofcore;
 mod overlap;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream};
 use rayon::prelude::*;
 
-pub(crate) use device::{gpu, Gpu};
+pub(crate) use device::{device_count, gpu, Gpu};
 
 use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
@@ -47,6 +48,11 @@ pub(crate) struct CudaBackend {
     /// Out-of-core sorts of more runs fail with `OutOfMemory` instead (`Sorter::auto()` sets it,
     /// so that the CPU takes sorts it runs faster).
     pub(crate) max_runs: Option<usize>,
+    /// The devices a large host sort is spread over, one share each, `gpu` first (a device listed
+    /// twice takes two shares); empty: `gpu` alone.
+    pub(crate) spread: Vec<Arc<Gpu>>,
+    /// Host sorts of at least this many items are spread over `spread`.
+    pub(crate) spread_from: usize,
 }
 
 /// Without a set limit, a sort runs in core when it needs at most 9/10 of the device's free
@@ -61,18 +67,55 @@ const ASSUME_FITS_BYTES: usize = 64 << 20;
 
 impl CudaBackend {
     pub(crate) fn open(ordinal: usize) -> Result<Self, SortError> {
-        Ok(CudaBackend { gpu: gpu(ordinal)?, device_limit: None, max_runs: None })
+        Ok(CudaBackend::on(gpu(ordinal)?))
+    }
+
+    /// The device `gpu` alone, without limits.
+    pub(crate) fn on(gpu: Arc<Gpu>) -> Self {
+        CudaBackend {
+            gpu,
+            device_limit: None,
+            max_runs: None,
+            spread: Vec::new(),
+            spread_from: crate::tuning::MULTI_GPU_FROM_ITEMS,
+        }
+    }
+
+    /// The devices `ordinals`, the first one for everything but the host sorts spread over all
+    /// (`multi`); peers are connected where the topology allows.
+    pub(crate) fn open_devices(ordinals: &[usize]) -> Result<Self, SortError> {
+        let Some(&first) = ordinals.first() else {
+            return Err(SortError::InvalidArgument("a list of CUDA devices needs at least one".into()));
+        };
+        let mut backend = CudaBackend::open(first)?;
+        if ordinals.len() > 1 {
+            let gpus = ordinals.iter().map(|&o| gpu(o)).collect::<Result<Vec<_>, _>>()?;
+            multi::connect(&gpus);
+            backend.spread = gpus;
+        }
+        Ok(backend)
     }
 
     /// Frees what the backend keeps between calls: the pinned staging and the device memory the
     /// stream-ordered pool holds.
     pub(crate) fn release_memory(&self) {
-        self.gpu.release_memory();
+        self.devices().into_iter().for_each(|g| g.release_memory());
+    }
+
+    /// Each device of the sorter once, the first one first.
+    fn devices(&self) -> Vec<&Arc<Gpu>> {
+        let mut all = vec![&self.gpu];
+        for g in &self.spread {
+            if !all.iter().any(|h| h.ordinal == g.ordinal) {
+                all.push(g);
+            }
+        }
+        all
     }
 
     /// Pinned host bytes kept between calls now.
     pub(crate) fn kept_host_bytes(&self) -> usize {
-        self.gpu.staging.kept_bytes()
+        self.devices().iter().map(|g| g.staging.kept_bytes()).sum()
     }
 
     /// The device budget for a host sort needing `need` bytes: the set limit, else none when the
@@ -80,18 +123,24 @@ impl CudaBackend {
     /// call but the smallest: a device shared with other programs (or with the caller's own
     /// buffers) has less than its size.
     fn budget(&self, need: usize) -> Result<Option<usize>, SortError> {
+        self.budget_on(&self.gpu, need)
+    }
+
+    /// `budget` on one device of the sorter.
+    fn budget_on(&self, gpu: &Gpu, need: usize) -> Result<Option<usize>, SortError> {
         if let Some(limit) = self.device_limit {
             return Ok(Some(limit));
         }
         if need <= ASSUME_FITS_BYTES {
             return Ok(None);
         }
-        let free = || self.gpu.ctx.mem_get_info().map(|(f, _)| f).map_err(SortError::driver("cuMemGetInfo", 0));
+        gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
+        let free = || gpu.ctx.mem_get_info().map(|(f, _)| f).map_err(SortError::driver("cuMemGetInfo", 0));
         if need <= free()? / IN_CORE_SHARE.1 * IN_CORE_SHARE.0 {
             return Ok(None);
         }
         // What the pool keeps from earlier sorts is free for this one.
-        self.gpu.trim_pool();
+        gpu.trim_pool();
         let usable = free()? / OUT_OF_CORE_SHARE.1 * OUT_OF_CORE_SHARE.0;
         Ok((need > usable).then_some(usable))
     }
@@ -99,6 +148,9 @@ impl CudaBackend {
     /// Sorts host data on the device: one pipelined round trip when the sort fits the budget,
     /// else out of core. Either way the data is left untouched when an error is returned.
     fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError> {
+        if self.spreads::<H::Item>(data.len(), sort.algorithm)? {
+            return multi::sort(&self.spread, data, sort.order);
+        }
         let need = need_bytes::<H::Item>(data.len(), sort.algorithm);
         match self.budget(need)? {
             Some(limit) if need > limit => {
@@ -107,6 +159,25 @@ impl CudaBackend {
             }
             _ => incore::round_trip(&self.gpu, data, &sort),
         }
+    }
+
+    /// Whether a host sort of `n` items is spread over the sorter's devices (`multi`): radix
+    /// sorts (stable, which the exchange needs) from `spread_from` items, when every device
+    /// holds its shares in core; otherwise the first device sorts it alone, out of core if need be.
+    fn spreads<T>(&self, n: usize, algorithm: Algorithm) -> Result<bool, SortError> {
+        let shares = self.spread.len();
+        if shares < 2 || n < self.spread_from.max(shares) || !matches!(algorithm, Algorithm::Auto | Algorithm::Radix) {
+            return Ok(false);
+        }
+        let per_share = need_bytes::<T>(n.div_ceil(shares), Algorithm::Radix);
+        for gpu in &self.spread {
+            let on_it = self.spread.iter().filter(|g| g.ordinal == gpu.ordinal).count();
+            let need = per_share.saturating_mul(on_it);
+            if self.budget_on(gpu, need)?.is_some_and(|limit| need > limit) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Split pairs of 64-bit keys: one round trip of two arrays, or runs of them merged on the CPU
@@ -212,7 +283,14 @@ impl SortBackend for CudaBackend {
     }
 
     fn describe(&self) -> String {
-        format!("cuda: {}", self.gpu.describe())
+        let mut d = format!("cuda: {}", self.gpu.describe());
+        for g in self.devices().iter().skip(1) {
+            d += &format!(" + {}: {}", g.ordinal, g.describe());
+        }
+        if !self.spread.is_empty() {
+            d += &format!("; host sorts from {} items in {} shares", self.spread_from, self.spread.len());
+        }
+        d
     }
 
     fn sort(&self, job: SortJob<'_>, order: Order, algorithm: Algorithm) -> Result<(), SortError> {
@@ -245,9 +323,15 @@ impl SortBackend for CudaBackend {
                 backend: "cuda",
                 what: format!("argsort with {algorithm:?}: argsort is stable; use Auto or Radix"),
             }),
-            SortJob::Argsort(KeyView::U32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
-            SortJob::Argsort(KeyView::I32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
-            SortJob::Argsort(KeyView::F32(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out }, sort),
+            SortJob::Argsort(KeyView::U32(keys), out) => {
+                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
+            SortJob::Argsort(KeyView::I32(keys), out) => {
+                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
+            SortJob::Argsort(KeyView::F32(keys), out) => {
+                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
             SortJob::Argsort(KeyView::U64(keys), out) => self.argsort_wide(keys, out, sort),
             SortJob::Argsort(KeyView::I64(keys), out) => self.argsort_wide(keys, out, sort),
             SortJob::Argsort(KeyView::F64(keys), out) => self.argsort_wide(keys, out, sort),

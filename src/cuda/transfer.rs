@@ -93,27 +93,68 @@ pub(crate) fn upload<H: HostSource>(
     dev: &mut CudaSlice<H::Item>,
     chunk: usize,
 ) -> Result<(), SortError> {
-    let n = dev.len().min(src.len() - start);
-    let ring = room.len() < n;
-    let slots = if ring { (room.len() / chunk).max(1) } else { usize::MAX };
-    let mut pending: VecDeque<CudaEvent> = VecDeque::new();
-    for (i, a) in (0..n).step_by(chunk).enumerate() {
-        let b = (a + chunk).min(n);
-        let place = if ring { (i % slots) * chunk..(i % slots) * chunk + (b - a) } else { a..b };
-        if ring && i >= slots {
-            let e = pending.pop_front().expect("one event per chunk in flight");
+    let mut up = Upload::new(stream, src, start, room, dev, chunk);
+    while up.step()? {}
+    Ok(())
+}
+
+/// An upload in progress (see `upload`), one chunk per `step`, so that one thread can keep the
+/// uploads to several devices going at once (`multi`).
+pub(crate) struct Upload<'a, H: HostSource> {
+    stream: &'a Arc<CudaStream>,
+    src: &'a H,
+    start: usize,
+    room: &'a mut [H::Item],
+    dev: &'a mut CudaSlice<H::Item>,
+    chunk: usize,
+    n: usize,
+    /// Ring slots; `usize::MAX` when `room` holds the whole input.
+    slots: usize,
+    next: usize,
+    pending: VecDeque<CudaEvent>,
+}
+
+impl<'a, H: HostSource> Upload<'a, H> {
+    pub(crate) fn new(
+        stream: &'a Arc<CudaStream>,
+        src: &'a H,
+        start: usize,
+        room: &'a mut [H::Item],
+        dev: &'a mut CudaSlice<H::Item>,
+        chunk: usize,
+    ) -> Self {
+        let n = dev.len().min(src.len() - start);
+        let slots = if room.len() < n { (room.len() / chunk).max(1) } else { usize::MAX };
+        Upload { stream, src, start, room, dev, chunk, n, slots, next: 0, pending: VecDeque::new() }
+    }
+
+    /// Gathers and queues the next chunk; `false` once every chunk is queued.
+    pub(crate) fn step(&mut self) -> Result<bool, SortError> {
+        let (i, chunk) = (self.next, self.chunk);
+        let a = i * chunk;
+        if a >= self.n {
+            return Ok(false);
+        }
+        let b = (a + chunk).min(self.n);
+        let ring = self.slots != usize::MAX;
+        let place = if ring { (i % self.slots) * chunk..(i % self.slots) * chunk + (b - a) } else { a..b };
+        if ring && i >= self.slots {
+            let e = self.pending.pop_front().expect("one event per chunk in flight");
             e.synchronize().map_err(driver("cuEventSynchronize", 0))?;
         }
         hooks::hit(Step::PinnedCopy)?;
-        src.gather(start + a, &mut room[place.clone()]);
+        self.src.gather(self.start + a, &mut self.room[place.clone()]);
         hooks::hit(Step::Upload)?;
         let bytes = (b - a) * std::mem::size_of::<H::Item>();
-        stream.memcpy_htod(&room[place], &mut dev.slice_mut(a..b)).map_err(driver("copy to device", bytes))?;
+        self.stream
+            .memcpy_htod(&self.room[place], &mut self.dev.slice_mut(a..b))
+            .map_err(driver("copy to device", bytes))?;
         if ring {
-            pending.push_back(stream.record_event(None).map_err(driver("cuEventRecord", 0))?);
+            self.pending.push_back(self.stream.record_event(None).map_err(driver("cuEventRecord", 0))?);
         }
+        self.next += 1;
+        Ok(true)
     }
-    Ok(())
 }
 
 /// Copies `dev` into `dst` items `start..start + dev.len()` through the ring `ring`: all slots
@@ -127,37 +168,85 @@ pub(crate) fn download<H: HostData>(
     ring: &mut [H::Item],
     chunk: usize,
 ) -> Result<(), (SortError, usize)> {
-    let n = dev.len();
-    let chunks = n.div_ceil(chunk);
-    let slots = (ring.len() / chunk).max(1);
-    let span = |i: usize| (i * chunk, ((i + 1) * chunk).min(n));
-    let place = |i: usize| {
-        let (a, b) = span(i);
-        (i % slots) * chunk..(i % slots) * chunk + (b - a)
-    };
-    let mut pending: VecDeque<CudaEvent> = VecDeque::new();
-    let queue = |i: usize, ring: &mut [H::Item], pending: &mut VecDeque<CudaEvent>| -> Result<(), SortError> {
-        let (a, b) = span(i);
-        hooks::hit(Step::Download)?;
-        let bytes = (b - a) * std::mem::size_of::<H::Item>();
-        stream.memcpy_dtoh(&dev.slice(a..b), &mut ring[place(i)]).map_err(driver("copy to host", bytes))?;
-        pending.push_back(stream.record_event(None).map_err(driver("cuEventRecord", 0))?);
-        Ok(())
-    };
-    for i in 0..chunks.min(slots) {
-        queue(i, ring, &mut pending).map_err(|e| (e, 0))?;
+    let mut down = Download::new(stream, dev, start, ring, chunk)?;
+    while down.step(dst)? {}
+    Ok(())
+}
+
+/// A download in progress (see `download`): `new` queues the first slots, each `step` scatters
+/// one chunk into the caller's data and queues the next, so that one thread can keep the
+/// downloads from several devices going at once (`multi`).
+pub(crate) struct Download<'a, 'v, T: DeviceRepr> {
+    stream: &'a Arc<CudaStream>,
+    dev: &'a CudaView<'v, T>,
+    start: usize,
+    ring: &'a mut [T],
+    chunk: usize,
+    chunks: usize,
+    slots: usize,
+    next: usize,
+    pending: VecDeque<CudaEvent>,
+}
+
+impl<'a, 'v, T: DeviceRepr> Download<'a, 'v, T> {
+    pub(crate) fn new(
+        stream: &'a Arc<CudaStream>,
+        dev: &'a CudaView<'v, T>,
+        start: usize,
+        ring: &'a mut [T],
+        chunk: usize,
+    ) -> Result<Self, (SortError, usize)> {
+        let chunks = dev.len().div_ceil(chunk);
+        let slots = (ring.len() / chunk).max(1);
+        let mut down = Download { stream, dev, start, ring, chunk, chunks, slots, next: 0, pending: VecDeque::new() };
+        for i in 0..chunks.min(slots) {
+            down.queue(i).map_err(|e| (e, 0))?;
+        }
+        Ok(down)
     }
-    for i in 0..chunks {
-        let (a, b) = span(i);
-        let e = pending.pop_front().expect("one event per chunk in flight");
+
+    fn span(&self, i: usize) -> (usize, usize) {
+        (i * self.chunk, ((i + 1) * self.chunk).min(self.dev.len()))
+    }
+
+    fn place(&self, i: usize) -> std::ops::Range<usize> {
+        let (a, b) = self.span(i);
+        (i % self.slots) * self.chunk..(i % self.slots) * self.chunk + (b - a)
+    }
+
+    fn queue(&mut self, i: usize) -> Result<(), SortError> {
+        let (a, b) = self.span(i);
+        hooks::hit(Step::Download)?;
+        let bytes = (b - a) * std::mem::size_of::<T>();
+        let place = self.place(i);
+        self.stream.memcpy_dtoh(&self.dev.slice(a..b), &mut self.ring[place]).map_err(driver("copy to host", bytes))?;
+        self.pending.push_back(self.stream.record_event(None).map_err(driver("cuEventRecord", 0))?);
+        Ok(())
+    }
+
+    /// Waits for the next chunk, scatters it into `dst` and queues the chunk that takes its slot;
+    /// `false` once every chunk has been scattered.
+    pub(crate) fn step<H: HostData<Item = T>>(&mut self, dst: &mut H) -> Result<bool, (SortError, usize)> {
+        let i = self.next;
+        if i >= self.chunks {
+            return Ok(false);
+        }
+        let (a, b) = self.span(i);
+        let e = self.pending.pop_front().expect("one event per chunk in flight");
         // Errors of the upload and the sort surface here too, before anything is written.
         e.synchronize().map_err(|e| (SortError::driver("copy to host", 0)(e), a))?;
-        dst.scatter(start + a, &ring[place(i)]);
-        if i + slots < chunks {
-            queue(i + slots, ring, &mut pending).map_err(|e| (e, b))?;
+        dst.scatter(self.start + a, &self.ring[self.place(i)]);
+        self.next += 1;
+        if i + self.slots < self.chunks {
+            self.queue(i + self.slots).map_err(|e| (e, b))?;
         }
+        Ok(true)
     }
-    Ok(())
+
+    /// Leading items (from `start`) scattered so far.
+    pub(crate) fn written(&self) -> usize {
+        (self.next * self.chunk).min(self.dev.len())
+    }
 }
 
 #[cfg(test)]

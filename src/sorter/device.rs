@@ -20,7 +20,73 @@ pub struct DeviceTopK<K> {
     pub indices: CudaSlice<u64>,
 }
 
+/// One device's buffer in a device-resident sort spread over several devices
+/// ([`Sorter::sort_kvp_across`], [`Sorter::sort_keys_across`]): the data and the stream its work is
+/// queued on, both of that device's primary context (the one [`Sorter::cuda_context`], PyTorch
+/// and CuPy use).
+///
+/// ```no_run
+/// use gpusort::{DeviceShare, Kvp};
+/// let ctx = gpusort::cudarc::driver::CudaContext::new(0).expect("a GPU");
+/// let stream = ctx.default_stream();
+/// let mut data = stream.clone_htod(&[Kvp::new(2, 0), Kvp::new(1, 1)]).expect("upload");
+/// let share = DeviceShare::new(&mut data, &stream);
+/// # drop(share);
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct DeviceShare<'a, T> {
+    /// This device's part of the input, and of the result.
+    pub data: &'a mut CudaSlice<T>,
+    /// Where the work on `data` is queued.
+    pub stream: &'a Arc<CudaStream>,
+}
+
+impl<'a, T> DeviceShare<'a, T> {
+    /// A share of `data`, its work queued on `stream`.
+    #[must_use]
+    pub fn new(data: &'a mut CudaSlice<T>, stream: &'a Arc<CudaStream>) -> Self {
+        DeviceShare { data, stream }
+    }
+}
+
 impl Sorter {
+    /// Sorts pairs spread over several devices as one sequence, the concatenation of `shares`
+    /// in order, stably by key in the sorter's order (radix; the networks are `Unsupported`).
+    /// Each share keeps its length and ends with the pairs of its own places in the sorted
+    /// sequence: share 0 the first ones. Each device sorts its share, the devices find the rank
+    /// boundaries and swap the pieces peer to peer (NVLink where present), and each merges what
+    /// it received. Returns once the last step is queued on the shares' streams: synchronize
+    /// them before reading. Shares may repeat a device; any sorter with a GPU runs it, whatever
+    /// devices it was made for.
+    ///
+    /// `InvalidArgument` (data untouched) for no shares, or a share whose stream or buffer is
+    /// not in its device's primary context.
+    ///
+    /// ```no_run
+    /// use gpusort::{DeviceShare, Kvp, Sorter};
+    /// let sorter = Sorter::cuda_all()?;
+    /// let ctx = |o| gpusort::cudarc::driver::CudaContext::new(o).expect("a GPU");
+    /// let (s0, s1) = (ctx(0).default_stream(), ctx(1).default_stream());
+    /// let mut a = s0.clone_htod(&[Kvp::new(9, 0), Kvp::new(1, 1)]).expect("upload");
+    /// let mut b = s1.clone_htod(&[Kvp::new(5, 2), Kvp::new(0, 3)]).expect("upload");
+    /// sorter.sort_kvp_across(&mut [DeviceShare::new(&mut a, &s0), DeviceShare::new(&mut b, &s1)])?;
+    /// assert_eq!(s0.clone_dtoh(&a).expect("download"), [Kvp::new(0, 3), Kvp::new(1, 1)]);
+    /// assert_eq!(s1.clone_dtoh(&b).expect("download"), [Kvp::new(5, 2), Kvp::new(9, 0)]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_kvp_across(&self, shares: &mut [DeviceShare<'_, Kvp>]) -> Result<(), SortError> {
+        let r = self.device_backend()?.sort_across(shares, self.order, self.algorithm);
+        self.after_sort(r)
+    }
+
+    /// [`Sorter::sort_kvp_across`] for keys of any [`Key`](crate::Key) type (floats in
+    /// `total_cmp` order).
+    pub fn sort_keys_across<K: Key + DeviceRepr>(&self, shares: &mut [DeviceShare<'_, K>]) -> Result<(), SortError> {
+        let r = self.device_backend()?.sort_across(shares, self.order, self.algorithm);
+        self.after_sort(r)
+    }
+
     /// Sorts pairs already on the device by key, in place, in the sorter's order, on the caller's
     /// stream; stable with [`Algorithm::Auto`](crate::Algorithm::Auto) and `Radix`. Returns once
     /// the work is queued: synchronize `stream` before reading `data`. Allocate `data` in

@@ -1,0 +1,105 @@
+//! The sorted pieces one device received, merged into one run (`multi_merge_*` in
+//! `kernels-cuda/cuda/multi.cu`): two pieces in one stable merge; more in rounds of pairs, back and
+//! forth between the two buffers. Equal keys keep piece order, which is input order.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+
+use crate::cuda::device::Gpu;
+use crate::cuda::dispatch::DeviceItem;
+use crate::cuda::radix::order_flags;
+use crate::{Order, SortError};
+
+/// Threads per block of the merge (`MERGE_THREADS`) and outputs per block and tile
+/// (`MERGE_TILE`); the kernel strides over tiles, so the grid only sets how many run at once.
+const THREADS: u32 = 256;
+const TILE: usize = 2048;
+/// Blocks per multiprocessor: 16 KB of shared memory each, so eight fit beside one another.
+const BLOCKS_PER_SM: usize = 8;
+
+/// Merges the sorted pieces of `src` that start at `starts` (ascending, the first 0) into `dst`,
+/// queued on `stream`. `src` is overwritten when there are more than two pieces.
+pub(crate) fn merge_pieces<T: DeviceItem>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    src: &mut CudaSlice<T>,
+    starts: &[usize],
+    dst: &mut CudaSlice<T>,
+    order: Order,
+) -> Result<(), SortError> {
+    // `src` may hold a place more than `dst` (device buffers are at least one item long).
+    let n = dst.len();
+    assert!(src.len() >= n, "{} items merged into {n}", src.len());
+    // Piece boundaries without the empty pieces.
+    let mut bounds: Vec<usize> = starts.iter().copied().filter(|&s| s < n).collect();
+    bounds.dedup();
+    bounds.push(n);
+    if bounds.len() <= 2 {
+        return copy(stream, src, dst, 0, n);
+    }
+    let f = gpu.function(&gpusort_kernels::MULTI, T::SPREAD.merge)?;
+    let flags = order_flags(T::SPREAD.key_flags, order);
+    let most = gpu.multiprocessors as usize * BLOCKS_PER_SM;
+    let mut in_src = true;
+    while bounds.len() > 2 {
+        let (from, to): (&CudaSlice<T>, &mut CudaSlice<T>) =
+            if in_src { (&*src, &mut *dst) } else { (&*dst, &mut *src) };
+        let runs = bounds.len() - 1;
+        let mut next = vec![0];
+        for r in (0..runs).step_by(2) {
+            let (a, m) = (bounds[r], bounds[r + 1]);
+            if r + 1 == runs {
+                // An odd piece out: carried over as it is.
+                copy(stream, from, to, a, m)?;
+                next.push(m);
+                continue;
+            }
+            let e = bounds[r + 2];
+            let (na, nb) = ((m - a) as u64, (e - m) as u64);
+            let blocks = (e - a).div_ceil(TILE).clamp(1, most) as u32;
+            let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+            let (first, second) = (from.slice(a..m), from.slice(m..e));
+            let mut out = to.slice_mut(a..e);
+            // SAFETY: matches multi_merge_*(const Item* a, u64 na, const Item* b, u64 nb, Item* out,
+            // int order) for T's layout (DeviceItem::SPREAD); the runs are na and nb items of
+            // `from`, `out` their na + nb places in the other buffer.
+            unsafe {
+                stream
+                    .launch_builder(&f)
+                    .arg(&first)
+                    .arg(&na)
+                    .arg(&second)
+                    .arg(&nb)
+                    .arg(&mut out)
+                    .arg(&flags)
+                    .launch(cfg)
+            }
+            .map_err(SortError::driver(T::SPREAD.merge, 0))?;
+            next.push(e);
+        }
+        bounds = next;
+        in_src = !in_src;
+    }
+    if in_src {
+        copy(stream, src, dst, 0, n)?;
+    }
+    Ok(())
+}
+
+/// `src[a..b]` to `dst[a..b]` on `stream`.
+fn copy<T: DeviceItem>(
+    stream: &Arc<CudaStream>,
+    src: &CudaSlice<T>,
+    dst: &mut CudaSlice<T>,
+    a: usize,
+    b: usize,
+) -> Result<(), SortError> {
+    if a == b {
+        return Ok(());
+    }
+    let bytes = (b - a) * std::mem::size_of::<T>();
+    stream
+        .memcpy_dtod(&src.slice(a..b), &mut dst.slice_mut(a..b))
+        .map_err(SortError::driver("copy on the device", bytes))
+}
