@@ -553,6 +553,24 @@ enum gpusort_status gpusort_sort_pairs_f64(const struct gpusort_sorter *sorter,
 // `out` must be NULL (an error) or valid for a write.
 enum gpusort_status gpusort_sorter_new(gpusort_backend backend, struct gpusort_sorter **out);
 
+// Creates a CUDA sorter over several devices and stores it in `*out`: `ordinals[0..count]`, or
+// every usable device when `count` is 0 (`ordinals` may then be NULL). Host sorts (radix) of at
+// least `multi_gpu_from` items are spread over all of them as one stable sort: each device sorts
+// an equal share, the devices swap key ranges peer to peer and merge, and each range comes back
+// in place; 0 takes gpusort's default (`tuning::MULTI_GPU_FROM_ITEMS`, 64M). Everything else runs
+// on the first device. A device listed twice takes two shares of itself. Fails like
+// `GPUSORT_BACKEND_CUDA` in `gpusort_sorter_new` when a listed device is not usable, and with
+// `GPUSORT_INVALID_ARGUMENT` when `ordinals` is NULL with a nonzero `count`; `*out` is then left
+// as it was. Free the sorter with `gpusort_sorter_free`.
+//
+// # Safety
+// `ordinals` must be NULL or valid for reads of `count` elements; `out` NULL (an error) or valid
+// for a write.
+enum gpusort_status gpusort_sorter_new_devices(const size_t *ordinals,
+                                               size_t count,
+                                               size_t multi_gpu_from,
+                                               struct gpusort_sorter **out);
+
 // Frees a sorter from `gpusort_sorter_new`. NULL is a no-op. The sorter must not be used again,
 // nor be in use by another thread.
 //

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use gpusort_core::{Algorithm, Order, Sorter};
 
-use crate::args::{gpusort_backend, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
+use crate::args::{gpusort_backend, RawArray, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
 use crate::failure::Failure;
 use crate::guard::guard;
 use crate::status::gpusort_status;
@@ -84,6 +84,38 @@ pub unsafe extern "C" fn gpusort_sorter_new(backend: gpusort_backend, out: *mut 
                 )))
             }
         };
+        out.write(Box::into_raw(Box::new(gpusort_sorter { inner })));
+        Ok(())
+    })
+}
+
+/// Creates a CUDA sorter over several devices and stores it in `*out`: `ordinals[0..count]`, or
+/// every usable device when `count` is 0 (`ordinals` may then be NULL). Host sorts (radix) of at
+/// least `multi_gpu_from` items are spread over all of them as one stable sort: each device sorts
+/// an equal share, the devices swap key ranges peer to peer and merge, and each range comes back
+/// in place; 0 takes gpusort's default (`tuning::MULTI_GPU_FROM_ITEMS`, 64M). Everything else runs
+/// on the first device. A device listed twice takes two shares of itself. Fails like
+/// `GPUSORT_BACKEND_CUDA` in `gpusort_sorter_new` when a listed device is not usable, and with
+/// `GPUSORT_INVALID_ARGUMENT` when `ordinals` is NULL with a nonzero `count`; `*out` is then left
+/// as it was. Free the sorter with `gpusort_sorter_free`.
+///
+/// # Safety
+/// `ordinals` must be NULL or valid for reads of `count` elements; `out` NULL (an error) or valid
+/// for a write.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sorter_new_devices(
+    ordinals: *const usize,
+    count: usize,
+    multi_gpu_from: usize,
+    out: *mut *mut gpusort_sorter,
+) -> gpusort_status {
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::invalid("out (where the new sorter goes) is NULL".into()));
+        }
+        let ordinals = RawArray::new(ordinals.cast_mut(), count, "ordinals")?.into_ref();
+        let inner = if ordinals.is_empty() { Sorter::cuda_all()? } else { Sorter::cuda_devices(ordinals)? };
+        let inner = if multi_gpu_from > 0 { inner.with_multi_gpu_from(multi_gpu_from) } else { inner };
         out.write(Box::into_raw(Box::new(gpusort_sorter { inner })));
         Ok(())
     })
@@ -166,6 +198,34 @@ mod tests {
         st == gpusort_status::GPUSORT_OK
             && unsafe { gpusort_release_memory(sorter) } == gpusort_status::GPUSORT_OK
             && keys.windows(2).all(|w| w[0] <= w[1])
+    }
+
+    #[test]
+    fn device_lists_are_checked_and_sort_where_a_gpu_is() {
+        let mut s = ptr::null_mut();
+        // NULL ordinals with a count, or nowhere to put the sorter: refused, `out` untouched.
+        assert_eq!(
+            unsafe { gpusort_sorter_new_devices(ptr::null(), 2, 0, &mut s) },
+            gpusort_status::GPUSORT_INVALID_ARGUMENT
+        );
+        assert!(s.is_null());
+        let two = [0usize, 0];
+        assert_eq!(
+            unsafe { gpusort_sorter_new_devices(two.as_ptr(), 2, 0, ptr::null_mut()) },
+            gpusort_status::GPUSORT_INVALID_ARGUMENT
+        );
+        // Two shares of device 0, spreading every sort: sorts where a GPU is, fails cleanly
+        // (no sorter made) where none is.
+        match unsafe { gpusort_sorter_new_devices(two.as_ptr(), 2, 1, &mut s) } {
+            gpusort_status::GPUSORT_OK => {
+                assert!(sorted_after_release(s, 3));
+                unsafe { gpusort_sorter_free(s) };
+            }
+            other => {
+                assert_ne!(other, gpusort_status::GPUSORT_PANIC);
+                assert!(s.is_null());
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -20,7 +20,11 @@ class Sorter:
     (both stable), ``"bitonic"`` or ``"odd_even_merge"`` (GPU sorting networks, not stable).
     ``crossover`` sets the size from which an ``"auto"`` sorter uses the GPU, instead of the
     measured table. ``device_memory_limit`` caps the device bytes of a host sort (larger sorts
-    run out of core). ``device`` picks the GPU of a ``"cuda"`` sorter (default 0).
+    run out of core). ``device`` picks the GPU of a ``"cuda"`` sorter (default 0); ``devices``
+    gives it several (a list of ordinals; one listed twice takes two shares of that GPU): host
+    sorts of at least ``multi_gpu_from`` items (default 64M) are then spread over all of them as
+    one stable sort, each GPU sorting an equal share and swapping key ranges with the others peer
+    to peer; everything else runs on the first.
 
     Host arrays are 1-D, contiguous, writable NumPy arrays (``sort`` also takes C-contiguous N-D
     ones and sorts each row, along the last axis); device arrays are 1-D contiguous
@@ -49,8 +53,18 @@ class Sorter:
         crossover: Optional[int] = None,
         device_memory_limit: Optional[int] = None,
         device: Optional[int] = None,
+        devices: Optional[Sequence[int]] = None,
+        multi_gpu_from: Optional[int] = None,
     ) -> None:
-        self._native = _NativeSorter(backend, algorithm, crossover, device_memory_limit, device)
+        self._native = _NativeSorter(
+            backend,
+            algorithm,
+            crossover,
+            device_memory_limit,
+            device,
+            None if devices is None else [int(d) for d in devices],
+            multi_gpu_from,
+        )
 
     @property
     def backend(self) -> str:
@@ -71,6 +85,12 @@ class Sorter:
     def device(self) -> Optional[int]:
         """The CUDA device this sorter's GPU work runs on, or None without one."""
         return self._native.device
+
+    @property
+    def multi_gpu_from(self) -> Optional[int]:
+        """From how many items host sorts are spread over the sorter's GPUs; None with fewer than
+        two."""
+        return self._native.multi_gpu_from
 
     def describe(self) -> str:
         """One line: the backend, the GPU, and why the CPU is used where it is."""

@@ -65,7 +65,8 @@ fn order(descending: bool) -> Order {
 #[pymethods]
 impl PySorter {
     #[new]
-    #[pyo3(signature = (backend, algorithm_name, crossover, device_memory_limit, device))]
+    #[pyo3(signature = (backend, algorithm_name, crossover, device_memory_limit, device, devices=None, multi_gpu_from=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         backend: &str,
@@ -73,14 +74,28 @@ impl PySorter {
         crossover: Option<usize>,
         device_memory_limit: Option<usize>,
         device: Option<usize>,
+        devices: Option<Vec<usize>>,
+        multi_gpu_from: Option<usize>,
     ) -> PyResult<Self> {
         let algo = algorithm(algorithm_name)?;
+        if (devices.is_some() || multi_gpu_from.is_some()) && backend != "cuda" {
+            return Err(value_error("devices", "only a 'cuda' sorter takes a list of devices"));
+        }
+        if device.is_some() && devices.is_some() {
+            return Err(value_error("devices", "give device or devices, not both"));
+        }
+        if devices.as_ref().is_some_and(Vec::is_empty) {
+            return Err(value_error("devices", "the list of devices is empty"));
+        }
         let (sorter, backend) = match backend {
             // Opening the GPU may take a while (driver initialisation): without the GIL.
             "auto" => (py.detach(Sorter::auto), "auto"),
             "cpu" => (Sorter::cpu(), "cpu"),
             "cuda" => {
-                let s = py.detach(|| Sorter::cuda_device(device.unwrap_or(0)));
+                let s = py.detach(|| match &devices {
+                    Some(list) => Sorter::cuda_devices(list),
+                    None => Sorter::cuda_device(device.unwrap_or(0)),
+                });
                 (s.map_err(|e| sort_error(py, e))?, "cuda")
             }
             other => return Err(value_error("backend", format!("{other:?} is not 'auto', 'cpu' or 'cuda'"))),
@@ -88,6 +103,10 @@ impl PySorter {
         if device.is_some() && backend != "cuda" {
             return Err(value_error("device", "only a 'cuda' sorter takes a device ordinal"));
         }
+        let sorter = match multi_gpu_from {
+            Some(items) => sorter.with_multi_gpu_from(items),
+            None => sorter,
+        };
         if crossover.is_some() && backend != "auto" {
             return Err(value_error("crossover", "only an 'auto' sorter has a CPU/GPU crossover"));
         }
@@ -120,6 +139,11 @@ impl PySorter {
     #[getter]
     fn device(&self) -> Option<usize> {
         self.inner.cuda_context().map(|c| c.ordinal())
+    }
+
+    #[getter]
+    fn multi_gpu_from(&self) -> Option<usize> {
+        self.inner.multi_gpu_from()
     }
 
     fn describe(&self) -> String {

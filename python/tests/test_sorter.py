@@ -38,6 +38,10 @@ def test_default_sorter_is_one_auto_sorter():
         (dict(backend="cpu", algorithm="quick"), "algorithm"),
         (dict(backend="cpu", crossover=10), "crossover"),
         (dict(backend="auto", device=0), "device"),
+        (dict(backend="cpu", devices=[0, 1]), "devices"),
+        (dict(backend="auto", multi_gpu_from=1), "devices"),
+        (dict(backend="cuda", devices=[]), "empty"),
+        (dict(backend="cuda", device=0, devices=[0]), "not both"),
     ],
 )
 def test_bad_choices_raise_value_error(kwargs, match):
@@ -61,6 +65,32 @@ def test_cuda_without_a_device_raises_no_device_error():
     else:
         with pytest.raises(gpusort.NoDeviceError, match="CUDA"):
             gpusort.Sorter("cuda")
+
+
+def test_several_devices_sort_as_one():
+    # Two shares of GPU 0 run the whole multi-GPU sort (shares sorted, ranges swapped, merged);
+    # every GPU of the host too where there are several. No GPU: the sorter cannot be made.
+    if not has_cuda():
+        with pytest.raises(gpusort.NoDeviceError):
+            gpusort.Sorter("cuda", devices=[0, 0])
+        return
+    rng = np.random.default_rng(5)
+    sorters = [gpusort.Sorter("cuda", devices=[0, 0], multi_gpu_from=1)]
+    assert sorters[0].multi_gpu_from == 1 and "2 shares" in sorters[0].describe()
+    assert gpusort.Sorter("cuda", devices=[0, 0]).multi_gpu_from == 1 << 26
+    assert gpusort.Sorter("cuda").multi_gpu_from is None
+    for dtype in (np.uint32, np.float32, np.int64):
+        for n in (3, 1000, 300_007):
+            keys = rng.integers(0, 50, n).astype(dtype)
+            values = np.arange(n, dtype=np.uint32)
+            for s in sorters:
+                k, v = keys.copy(), values.copy()
+                s.sort_pairs(k, v)
+                order = np.argsort(keys, kind="stable")
+                assert np.array_equal(k, keys[order]) and np.array_equal(v, values[order])
+                d = keys.copy()
+                s.sort(d, descending=True)
+                assert np.array_equal(d, np.sort(keys)[::-1])
 
 
 def test_exception_hierarchy():

@@ -86,6 +86,31 @@ impl Gpu {
     }
 }
 
+/// The thread's current context at `save` (null for none), put back on drop: the CUDA runtime
+/// derives the caller's current device from it, so opening device 1, or a sort that runs on
+/// several devices, must not move a PyTorch or CuPy thread working on device 0.
+pub(crate) struct KeepCurrent(Option<sys::CUcontext>);
+
+impl KeepCurrent {
+    /// Saves the current context, unless it is `ours`, which the caller leaves current anyway.
+    pub(crate) fn save(ours: Option<sys::CUcontext>) -> Result<KeepCurrent, SortError> {
+        let current = result::ctx::get_current().map_err(SortError::driver("cuCtxGetCurrent", 0))?;
+        Ok(KeepCurrent(match current {
+            Some(c) if Some(c) == ours => None,
+            other => Some(other.unwrap_or(std::ptr::null_mut())),
+        }))
+    }
+}
+
+impl Drop for KeepCurrent {
+    fn drop(&mut self) {
+        if let Some(ctx) = self.0 {
+            // SAFETY: a context that was current on this thread at `save` (or null: none).
+            let _ = unsafe { result::ctx::set_current(ctx) };
+        }
+    }
+}
+
 type Slot = Arc<OnceLock<Result<Arc<Gpu>, SortError>>>;
 
 /// The device `ordinal`, opened on first use; every later call gets the same context (or the same
@@ -138,6 +163,8 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
     if ordinal >= count as usize {
         return Err(SortError::NoDevice(format!("device {ordinal} asked for, {count} present")));
     }
+    // Retaining the context makes it current; the caller's stays.
+    let _keep = KeepCurrent::save(None)?;
     let ctx = CudaContext::new(ordinal).map_err(SortError::driver("cuDevicePrimaryCtxRetain", 0))?;
     let name = ctx.name().map_err(SortError::driver("cuDeviceGetName", 0))?;
     let cc = ctx.compute_capability().map_err(SortError::driver("cuDeviceGetAttribute", 0))?;

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype, CUpointer_attribute, CUstream};
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
+use super::device::KeepCurrent;
 use super::dispatch::{DeviceItem, DeviceSort};
 use super::radix::RadixKey;
 use super::{gpu, CudaBackend, Gpu};
@@ -223,21 +224,7 @@ struct Target {
     stream: Arc<CudaStream>,
     algorithm: crate::Algorithm,
     /// Dropped last (fields drop in order): the caller's context comes back after the work.
-    _restore: Restore,
-}
-
-/// The thread's current context before the call (null for none) when it was not ours, put back
-/// on drop: the CUDA runtime derives the caller's current device from it, and a sort on device 1
-/// must not move a PyTorch thread working on device 0.
-struct Restore(Option<sys::CUcontext>);
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        if let Some(ctx) = self.0 {
-            // SAFETY: a context that was current on this thread at the start of the call (or null).
-            let _ = unsafe { cudarc::driver::result::ctx::set_current(ctx) };
-        }
-    }
+    _restore: KeepCurrent,
 }
 
 impl Target {
@@ -253,11 +240,7 @@ impl Target {
         // The process-wide device of this ordinal, the one the sorter holds; `NoDevice` in a
         // forked child before any driver call.
         let gpu = gpu(ctx.ordinal())?;
-        let current = cudarc::driver::result::ctx::get_current().map_err(SortError::driver("cuCtxGetCurrent", 0))?;
-        let restore = Restore(match current {
-            Some(c) if c == gpu.ctx.cu_ctx() => None,
-            other => Some(other.unwrap_or(std::ptr::null_mut())),
-        });
+        let restore = KeepCurrent::save(Some(gpu.ctx.cu_ctx()))?;
         gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
         let mut owner: sys::CUcontext = std::ptr::null_mut();
         // SAFETY: writes one handle; special stream handles resolve to the current context.

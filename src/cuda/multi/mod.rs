@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaSlice, CudaStream, CudaView};
 
-use super::device::Gpu;
+use super::device::{Gpu, KeepCurrent};
 use super::dispatch::{DeviceItem, DeviceSort};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
 use super::staging::Lease;
@@ -49,6 +49,9 @@ pub(crate) fn sort<H: HostData>(gpus: &[Arc<Gpu>], data: &mut H, order: Order) -
     assert!(devices >= 2 && n >= devices, "{n} items over {devices} devices");
     let bounds: Vec<usize> = (0..=devices).map(|i| share_start(n, devices, i)).collect();
     let mut parts = data.parts(&bounds[1..devices]);
+    // Each device's work binds its context; the caller's (the first device's, bound by the
+    // backend) is current again after.
+    let _keep = KeepCurrent::save(None)?;
 
     let streams = gpus.iter().map(|g| begin(g)).collect::<Result<Vec<_>, _>>()?;
     let sizes: Vec<Chunks> = parts.iter().map(|p| chunks::<H::Item>(p.len())).collect();
@@ -153,6 +156,7 @@ pub(crate) fn sort_device<T: DeviceItem>(
     shares: &mut [&mut CudaSlice<T>],
     order: Order,
 ) -> Result<(), SortError> {
+    let _keep = KeepCurrent::save(None)?;
     connect(gpus);
     for (gpu, (stream, share)) in gpus.iter().zip(streams.iter().zip(shares.iter_mut())) {
         if share.len() > 1 {
@@ -282,6 +286,7 @@ fn download_all<P: HostData>(
 /// open). Pairs the topology does not connect are left to the driver, which stages their copies
 /// through the host; a failure here only costs speed.
 pub(crate) fn connect(gpus: &[Arc<Gpu>]) {
+    let _keep = KeepCurrent::save(None);
     for a in gpus {
         for b in gpus {
             if a.ordinal == b.ordinal {
