@@ -61,7 +61,11 @@ impl Sorter {
     /// devices it was made for.
     ///
     /// `InvalidArgument` (data untouched) for no shares, or a share whose stream or buffer is
-    /// not in its device's primary context.
+    /// not in its device's primary context. A failure once the work has started (a device out
+    /// of memory for the exchange, say) mostly leaves each share sorted on its own; one in the
+    /// last step, after some devices have merged their ranges, can leave items of one share in
+    /// two places and some in none, as a failed sort leaves its device buffer. Keep a copy where
+    /// the input must survive a failure.
     ///
     /// ```no_run
     /// use gpusort::{DeviceShare, Kvp, Sorter};
