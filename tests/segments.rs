@@ -122,10 +122,19 @@ mod device {
         let s = s.clone().with_order(order);
         let mut all = layouts(n, n as u64 ^ 5);
         if n >= 64 * 1024 {
-            // Each kernel's size class: one warp (64), one block of 512, 1024 and 2048 keys.
-            for (name, len) in
-                [("rows of 64", 64), ("rows of 300", 300), ("rows of 1000", 1000), ("rows of 2048", 2048)]
-            {
+            // Each kernel's size class: lanes for 8, 16, 32, 64, 128 and 256 keys, one block of
+            // 512, 1024 and 2048 keys.
+            for (name, len) in [
+                ("rows of 5", 5),
+                ("rows of 16", 16),
+                ("rows of 31", 31),
+                ("rows of 64", 64),
+                ("rows of 100", 100),
+                ("rows of 256", 256),
+                ("rows of 300", 300),
+                ("rows of 1000", 1000),
+                ("rows of 2048", 2048),
+            ] {
                 all.push((name, (0..=n / len).map(|r| r * len).chain((!n.is_multiple_of(len)).then_some(n)).collect()));
             }
         }

@@ -6,10 +6,9 @@
 //   segments_compose:   the words, from the keys and the offsets;
 //   segments_decompose: the keys, from the sorted words.
 // Segments of up to 2048 keys take segments_block_<N> (one block per segment, in shared memory,
-// below) instead, and segments of at most 256 keys (all of them) segments_warp_<N>: one warp per segment
-// holds it in registers as 64-bit words `ordered bits << 32 | place in the segment` (unique, so
-// the unstable network sorts stably) and sorts them with a bitonic network: compare-exchanges
-// between registers of a lane, then between lanes by shuffles.
+// below) instead, and segments of at most 256 keys (all of them) segments_lanes_<N>: N / 8 lanes
+// per segment hold it in registers, 8 keys each, and sort it with a bitonic network (see
+// lanes_bitonic).
 #include "radix_keys.cuh"
 
 namespace segments {
@@ -48,77 +47,96 @@ __device__ __forceinline__ unsigned long long segment_of(const unsigned long lon
     return lo;
 }
 
-// Striped layout: element e = i * 32 + lane sits in register i of `lane`. Sorts ascending.
-template <int ITEMS> __device__ __forceinline__ void warp_bitonic(unsigned long long (&w)[ITEMS]) {
-    constexpr int N = 32 * ITEMS;
-    const unsigned lane = threadIdx.x & 31;
+// Segments of at most N keys (N a power of two, 8 to 256) take N / 8 lanes each, 8 keys per lane
+// in registers: element e = t * 8 + i of the segment sits in register i of its lane t. A bitonic
+// network then runs its steps between elements less than 8 apart inside each lane (plain min and
+// max, no shuffles) and only the others across lanes, by shuffles within the segment's lanes:
+// 6 of the 21 steps for N = 64, against 20 of 21 with one warp per segment and a key per lane.
+constexpr int LANE_KEYS = 8;
+
+template <typename W> __device__ __forceinline__ W lesser(W a, W b) { return a < b ? a : b; }
+template <typename W> __device__ __forceinline__ W greater(W a, W b) { return a < b ? b : a; }
+
+// Sorts ascending the N elements held by the N / LANE_KEYS lanes of one segment; t: the lane's
+// place among them. Every lane of the warp takes part (the shuffles need all of them).
+template <int N, typename W> __device__ __forceinline__ void lanes_bitonic(W (&w)[LANE_KEYS], unsigned t) {
+    constexpr int I = LANE_KEYS;
 #pragma unroll
     for (int k = 2; k <= N; k <<= 1) {
 #pragma unroll
         for (int j = k >> 1; j > 0; j >>= 1) {
-            if (j >= 32) {
-                const int r = j >> 5;
+            if (j < I) {
 #pragma unroll
-                for (int i = 0; i < ITEMS; ++i) {
-                    if (i & r) continue;
-                    const int p = i | r;
-                    const bool up = ((i * 32 + lane) & k) == 0;
-                    const unsigned long long lo = w[i] < w[p] ? w[i] : w[p], hi = w[i] < w[p] ? w[p] : w[i];
+                for (int i = 0; i < I; ++i) {
+                    if (i & j) continue;
+                    const int p = i | j;
+                    const bool up = ((t * I + i) & k) == 0;
+                    const W lo = lesser(w[i], w[p]), hi = greater(w[i], w[p]);
                     w[i] = up ? lo : hi;
                     w[p] = up ? hi : lo;
                 }
             } else {
+                const int m = j / I;  // lane distance, inside the segment's lanes
+                const bool lower = (t & m) == 0;
+                // k > j >= I: the direction depends on the lane only.
+                const bool up = ((t * I) & k) == 0;
 #pragma unroll
-                for (int i = 0; i < ITEMS; ++i) {
-                    const unsigned long long other = __shfl_xor_sync(0xffffffffu, w[i], j);
-                    const bool up = ((i * 32 + lane) & k) == 0;
-                    const bool lower = (lane & j) == 0;
+                for (int i = 0; i < I; ++i) {
+                    const W other = __shfl_xor_sync(0xffffffffu, w[i], m);
                     // The lower element of an ascending pair keeps the smaller word.
-                    const bool keep_min = lower == up;
-                    w[i] = keep_min ? (other < w[i] ? other : w[i]) : (other > w[i] ? other : w[i]);
+                    w[i] = lower == up ? lesser(other, w[i]) : greater(other, w[i]);
                 }
             }
         }
     }
 }
 
-// Values do not ride through the network: each sorted word's low half names its place in the
-// segment, and the value is fetched from the lane and register that loaded it (ITEMS shuffles
-// per register, against three shuffles per register per network step when carried along).
-template <int ITEMS, bool VALUES>
-__device__ void warp_sort(unsigned *keys, unsigned *values, const unsigned long long *offsets,
-                          unsigned long long segments, int order) {
-    const unsigned lane = threadIdx.x & 31;
-    const unsigned long long s = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    if (s >= segments) return;
-    const unsigned long long begin = offsets[s];
-    const unsigned len = (unsigned)(offsets[s + 1] - begin);  // at most 32 * ITEMS (checked)
-    if (len < 2) return;
-    unsigned long long w[ITEMS];
-    unsigned v[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned e = i * 32 + lane;
-        // Slots past the segment sort after every key: their word is all ones.
-        w[i] = e < len ? (unsigned long long)ordered(keys[begin + e], order) << 32 | e : ~0ull;
-        if (VALUES) v[i] = e < len ? values[begin + e] : 0;
+// Threads per block of the lanes kernels and of segments_check (their __launch_bounds__).
+constexpr int THREADS = 256;
+
+// Keys alone sort as their 32-bit ordered bits: equal keys are equal bits, so no order among them
+// can be seen. With values, the words are `ordered bits << 32 | place in the segment` (unique, so
+// the unstable network sorts stably) and each value is fetched by place afterwards. Each lane
+// reads and writes its 8 consecutive keys itself: staging a block's segments through shared
+// memory with coalesced loads and stores was slower (BENCHMARKS-segments.md).
+template <int N, bool VALUES>
+__device__ void lanes_sort(unsigned *keys, unsigned *values, const unsigned long long *offsets,
+                           unsigned long long segments, int order) {
+    constexpr int I = LANE_KEYS, T = N / LANE_KEYS;
+    using W = typename std::conditional<VALUES, unsigned long long, unsigned>::type;
+    const unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long s = g / T;
+    const unsigned t = (unsigned)(g % T);
+    unsigned long long begin = 0;
+    unsigned len = 0;
+    if (s < segments) {
+        begin = offsets[s];
+        len = (unsigned)(offsets[s + 1] - begin);  // at most N (checked)
     }
-    warp_bitonic<ITEMS>(w);
+    W w[I];
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned e = i * 32 + lane;
-        unsigned value = 0;
-        if (VALUES) {
-            const unsigned from = (unsigned)w[i];
+    for (int i = 0; i < I; ++i) {
+        const unsigned e = t * I + i;
+        // Slots past the segment sort after every key: their word is all ones.
+        if (VALUES)
+            w[i] = e < len ? (W)((unsigned long long)ordered(keys[begin + e], order) << 32 | e) : (W)~0ull;
+        else
+            w[i] = e < len ? (W)ordered(keys[begin + e], order) : (W)~0u;
+    }
+    lanes_bitonic<N>(w, t);
+    const bool write = len >= 2;
+    unsigned v[I];
+    if (VALUES) {
 #pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const unsigned x = __shfl_sync(0xffffffffu, v[r], from & 31);
-                if ((from >> 5) == (unsigned)r) value = x;
-            }
-        }
-        if (e < len) {
-            keys[begin + e] = unordered((unsigned)(w[i] >> 32), order);
-            if (VALUES) values[begin + e] = value;
+        for (int i = 0; i < I; ++i) v[i] = write && t * I + i < len ? values[begin + (unsigned)w[i]] : 0;
+        __syncwarp();  // every lane of the segment has read its values before any is overwritten
+    }
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+        const unsigned e = t * I + i;
+        if (write && e < len) {
+            keys[begin + e] = unordered(VALUES ? (unsigned)((unsigned long long)w[i] >> 32) : (unsigned)w[i], order);
+            if (VALUES) values[begin + e] = v[i];
         }
     }
 }
@@ -175,38 +193,54 @@ SEGMENTS_BLOCK(512)
 SEGMENTS_BLOCK(1024)
 SEGMENTS_BLOCK(2048)
 
-// One warp per segment (grid: a warp for every segment).
-#define SEGMENTS_WARP(ITEMS)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(256) segments_warp_##ITEMS(                                  \
+// N / 8 lanes per segment (grid: that many threads for every segment).
+#define SEGMENTS_LANES(N)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(segments::THREADS) segments_lanes_##N(                       \
         unsigned *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments,     \
         int order) {                                                                                        \
         if (values)                                                                                          \
-            segments::warp_sort<ITEMS, true>(keys, values, offsets, segments, order);                        \
+            segments::lanes_sort<N, true>(keys, values, offsets, segments, order);                           \
         else                                                                                                 \
-            segments::warp_sort<ITEMS, false>(keys, values, offsets, segments, order);                       \
+            segments::lanes_sort<N, false>(keys, values, offsets, segments, order);                          \
     }
-SEGMENTS_WARP(1)
-SEGMENTS_WARP(2)
-SEGMENTS_WARP(4)
-SEGMENTS_WARP(8)
+SEGMENTS_LANES(8)
+SEGMENTS_LANES(16)
+SEGMENTS_LANES(32)
+SEGMENTS_LANES(64)
+SEGMENTS_LANES(128)
+SEGMENTS_LANES(256)
 
 // Items per thread of compose: one binary search over the offsets per run of consecutive items,
 // then a walk.
 #define SEGMENTS_ITEMS 8
 
-// result[0]: 1 when the offsets do not cut n items; result[1]: the longest segment.
-extern "C" __global__ void segments_check(const unsigned long long *offsets, unsigned long long count,
-                                          unsigned long long n, unsigned long long *result) {
+// result[0]: 1 when the offsets do not cut n items; result[1]: the longest segment. The longest is
+// reduced in the block first: an atomic per thread on the one word took longer than the sort
+// itself for 1M segments (see BENCHMARKS-segments.md).
+extern "C" __global__ void __launch_bounds__(segments::THREADS) segments_check(const unsigned long long *offsets,
+        unsigned long long count, unsigned long long n, unsigned long long *result) {
+    __shared__ unsigned long long warp_longest[segments::THREADS / 32];
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long longest = 0;
+    bool wrong = false;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-        const bool wrong = (i == 0 && offsets[0] != 0) || (i + 1 == count && offsets[i] != n) ||
-                           (i + 1 < count && offsets[i + 1] < offsets[i]);
-        if (wrong) result[0] = 1;
+        wrong |= (i == 0 && offsets[0] != 0) || (i + 1 == count && offsets[i] != n) ||
+                 (i + 1 < count && offsets[i + 1] < offsets[i]);
         if (i + 1 < count && offsets[i + 1] > offsets[i] && offsets[i + 1] - offsets[i] > longest)
             longest = offsets[i + 1] - offsets[i];
     }
-    if (longest) atomicMax(&result[1], longest);
+    if (wrong) result[0] = 1;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) {
+        const unsigned long long other = __shfl_xor_sync(0xffffffffu, longest, d);
+        longest = other > longest ? other : longest;
+    }
+    if ((threadIdx.x & 31) == 0) warp_longest[threadIdx.x / 32] = longest;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < segments::THREADS / 32; ++w) longest = warp_longest[w] > longest ? warp_longest[w] : longest;
+        if (longest) atomicMax(&result[1], longest);
+    }
 }
 
 // segments: the number of segments (offsets holds segments + 1 entries, checked).

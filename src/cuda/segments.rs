@@ -3,10 +3,10 @@
 //! beside them) orders every segment on its own, and the keys are read back out. The radix sort
 //! skips the digit passes of segment bits no key sets: 1M segments leave 12 of the 32 high bits
 //! zero. When no segment is longer than 2048 keys, one block per segment sorts it in shared
-//! memory instead (`segments_block_<n>`), and when none is longer than 256, one warp per segment
-//! in registers (`segments_warp_<n>`). The offsets are checked on the device first, which also finds
-//! the longest segment; that answer is what this reads back (a wait for the stream), so bad
-//! offsets leave the data untouched.
+//! memory instead (`segments_block_<n>`), and when none is longer than 256, `n / 8` lanes per
+//! segment in registers (`segments_lanes_<n>`, 8 keys per lane). The offsets are checked on the
+//! device first, which also finds the longest segment; that answer is what this reads back (a
+//! wait for the stream), so bad offsets leave the data untouched.
 //!
 //! Extra device memory: the words (8 bytes per key) and the radix sort's ping-pong copy of them
 //! and of the values.
@@ -163,9 +163,9 @@ fn sort<K: RadixKey>(
         return Ok(());
     }
     let flags = order_flags(K::ORDER_FLAGS, order);
-    let warp = WARP_ITEMS.iter().copied().find(|&i| longest <= 32 * i);
+    let lanes = LANES_KEYS.iter().copied().find(|&keys| longest <= keys);
     let block = BLOCK_KEYS.iter().copied().find(|&b| longest <= b);
-    if warp.is_some() || block.is_some() {
+    if lanes.is_some() || block.is_some() {
         let (kp, _gk) = keys.device_ptr_mut(stream);
         let (op, _go) = offsets.device_ptr(stream);
         let vp = values.as_deref_mut().map(|v| v.device_ptr_mut(stream));
@@ -174,8 +174,8 @@ fn sort<K: RadixKey>(
         let (k, o, v) = unsafe {
             (Dev::<u32>::new(kp, n), Dev::<u64>::new(op, count), vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)))
         };
-        let kernel = match (warp, block) {
-            (Some(items), _) => Network::Warp(items),
+        let kernel = match (lanes, block) {
+            (Some(keys_per_segment), _) => Network::Lanes(keys_per_segment),
             (None, Some(keys_per_block)) => Network::Block(keys_per_block),
             (None, None) => unreachable!("one of them is Some"),
         };
@@ -203,15 +203,18 @@ fn sort<K: RadixKey>(
     launch::decompose(gpu, stream, w, flags, k)
 }
 
-/// Register counts per lane of the one-warp sorts (`segments_warp_<items>`): segments up to 32,
-/// 64, 128 and 256 keys.
-const WARP_ITEMS: [usize; 4] = [1, 2, 4, 8];
+/// Segment lengths the sorts in registers take (`segments_lanes_<n>`): `n / 8` lanes per segment,
+/// 8 keys each.
+const LANES_KEYS: [usize; 6] = [8, 16, 32, 64, 128, 256];
+
+/// Keys per lane of `segments_lanes_<n>` (`LANE_KEYS` in segments.cu).
+const LANE_KEYS: usize = 8;
 
 /// Which network kernel sorts segments short enough for it.
 #[derive(Clone, Copy, Debug)]
 enum Network {
-    /// `segments_warp_<items>`: one warp per segment, `items` registers per lane.
-    Warp(usize),
+    /// `segments_lanes_<keys>`: `keys / 8` lanes per segment of at most `keys`.
+    Lanes(usize),
     /// `segments_block_<keys>`: one block per segment of at most `keys`.
     Block(usize),
 }
@@ -314,18 +317,21 @@ mod launch {
         assert!(values.is_none_or(|v| v.len() == keys.len()) && offsets.len() >= 2);
         let segments = offsets.len() - 1;
         let (name, grid) = match kernel {
-            // A warp for every segment: a grid-stride loop over segments left each warp waiting
-            // on its next segment's loads (H100, 1M segments of 64 pairs: 1.57 ms with 16 blocks
-            // per SM, 1.28 with a warp each).
-            Network::Warp(items) => {
-                let name = match items {
-                    1 => "segments_warp_1",
-                    2 => "segments_warp_2",
-                    4 => "segments_warp_4",
-                    8 => "segments_warp_8",
-                    _ => unreachable!("WARP_ITEMS holds 1, 2, 4 and 8"),
+            // Lanes for every segment in the grid: a grid-stride loop over segments left each
+            // warp waiting on its next segment's loads (H100, 1M segments of 64 pairs, one warp per
+            // segment: 1.57 ms with 16 blocks per SM, 1.28 with a warp each).
+            Network::Lanes(keys_per_segment) => {
+                let name = match keys_per_segment {
+                    8 => "segments_lanes_8",
+                    16 => "segments_lanes_16",
+                    32 => "segments_lanes_32",
+                    64 => "segments_lanes_64",
+                    128 => "segments_lanes_128",
+                    256 => "segments_lanes_256",
+                    _ => unreachable!("LANES_KEYS holds 8 to 256"),
                 };
-                (name, segments.div_ceil(THREADS as usize / 32))
+                let threads = segments as u64 * (keys_per_segment / super::LANE_KEYS) as u64;
+                (name, threads.div_ceil(THREADS as u64) as usize)
             }
             Network::Block(keys_per_block) => {
                 let name = match keys_per_block {
@@ -341,9 +347,9 @@ mod launch {
         let (kp, vp, op, s) = (keys.ptr(), values.map_or(0, |v| v.ptr()), offsets.ptr(), segments as u64);
         let mut b = stream.launch_builder(&f);
         b.arg(&kp).arg(&vp).arg(&op).arg(&s).arg(&order);
-        // SAFETY: matches segments_warp_<n> and segments_block_<n>(u32* keys, u32* values or null,
-        // const u64* offsets, u64 segments, int order); the offsets were checked, so each warp or
-        // block reads and writes the keys (and values) of its own segments only, inside the n.
+        // SAFETY: matches segments_lanes_<n> and segments_block_<n>(u32* keys, u32* values or null,
+        // const u64* offsets, u64 segments, int order); the offsets were checked, so each segment's
+        // lanes or block read and write the keys (and values) of its own segments only, inside the n.
         unsafe { b.launch(config(grid as u32)) }.map(drop).map_err(err(name))
     }
 
