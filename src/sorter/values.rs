@@ -28,6 +28,13 @@ impl Sorter {
             let r = self.pairs_wide_on_cpu(keys, values);
             return self.after_sort(r);
         }
+        self.pairs_wide_by_argsort(keys, values)
+    }
+
+    /// The GPU route: the keys' stable argsort on the backend `run` picks, then the permute on the
+    /// host. At most 2^32 pairs (u32 positions).
+    fn pairs_wide_by_argsort<K: Key>(&self, keys: &mut [K], values: &mut [u64]) -> Result<(), SortError> {
+        let n = keys.len();
         // All scratch first: once the argsort has succeeded nothing can fail, so the slices end
         // sorted or untouched.
         let mut positions = zeroed_positions(n, "sort_pairs positions (host memory)")?;
@@ -55,5 +62,29 @@ impl Sorter {
         }
         gpusort_cpu::sort_pairs(keys, values, self.order())
             .map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU sort", bytes: e.bytes })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Order, Sorter};
+
+    /// The GPU route with the argsort on the CPU (no GPU needed): the permute must give the CPU
+    /// pair sort's result exactly, in both orders, ties and all.
+    #[test]
+    fn the_argsort_route_equals_the_pair_sort() {
+        for n in [2usize, 3, 257, 65_537, 300_007] {
+            let keys: Vec<f64> = (0..n as u64).map(|i| ((i * 0x9E37_79B9) % 97) as f64 - 48.0).collect();
+            let values: Vec<u64> = (0..n as u64).map(|i| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+            for order in [Order::Ascending, Order::Descending] {
+                let s = Sorter::cpu().with_order(order);
+                let (mut ka, mut va) = (keys.clone(), values.clone());
+                s.pairs_wide_by_argsort(&mut ka, &mut va).unwrap();
+                let (mut kc, mut vc) = (keys.clone(), values.clone());
+                s.pairs_wide_on_cpu(&mut kc, &mut vc).unwrap();
+                assert!(ka.iter().zip(&kc).all(|(a, c)| a.to_bits() == c.to_bits()), "keys n={n} {order:?}");
+                assert_eq!(va, vc, "values n={n} {order:?}");
+            }
+        }
     }
 }
