@@ -26,14 +26,27 @@ PAIRS64_WRAP(u64, uint64_t)
 PAIRS64_WRAP(i64, int64_t)
 PAIRS64_WRAP(f64, double)
 
-/* In the order of TYPES. */
-static const pairs64_fn PAIRS64[] = {pairs64_u32, pairs64_i32, pairs64_f32, pairs64_u64, pairs64_i64, pairs64_f64};
+/* By key type name, looked up in TYPES: a key type added there without a _u64 function here is
+ * simply not checked by this file. */
+static const struct {
+    const char *name;
+    pairs64_fn sort;
+} PAIRS64[] = {{"u32", pairs64_u32}, {"i32", pairs64_i32}, {"f32", pairs64_f32},
+               {"u64", pairs64_u64}, {"i64", pairs64_i64}, {"f64", pairs64_f64}};
+#define NPAIRS64 (sizeof PAIRS64 / sizeof PAIRS64[0])
+
+static const key_type *pairs64_key_type(const char *name) {
+    for (size_t ti = 0; ti < NTYPES; ti++)
+        if (strcmp(TYPES[ti].name, name) == 0)
+            return &TYPES[ti];
+    return NULL;
+}
 
 /* One sort of seeded keys with values whose high half is random and low half the input index;
  * a description of the failure, or NULL. */
-static const char *pairs64_case(size_t ti, const gpusort_sorter *s, gpusort_order order, gpusort_algorithm alg,
+static const char *pairs64_case(size_t pi, const gpusort_sorter *s, gpusort_order order, gpusort_algorithm alg,
                                 int pattern, size_t n, uint64_t *rng) {
-    const key_type *t = &TYPES[ti];
+    const key_type *t = pairs64_key_type(PAIRS64[pi].name);
     void *keys = malloc(n * t->size + 8), *orig = malloc(n * t->size + 8);
     uint64_t *values = malloc(n * 8 + 8), *orig_values = malloc(n * 8 + 8);
     const char *bad = NULL;
@@ -44,7 +57,7 @@ static const char *pairs64_case(size_t ti, const gpusort_sorter *s, gpusort_orde
     memcpy(orig, keys, n * t->size);
     memcpy(orig_values, values, n * 8);
     ranked *ref = reference(t, orig, n, order);
-    gpusort_status st = PAIRS64[ti](s, keys, values, n, order, alg);
+    gpusort_status st = PAIRS64[pi].sort(s, keys, values, n, order, alg);
     if (st != GPUSORT_OK) {
         snprintf(why, sizeof why, "status %d (%s)", (int)st, gpusort_status_str((int)st));
         bad = why;
@@ -72,14 +85,18 @@ static const char *pairs64_case(size_t ti, const gpusort_sorter *s, gpusort_orde
 /* Every key type and order on sorter `s` (named `sname`) with algorithm `alg`. */
 static void pairs64_sort_checks(const gpusort_sorter *s, const char *sname, gpusort_algorithm alg) {
     uint64_t rng = 20261125 + alg;
-    for (size_t ti = 0; ti < NTYPES; ti++) {
+    for (size_t pi = 0; pi < NPAIRS64; pi++) {
+        if (!pairs64_key_type(PAIRS64[pi].name)) {
+            check(0, "pairs64_checks.h: key type %s is not in TYPES", PAIRS64[pi].name);
+            continue;
+        }
         for (gpusort_order order = GPUSORT_ASCENDING; order <= GPUSORT_DESCENDING; order++) {
             const char *bad = NULL;
             for (size_t si = 0; si < NSIZES && !bad; si++)
                 for (int p = 0; p < PATTERNS && !bad; p++)
-                    bad = pairs64_case(ti, s, order, alg, p, SIZES[si], &rng);
+                    bad = pairs64_case(pi, s, order, alg, p, SIZES[si], &rng);
             check(!bad, "sort pairs %s keys, u64 values, %s %s (%s sorter): the stable order, all 64 bits%s%s",
-                  TYPES[ti].name, order ? "descending" : "ascending", ALG_NAMES[alg], sname, bad ? ": " : "",
+                  PAIRS64[pi].name, order ? "descending" : "ascending", ALG_NAMES[alg], sname, bad ? ": " : "",
                   bad ? bad : "");
         }
     }
