@@ -1,6 +1,6 @@
-//! Sorting split arrays: keys in one slice, `u32` values in another, the values moving with their
-//! keys. With the row numbers as values this is an argsort: the order in which to read the rows
-//! of a table by one column.
+//! Sorting split arrays: keys in one slice, `u32` (or `u64`) values in another, the values moving
+//! with their keys. With the row numbers as values this is an argsort: the order in which to read
+//! the rows of a table by one column.
 //!
 //! `cargo run --release --example split_pairs`
 
@@ -19,6 +19,12 @@ fn main() -> Result<(), SortError> {
     }
     // Stable: "mug" (row 1) stays before "pen" (row 3) at the same price.
     assert_eq!(rows, [4, 1, 3, 0, 2]);
+
+    // Values may be 8 bytes too (u64, i64, f64): row ids of a table past 2^32 rows.
+    let mut ids = vec![30u64, 10, 20];
+    let mut rows: Vec<u64> = vec![5_000_000_000, 1 << 40, 7];
+    Sorter::auto().sort_pairs(&mut ids, &mut rows)?;
+    assert_eq!(rows, [1 << 40, 7, 5_000_000_000]);
 
     // Slices of different lengths are an error, and both are left as they were.
     let (mut k, mut v) = (vec![3u64, 1, 2], vec![0u32, 1]);

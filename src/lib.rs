@@ -77,6 +77,7 @@ mod kvp;
 mod merge;
 mod sorter;
 pub mod tuning;
+mod value;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
@@ -89,6 +90,7 @@ pub use kvp::Kvp;
 pub use sorter::{ArgIndex, Sorter, TopK};
 #[cfg(feature = "cuda")]
 pub use sorter::{DeviceShare, DeviceTopK};
+pub use value::Value;
 
 /// The result oracle of gpusort's tests (sorted, a permutation, stable): `gpusort-cpu`'s `check`.
 #[cfg(feature = "testing")]

@@ -8,6 +8,7 @@ mod segments;
 #[cfg(test)]
 mod tests;
 mod topk;
+mod values;
 
 #[cfg(feature = "cuda")]
 pub use device::{DeviceShare, DeviceTopK};
@@ -21,7 +22,8 @@ use crate::config::{self, ForcedBackend};
 use crate::cpu::CpuBackend;
 use crate::gpu::GpuBackend;
 use crate::tuning::{self, JobShape};
-use crate::{Algorithm, Key, Kvp, Order, SortError};
+use crate::value::ValueSlice;
+use crate::{Algorithm, Key, Kvp, Order, SortError, Value};
 
 /// How a `Sorter` chooses between its backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -449,15 +451,29 @@ impl Sorter {
     /// Sorts split arrays by key in the sorter's order, values moving with their keys; stable
     /// with `Auto`/`Radix`. `InvalidArgument` when the lengths differ.
     ///
+    /// Values ([`Value`]) are opaque payloads of 4 bytes (`u32`, `i32`, `f32`) or 8 bytes (`u64`,
+    /// `i64`, `f64`: row ids past 2^32), moved bit for bit. 8-byte values are always sorted
+    /// stably, whatever the sorter's algorithm: on the CPU by the split pair sort; on the GPU the
+    /// keys' stable argsort runs there, then keys and values are permuted on all host cores
+    /// (extra host memory: 4 bytes + one key + one value per pair), so both backends give the
+    /// same result bit for bit. On failure both slices keep their contents.
+    ///
     /// ```
     /// let (mut keys, mut rows) = (vec![-2i32, 5, -2], vec![0u32, 1, 2]);
     /// gpusort::Sorter::auto().sort_pairs(&mut keys, &mut rows)?;
     /// assert_eq!((keys, rows), (vec![-2, -2, 5], vec![0, 2, 1]));
+    ///
+    /// let (mut keys, mut rows) = (vec![9u64, 3, 9], vec![u64::MAX, 1 << 33, 0]);
+    /// gpusort::Sorter::auto().sort_pairs(&mut keys, &mut rows)?;
+    /// assert_eq!((keys, rows), (vec![3, 9, 9], vec![1 << 33, u64::MAX, 0]));
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
-    pub fn sort_pairs<K: Key>(&self, keys: &mut [K], values: &mut [u32]) -> Result<(), SortError> {
+    pub fn sort_pairs<K: Key, V: Value>(&self, keys: &mut [K], values: &mut [V]) -> Result<(), SortError> {
         SortError::check_pair_lengths(keys.len(), values.len())?;
-        self.run(SortJob::Pairs(K::slice(keys), values))
+        match V::bits(values) {
+            ValueSlice::U32(values) => self.run(SortJob::Pairs(K::slice(keys), values)),
+            ValueSlice::U64(values) => self.sort_pairs_wide(keys, values),
+        }
     }
 
     fn check_config(&self) -> Result<(), SortError> {

@@ -101,6 +101,26 @@ fn split_pairs_case(headroom: usize, must_fail: bool) -> i32 {
     }
 }
 
+/// Split pairs with `u64` values: 30M of them (360 MB) pack into 16-byte items (480 MB), which
+/// 200 MB of headroom cannot hold: `OutOfMemory`, both slices as they were.
+fn u64_values_case() -> i32 {
+    const N64: usize = 30_000_000;
+    settle_backend();
+    let keys: Vec<u32> = bits(N64, Pattern::Random, 8).into_iter().map(|b| b as u32).collect();
+    let values: Vec<u64> = (0..N64 as u64).map(|i| i << 32 | i).collect();
+    let (mut k, mut v) = (keys.clone(), values.clone());
+    match with_headroom(200 * MB, || Sorter::cpu().sort_pairs(&mut k, &mut v)) {
+        Err(SortError::OutOfMemory { .. }) if k == keys && v == values => 0,
+        r => {
+            say(&format!(
+                "30M pairs with u64 values, 200 MB of headroom: {r:?} (data changed: {})",
+                k != keys || v != values
+            ));
+            1
+        }
+    }
+}
+
 fn expect_clean_exit(what: &str, outcome: Outcome) {
     assert_eq!(outcome, Outcome::Exited(0), "{what}: the child failed (its stderr says why; a signal is an abort)");
 }
@@ -110,6 +130,12 @@ fn no_room_for_the_packed_pairs_is_out_of_memory() {
     // 300 MB cannot hold the 400 MB packed copy: the sort must fail, before writing.
     let outcome = run_in_child("300 MB headroom", DEADLINE, || split_pairs_case(300 * MB, true));
     expect_clean_exit("300 MB headroom", outcome);
+}
+
+#[test]
+fn no_room_for_pairs_with_u64_values_is_out_of_memory() {
+    let outcome = run_in_child("u64 values, 200 MB headroom", DEADLINE, u64_values_case);
+    expect_clean_exit("u64 values, 200 MB headroom", outcome);
 }
 
 #[test]

@@ -162,6 +162,8 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
     let values: Vec<u32> = (0..n as u32).collect();
     let floats: Vec<(u32, u32)> = raw.iter().zip(&values).map(|(&b, &v)| (b as u32, v)).collect();
     let wide: Vec<(u64, u32)> = raw.iter().zip(&values).map(|(&b, &v)| (b, v)).collect();
+    let rows: Vec<(u32, u64)> = floats.iter().map(|&(b, v)| (b, (v as u64) << 32 | 0xABCD)).collect();
+    let wide_rows: Vec<(u64, u64)> = wide.iter().map(|&(b, v)| (b, (v as u64) << 32 | 7)).collect();
     for shape in SHAPES {
         let s = sorter(&base, shape, n, 8, Algorithm::Auto);
         every_step(
@@ -188,15 +190,41 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
             },
             |out: &[(u64, u32)]| pairs_valid(&wide, out, |k| k, false),
         );
+        // u64 values: the keys' argsort runs on the GPU and the pairs are permuted on the host
+        // only after it succeeded, so a failure anywhere in it leaves both slices untouched.
+        every_step(
+            &format!("f32 keys, u64 values {}", shape.name),
+            &rows,
+            |v: &mut Vec<(u32, u64)>| {
+                let (mut k, mut vals): (Vec<f32>, Vec<u64>) = v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
+                let r = s.clone().with_order(Order::Descending).sort_pairs(&mut k, &mut vals);
+                *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
+                r
+            },
+            |out: &[(u32, u64)]| {
+                pairs_valid(&rows, out, |b| gpusort::SortKey::to_ordered_bits(f32::from_bits(b)) as u64, true)
+            },
+        );
+        every_step(
+            &format!("u64 keys, u64 values {}", shape.name),
+            &wide_rows,
+            |v: &mut Vec<(u64, u64)>| {
+                let (mut k, mut vals): (Vec<u64>, Vec<u64>) = v.iter().copied().unzip();
+                let r = s.sort_pairs(&mut k, &mut vals);
+                *v = k.into_iter().zip(vals).collect();
+                r
+            },
+            |out: &[(u64, u64)]| pairs_valid(&wide_rows, out, |k| k, false),
+        );
     }
     hooks::set_chunk_bytes(0);
     hooks::set_pinned_cap(0);
 }
 
 /// `out` is `input` sorted stably by `key` (descending when asked): values are unique indices.
-fn pairs_valid<K: Copy + PartialEq>(
-    input: &[(K, u32)],
-    out: &[(K, u32)],
+fn pairs_valid<K: Copy + PartialEq, V: Copy + PartialEq>(
+    input: &[(K, V)],
+    out: &[(K, V)],
     key: impl Fn(K) -> u64,
     descending: bool,
 ) -> Result<(), String> {

@@ -41,8 +41,8 @@ fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
 }
 
 /// The expected result: each segment sorted stably by its own on the directed ordered bits.
-fn reference<K: TestKey>(keys: &[K], values: &[u32], offsets: &[usize], order: Order) -> (Vec<u64>, Vec<u32>) {
-    let mut pairs: Vec<(K, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+fn reference<K: TestKey, V: Copy>(keys: &[K], values: &[V], offsets: &[usize], order: Order) -> (Vec<u64>, Vec<V>) {
+    let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
     for w in offsets.windows(2) {
         pairs[w[0]..w[1]].sort_by_key(|(k, _)| order.directed(k.to_ordered_bits()));
     }
@@ -65,6 +65,44 @@ fn case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
         s.sort_segments_keys(&mut k, &offsets).unwrap_or_else(|e| panic!("{what} (keys only): {e}"));
         assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys only");
     }
+}
+
+/// `case` with u64 values (row ids past 2^32, unique): they take the route of 64-bit keys, for
+/// every key type.
+fn case_u64_values<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
+    let keys: Vec<K> = bits(n, p, 42).into_iter().map(K::from_bits).collect();
+    let values: Vec<u64> = (0..n as u64).map(|i| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+    let s = s.clone().with_order(order);
+    for (layout, offsets) in layouts(n, n as u64) {
+        let what = format!("{} with u64 values n={n} {p:?} {order:?} {layout}", std::any::type_name::<K>());
+        let (want_keys, want_values) = reference(&keys, &values, &offsets, order);
+        let (mut k, mut v) = (keys.clone(), values.clone());
+        s.sort_segments(&mut k, &mut v, &offsets).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(k.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys");
+        assert_eq!(v, want_values, "{what}: values");
+    }
+}
+
+fn u64_values(b: &Backend) {
+    for order in ORDERS {
+        for &n in &[0, 1, 2, 3, 31, 256, 257, 4097, 65537] {
+            for &p in &[Pattern::Random, Pattern::AllEqual, Pattern::FewDistinct, Pattern::Sorted, Pattern::Reverse] {
+                case_u64_values::<u32>(&b.sorter, n, p, order);
+                case_u64_values::<i32>(&b.sorter, n, p, order);
+                case_u64_values::<f32>(&b.sorter, n, p, order);
+                case_u64_values::<u64>(&b.sorter, n, p, order);
+                case_u64_values::<i64>(&b.sorter, n, p, order);
+                case_u64_values::<f64>(&b.sorter, n, p, order);
+            }
+        }
+    }
+    let (mut k, mut v) = (vec![3u32, 1, 2], vec![0u64, 1]);
+    let e = b.sorter.sort_segments(&mut k, &mut v, &[0, 3]).expect_err("two u64 values for three keys");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{e}");
+    let mut v = vec![0u64, 1, 2];
+    let e = b.sorter.sort_segments(&mut k, &mut v, &[0, 2]).expect_err("offsets short of the keys");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{e}");
+    assert_eq!((k, v), (vec![3, 1, 2], vec![0, 1, 2]));
 }
 
 fn every_key_type_and_layout(b: &Backend) {
@@ -188,8 +226,9 @@ mod device {
 
 fn main() -> std::process::ExitCode {
     type PerBackend = (&'static str, fn(&Backend));
-    let per_backend: [PerBackend; 2] = [
+    let per_backend: [PerBackend; 3] = [
         ("every_key_type_and_layout", every_key_type_and_layout),
+        ("u64_values", u64_values),
         ("bad_offsets_are_refused_untouched", bad_offsets_are_refused_untouched),
     ];
     let mut trials = Vec::new();

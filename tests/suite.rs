@@ -75,6 +75,27 @@ fn check_pairs<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: 
         .unwrap_or_else(|e| panic!("{name} {alg:?} pairs<{t}> n={n} {p:?} {order:?}: {e}"));
 }
 
+/// Split pairs with `u64` values (row ids past 2^32): unique values with their high bits set, so
+/// a lost half shows. Always stable, whatever the algorithm (the GPU argsorts the keys with its
+/// radix sort, then permutes on the host): the one stable result, the CPU oracle's, bit for bit.
+fn check_pairs_u64<K: TestKey>(name: &str, s: &Sorter, alg: Algorithm, n: usize, p: Pattern, order: Order) {
+    let keys: Vec<K> = bits(n, p, 5).into_iter().map(K::from_bits).collect();
+    // An odd multiplier is a bijection of u64: the values stay unique.
+    let values: Vec<u64> = (0..n as u64).map(|i| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+    let (mut k, mut v) = (keys.clone(), values.clone());
+    let t = std::any::type_name::<K>();
+    s.clone()
+        .with_algorithm(alg)
+        .with_order(order)
+        .sort_pairs(&mut k, &mut v)
+        .unwrap_or_else(|e| panic!("{name} {alg:?} pairs<{t}, u64> n={n} {p:?} {order:?}: {e}"));
+    let pack = |k: &[K], v: &[u64]| -> Vec<Pair<K, u64>> {
+        k.iter().zip(v).map(|(&key, &value)| Pair { key, value }).collect()
+    };
+    check::validate(&pack(&keys, &values), &pack(&k, &v), order, true)
+        .unwrap_or_else(|e| panic!("{name} {alg:?} pairs<{t}, u64> n={n} {p:?} {order:?}: {e}"));
+}
+
 /// Runs `f` for every algorithm of the backend x order x length x pattern.
 fn sweep(
     b: &Backend,
@@ -138,6 +159,46 @@ fn split_pairs(b: &Backend) {
     sweep(b, large, &[Pattern::Random], check_pairs::<f64>);
 }
 
+fn split_pairs_u64_values(b: &Backend) {
+    let lengths = &[0, 1, 2, 3, 31, 255, 256, 257, 4097, 65537];
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<u32>);
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<i32>);
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<f32>);
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<u64>);
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<i64>);
+    sweep(b, lengths, PATTERNS, check_pairs_u64::<f64>);
+    let large = &[(1 << 20) + 7];
+    sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs_u64::<u32>);
+    sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs_u64::<u64>);
+    sweep(b, large, &[Pattern::Random], check_pairs_u64::<f64>);
+}
+
+/// i64 and f64 values are moved bit for bit (NaN payloads, -0.0), as are the 4-byte i32 and f32
+/// ones: the same permutation as u64 and u32 values of the same bits.
+fn other_value_types_move_bit_for_bit(b: &Backend) {
+    let n = 70_001;
+    let keys: Vec<u32> = bits(n, Pattern::FewDistinct, 6).into_iter().map(|x| x as u32).collect();
+    let raw: Vec<u64> = bits(n, Pattern::Random, 7);
+    let mut specials = raw.clone();
+    specials[..4].copy_from_slice(&[f64::NAN.to_bits() | 5, (-0.0f64).to_bits(), (-f64::NAN).to_bits(), 0]);
+    let (mut k64, mut v64) = (keys.clone(), specials.clone());
+    b.sorter.sort_pairs(&mut k64, &mut v64).unwrap();
+    let (mut kf, mut vf) = (keys.clone(), specials.iter().map(|&x| f64::from_bits(x)).collect::<Vec<_>>());
+    b.sorter.sort_pairs(&mut kf, &mut vf).unwrap();
+    let (mut ki, mut vi) = (keys.clone(), specials.iter().map(|&x| x as i64).collect::<Vec<_>>());
+    b.sorter.sort_pairs(&mut ki, &mut vi).unwrap();
+    assert_eq!((&kf, &ki), (&k64, &k64), "{}", b.name);
+    assert!(vf.iter().zip(&v64).all(|(f, &u)| f.to_bits() == u), "{}: f64 values changed bits", b.name);
+    assert!(vi.iter().zip(&v64).all(|(&i, &u)| i as u64 == u), "{}: i64 values differ", b.name);
+    let narrow: Vec<u32> = raw.iter().map(|&x| x as u32 | 0x7FC0_0001).collect();
+    let (mut k32, mut v32) = (keys.clone(), narrow.clone());
+    b.sorter.sort_pairs(&mut k32, &mut v32).unwrap();
+    let (mut kf, mut vf) = (keys.clone(), narrow.iter().map(|&x| f32::from_bits(x)).collect::<Vec<_>>());
+    b.sorter.sort_pairs(&mut kf, &mut vf).unwrap();
+    assert_eq!(kf, k32, "{}", b.name);
+    assert!(vf.iter().zip(&v32).all(|(f, &u)| f.to_bits() == u), "{}: f32 values changed bits", b.name);
+}
+
 fn floats_follow_total_cmp(b: &Backend) {
     let special = [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 1.0, -1.0, f32::MIN, f32::MAX];
     let mut v: Vec<f32> = special.iter().cycle().take(1000).copied().collect();
@@ -158,6 +219,10 @@ fn mismatched_split_lengths_are_an_error_and_touch_nothing(b: &Backend) {
     let mut v = vec![0u32, 1];
     let e = b.sorter.sort_pairs(&mut k, &mut v).expect_err(b.name);
     assert!(matches!(e, gpusort::SortError::InvalidArgument(_)), "{}: {e}", b.name);
+    assert_eq!((&k, v), (&vec![3, 1, 2], vec![0, 1]));
+    let mut v = vec![0u64, 1];
+    let e = b.sorter.sort_pairs(&mut k, &mut v).expect_err(b.name);
+    assert!(matches!(e, gpusort::SortError::InvalidArgument(_)), "{}: {e}", b.name);
     assert_eq!((k, v), (vec![3, 1, 2], vec![0, 1]));
 }
 
@@ -169,6 +234,13 @@ fn auto_matches_the_cpu_backend_exactly() {
         Sorter::auto().with_crossover(0).sort_kvp(&mut a).unwrap();
         Sorter::cpu().sort_kvp(&mut c).unwrap();
         assert!(a == c, "auto ({}) differs from cpu at n={n}", Sorter::auto().describe());
+        let keys: Vec<f32> = bits(n, Pattern::FewDistinct, 10).into_iter().map(|b| f32::from_bits(b as u32)).collect();
+        let rows: Vec<u64> = (0..n as u64).map(|i| i << 33 | i).collect();
+        let (mut ak, mut av, mut ck, mut cv) = (keys.clone(), rows.clone(), keys, rows);
+        Sorter::auto().with_crossover(0).sort_pairs(&mut ak, &mut av).unwrap();
+        Sorter::cpu().sort_pairs(&mut ck, &mut cv).unwrap();
+        let same = ak.iter().zip(&ck).all(|(a, c)| a.to_bits() == c.to_bits()) && av == cv;
+        assert!(same, "auto ({}) differs from cpu for u64 values at n={n}", Sorter::auto().describe());
     }
 }
 
@@ -186,12 +258,14 @@ fn sanitizer_small_sweep(b: &Backend) {
 type PerBackend = (&'static str, fn(&Backend));
 
 fn main() -> std::process::ExitCode {
-    let per_backend: [PerBackend; 8] = [
+    let per_backend: [PerBackend; 10] = [
         ("kvp_edge_cases", kvp_edge_cases),
         ("kvp_large", kvp_large),
         ("u32_keys", u32_keys),
         ("i32_f32_u64_keys", i32_f32_u64_keys),
         ("split_pairs", split_pairs),
+        ("split_pairs_u64_values", split_pairs_u64_values),
+        ("other_value_types_move_bit_for_bit", other_value_types_move_bit_for_bit),
         ("floats_follow_total_cmp", floats_follow_total_cmp),
         (
             "mismatched_split_lengths_are_an_error_and_touch_nothing",

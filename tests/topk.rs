@@ -40,6 +40,10 @@ fn case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order, ks: &[usize]
         let (tk, tv) = s.top_k_pairs(&keys, &values, k).unwrap_or_else(|e| panic!("{what} (pairs): {e}"));
         assert!(tk.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: pair keys");
         assert!(tv.iter().copied().eq(want_at.iter().map(|&i| values[i as usize])), "{what}: values");
+        let rows: Vec<u64> = values.iter().map(|&v| (v as u64) << 32 | 0xFFFF_FFFF).collect();
+        let (tk, tv) = s.top_k_pairs(&keys, &rows, k).unwrap_or_else(|e| panic!("{what} (u64 values): {e}"));
+        assert!(tk.iter().map(|k| k.id()).eq(want_keys.iter().copied()), "{what}: keys beside u64 values");
+        assert!(tv.iter().copied().eq(want_at.iter().map(|&i| rows[i as usize])), "{what}: u64 values");
     }
 }
 

@@ -11,8 +11,9 @@
 //! Records (one JSON line each, `GPUSORT_BENCH_JSON`; the common fields of `record::emit_times`):
 //! - `host-bw`, sorts `h2d` and `d2h`, pattern `pinned`, n = bytes per copy: one pinned copy each
 //!   way, CUDA events; `gb_s` (1e9 bytes per second at the median).
-//! - `host`, sorts `cuda-kvp`, `cuda-pairs` (split u32 keys and values), `cuda-keys` (u32) and
-//!   `cpu-kvp`, `cpu-pairs`, `cpu-keys`; `bytes` (each way: 8n, 8n, 4n); cuda rows `floor_ms`.
+//! - `host`, sorts `cuda-kvp`, `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
+//!   (u32 keys, u64 values), `cuda-keys` (u32) and the same `cpu-` rows; `bytes` (each way: 8n,
+//!   8n, 12n, 4n); cuda rows `floor_ms`.
 //! - `out-of-core`, Kvp: sorts `cuda-limit-<bytes>` and `cuda-no-limit` (`limit_bytes`, null for
 //!   none), `cpu`, and `auto` (`Sorter::auto()`, with its `backend` for n and `describe`); `bytes`,
 //!   `floor_ms` on every row.
@@ -321,6 +322,61 @@ impl Case for SplitCase {
     }
 }
 
+/// Split pairs with `u64` values (row ids past 2^32): the same random keys as `SplitCase`, each
+/// with an 8-byte value, for the `pairs-u64-values` row beside `pairs` (on the GPU the keys are
+/// argsorted there and keys and values permuted on the host; on the CPU the split pair sort).
+pub struct Split64Case {
+    keys_in: Vec<u32>,
+    values_in: Vec<u64>,
+    keys: Vec<u32>,
+    values: Vec<u64>,
+    sig: Signature,
+}
+
+impl Split64Case {
+    pub fn new(n: usize) -> Split64Case {
+        let keys_in = Pattern::Random.keys(n, 0);
+        // Increasing, with both halves set: the stability check reads the order, a lost half shows.
+        let values_in: Vec<u64> = (0..n as u64).into_par_iter().map(|i| i << 32 | i).collect();
+        let sig = Self::signature_of(&keys_in, &values_in);
+        Split64Case {
+            keys: keys_in.par_iter().copied().collect(),
+            values: values_in.par_iter().copied().collect(),
+            keys_in,
+            values_in,
+            sig,
+        }
+    }
+
+    fn signature_of(keys: &[u32], values: &[u64]) -> Signature {
+        Signature::of(keys.par_iter().zip(values).map(|(&k, &v)| (k, (v ^ v >> 29) as u32)))
+    }
+}
+
+impl Case for Split64Case {
+    fn len(&self) -> usize {
+        self.keys_in.len()
+    }
+    fn bytes(&self) -> usize {
+        std::mem::size_of_val(&self.keys_in[..]) + std::mem::size_of_val(&self.values_in[..])
+    }
+    fn restore(&mut self) {
+        par_copy(&mut self.keys, &self.keys_in);
+        par_copy(&mut self.values, &self.values_in);
+    }
+    fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
+        s.sort_pairs(&mut self.keys, &mut self.values)
+    }
+    fn check(&self) -> Result<(), String> {
+        check_large(&self.keys, |&k| k, Self::signature_of(&self.keys, &self.values), self.sig)?;
+        let (k, v) = (&self.keys, &self.values);
+        match (1..k.len()).into_par_iter().find_any(|&i| k[i - 1] == k[i] && v[i - 1] > v[i]) {
+            Some(i) => Err(format!("unstable at {i}: equal keys with values {} then {}", v[i - 1], v[i])),
+            None => Ok(()),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Timing
 
@@ -385,10 +441,15 @@ fn in_core(gpu: &Sorter, floor: &Floor) {
     let cpu = Sorter::cpu();
     for n in sizes {
         let kvp_row = kvp.contains(&n).then_some(("kvp", None));
-        let split_rows = split.contains(&n).then_some([("pairs", Some(true)), ("keys", Some(false))]);
+        let split_rows = split.contains(&n).then_some([
+            ("pairs", Some(true)),
+            ("pairs-u64-values", Some(true)),
+            ("keys", Some(false)),
+        ]);
         for (shape, values) in kvp_row.into_iter().chain(split_rows.into_iter().flatten()) {
             let mut case: Box<dyn Case> = match values {
                 None => Box::new(KvpCase::new(n)),
+                Some(_) if shape == "pairs-u64-values" => Box::new(Split64Case::new(n)),
                 Some(with_values) => Box::new(SplitCase::new(n, with_values)),
             };
             let bytes = case.bytes();

@@ -87,6 +87,9 @@ typedef struct gpusort_sorter gpusort_sorter;
 // Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
 typedef uint32_t gpusort_order;
 
+// Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
+typedef uint32_t gpusort_algorithm;
+
 // The type of the key inside a record (`gpusort_sort_records`): one of the `GPUSORT_KEY_*`
 // values.
 typedef uint32_t gpusort_key_type;
@@ -96,9 +99,6 @@ typedef struct gpusort_kvp {
     uint32_t key;
     uint32_t value;
 } gpusort_kvp;
-
-// Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
-typedef uint32_t gpusort_algorithm;
 
 // Backend of a sorter handle: one of the `GPUSORT_BACKEND_*` values.
 typedef uint32_t gpusort_backend;
@@ -253,6 +253,81 @@ enum gpusort_status gpusort_argsort_f64(const struct gpusort_sorter *sorter,
 // # Safety
 // `buf` must be valid for writes of `len` bytes; `written` must be NULL or valid for a write.
 enum gpusort_status gpusort_last_error_message(char *buf, size_t len, size_t *written);
+
+// Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
+// each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
+// `int64_t *` and `double *` arrays; the bits are moved, never read as numbers). Always stable
+// (equal keys keep their input order): with a GPU sorting network asked for, the GPU's radix
+// sort argsorts the keys instead (a CPU sorter refuses the networks with `GPUSORT_UNSUPPORTED`,
+// as for `uint32_t` values). Either array may be NULL only when `len` is 0; the arrays must not
+// overlap (`GPUSORT_INVALID_ARGUMENT`). On failure both hold their original contents. Extra host
+// memory on the GPU path: 4 bytes plus one key and one value per pair. An array of
+// `{uint64_t key; uint64_t value;}` structs sorts with `gpusort_sort_records` instead.
+//
+// # Safety
+// `keys` and `values` must each point to `len` elements that no other thread touches during
+// the call.
+enum gpusort_status gpusort_sort_pairs_u32_u64(const struct gpusort_sorter *sorter,
+                                               uint32_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `int32_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_i32_u64(const struct gpusort_sorter *sorter,
+                                               int32_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_f32_u64(const struct gpusort_sorter *sorter,
+                                               float *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `uint64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_u64_u64(const struct gpusort_sorter *sorter,
+                                               uint64_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `int64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_i64_u64(const struct gpusort_sorter *sorter,
+                                               int64_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `double` keys (totalOrder) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_f64_u64(const struct gpusort_sorter *sorter,
+                                               double *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
 
 // Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
 // type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an

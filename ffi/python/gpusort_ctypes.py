@@ -75,6 +75,7 @@ for _name, _args in {
     "gpusort_sort_records": [_ptr, _ptr, _size, _size, _size, _u32, _u32],
     **{f"gpusort_sort_keys_{t}": [_ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
     **{f"gpusort_sort_pairs_{t}": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
+    **{f"gpusort_sort_pairs_{t}_u64": [_ptr, _ptr, _ptr, _size, _u32, _u32] for t in _ALL_KEYS},
     **{f"gpusort_argsort_{t}": [_ptr, _ptr, _size, _ptr, _u32] for t in _ALL_KEYS},
     **{f"gpusort_sort_segments_{t}": [_ptr, _ptr, _ptr, _size, _ptr, _size, _u32] for t in _ALL_KEYS},
     **{f"gpusort_top_k_{t}": [_ptr, _ptr, _size, _size, _ptr, _ptr, _u32] for t in _ALL_KEYS},
@@ -262,15 +263,17 @@ def sort_keys(keys, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
 
 
 def sort_pairs(keys, values, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):
-    """Sorts split arrays by key in place: keys as in sort_keys, values u32 and as many."""
+    """Sorts split arrays by key in place: keys as in sort_keys, values u32 or u64 (row ids past
+    2^32; gpusort_sort_pairs_<key>_u64) and as many."""
     order, algorithm, handle = _order(descending), _enum(algorithm, "algorithm", _ALGORITHMS), _handle(sorter)
     kaddr, n, fmt, size = _address(keys, "keys")
     vaddr, nv, vfmt, vsize = _address(values, "values")
     t = _key_type(fmt, size, "keys", _ALL_KEYS)
-    _key_type(vfmt, vsize, "values", ("u32",))
+    wide = _key_type(vfmt, vsize, "values", ("u32", "u64")) == "u64"
     if nv != n:
         raise ValueError(f"values: {nv} values for {n} keys; split pairs need one value per key")
-    _check(getattr(_lib, f"gpusort_sort_pairs_{t}")(handle, kaddr, vaddr, n, order, algorithm))
+    fn = getattr(_lib, f"gpusort_sort_pairs_{t}_u64" if wide else f"gpusort_sort_pairs_{t}")
+    _check(fn(handle, kaddr, vaddr, n, order, algorithm))
 
 
 def sort_kvp(pairs, descending=False, algorithm=ALGORITHM_AUTO, sorter=None):

@@ -152,9 +152,14 @@ if big.itemsize == 8:
 else:
     print("SKIP array('L') is 4 bytes on this platform: the 8-byte 'L' case needs LP64")
 keys, before = array("I", [3, 1, 2]), [3, 1, 2]
-check(refuses(TypeError, lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2])), "values", "u32")
-      and "keys" not in str(_last_exc(lambda: gs.sort_pairs(keys, array("Q", [0, 1, 2]))))
-      and keys.tolist() == before, "u64 values: TypeError that names the values, not the keys")
+check(refuses(TypeError, lambda: gs.sort_pairs(keys, array("H", [0, 1, 2])), "values", "u32 or u64")
+      and "keys" not in str(_last_exc(lambda: gs.sort_pairs(keys, array("H", [0, 1, 2]))))
+      and keys.tolist() == before, "u16 values: TypeError that names the values, not the keys")
+keys, rows = array("f", [2.5, -1.0, 2.5]), array("Q", [2**64 - 1, 2**40, 7])
+gs.sort_pairs(keys, rows, descending=True)
+check(keys.tolist() == [2.5, 2.5, -1.0] and rows.tolist() == [2**64 - 1, 7, 2**40],
+      "u64 values (gpusort_sort_pairs_f32_u64): all 64 bits, stable descending")
+keys = array("I", [3, 1, 2])
 check(refuses(TypeError, lambda: gs.sort_keys(array("h", [1, 2])), "keys", "signed 2-byte"),
       "i16 keys: TypeError naming keys and the kind")
 check(refuses(TypeError, lambda: gs.sort_pairs(array("q", [1, 2]), array("d", [0.0, 1.0])), "values", "float 8-byte"),
@@ -183,9 +188,12 @@ if np is not None:
     k, v = np.array([2**64 - 1, 1, 2**33], dtype=np.uint64), np.arange(3, dtype=np.uint32)
     gs.sort_pairs(k, v)
     check(k.tolist() == [1, 2**33, 2**64 - 1] and v.tolist() == [1, 2, 0], "NumPy uint64 keys with uint32 values")
+    k, v = np.array([3, 1, 2], dtype=np.int64), np.array([2**63, 1, 2**33], dtype=np.uint64)
+    gs.sort_pairs(k, v)
+    check(k.tolist() == [1, 2, 3] and v.tolist() == [1, 2**33, 2**63], "NumPy int64 keys with uint64 values")
     k = np.array([3, 1, 2], dtype=np.uint32)
-    check(refuses(TypeError, lambda: gs.sort_pairs(k, np.arange(3, dtype=np.uint64)), "values")
-          and k.tolist() == [3, 1, 2], "NumPy uint64 values: TypeError naming values")
+    check(refuses(TypeError, lambda: gs.sort_pairs(k, np.arange(3, dtype=np.int16)), "values")
+          and k.tolist() == [3, 1, 2], "NumPy int16 values: TypeError naming values")
     check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.int16)), "keys"), "NumPy int16: TypeError")
     check(refuses(TypeError, lambda: gs.sort_keys(np.array([1, 2], dtype=np.float16)), "keys"),
           "NumPy float16: TypeError")

@@ -21,6 +21,7 @@ mod argsort;
 mod error;
 mod failure;
 mod guard;
+mod pairs64;
 mod records;
 mod segments;
 mod sort;
@@ -37,6 +38,7 @@ pub use args::{
 };
 pub use argsort::*;
 pub use error::gpusort_last_error_message;
+pub use pairs64::*;
 pub use records::gpusort_sort_records;
 pub use segments::*;
 pub use sort::*;

@@ -180,7 +180,12 @@ def key_name(arr: DeviceArray, what: str) -> str:
 def check_values(values: DeviceArray, keys: DeviceArray) -> None:
     """Values are 32-bit payloads moved bit for bit; one per key, of the same library."""
     if values.typestr not in _TYPESTR_VALUES:
-        raise TypeError(f"values: dtype {values.typestr} is not a value type ({VALUE_DTYPES})")
+        # 64-bit values (uint64, int64, float64) sort in host (NumPy) arrays only: the device
+        # path moves 32-bit values in the kernels' own pair layout.
+        raise TypeError(
+            f"values: dtype {values.typestr} is not a value type of CUDA arrays ({VALUE_DTYPES}); "
+            "64-bit values sort in host (NumPy) arrays"
+        )
     if values.n != keys.n:
         raise ValueError(f"values: {values.n} values for {keys.n} keys; one value per key")
 

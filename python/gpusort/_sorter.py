@@ -130,7 +130,20 @@ class Sorter:
 
     def sort_pairs(self, keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
         """Sorts ``keys`` in place, stably (with ``algorithm="auto"`` or ``"radix"``), and moves
-        each value of ``values`` (same length) with its key."""
+        each value of ``values`` (same length) with its key.
+
+        Values are payloads moved bit for bit, never compared: uint32, int32, float32, and for
+        host (NumPy) arrays also uint64, int64, float64 (row ids past 2^32; always sorted
+        stably). CUDA arrays take 32-bit values only; other dtypes raise ``TypeError`` with both
+        arrays untouched.
+
+        >>> import numpy as np, gpusort
+        >>> k = np.array([3, 1, 3], dtype=np.float32)
+        >>> v = np.array([5_000_000_000, 7, 1], dtype=np.uint64)
+        >>> gpusort.Sorter("cpu").sort_pairs(k, v)
+        >>> v
+        array([         7, 5000000000,          1], dtype=uint64)
+        """
         kd, vd = _device.view(keys, "keys"), _device.view(values, "values")
         if kd is None and vd is None:
             _host_only(stream)

@@ -27,8 +27,9 @@ pub enum KeyDtype {
 }
 
 const KEY_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
-/// Values are 32-bit payloads moved bit for bit: indices (int32, uint32) or float32 data.
-const VALUE_DTYPES: &str = "uint32, int32 or float32";
+/// Values are payloads moved bit for bit: indices (int32, uint32, and past 2^32 uint64, int64)
+/// or data (float32, float64); `gpusort::Value` takes each as it is.
+const VALUE_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
 
 /// Runs `$body` with `$k` the Rust type of a `KeyDtype`.
 macro_rules! with_key_type {
@@ -60,6 +61,28 @@ macro_rules! with_key_type {
             }
         }
     };
+}
+
+/// Runs `$body` with `$values` the values borrowed as a slice of their own type (a
+/// `gpusort::Value`: the library moves each width as one unsigned type, never compares them);
+/// `check_values` has checked the dtype.
+macro_rules! with_value_slice {
+    ($arr:expr, $values:ident => $body:expr) => {{
+        let v = $arr;
+        if is::<u32>(v) {
+            with_slice::<u32, _>(v, "values", |$values| $body)
+        } else if is::<i32>(v) {
+            with_slice::<i32, _>(v, "values", |$values| $body)
+        } else if is::<f32>(v) {
+            with_slice::<f32, _>(v, "values", |$values| $body)
+        } else if is::<u64>(v) {
+            with_slice::<u64, _>(v, "values", |$values| $body)
+        } else if is::<i64>(v) {
+            with_slice::<i64, _>(v, "values", |$values| $body)
+        } else {
+            with_slice::<f64, _>(v, "values", |$values| $body)
+        }
+    }};
 }
 
 fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
@@ -191,15 +214,15 @@ pub fn sort_pairs(
     check_contiguous(k, "keys")?;
     check_values(v, k.len())?;
     with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| {
-        with_value_slice(v, |values| {
+        with_value_slice!(v, values => {
             py.detach(|| sorter.clone().with_order(order(descending)).sort_pairs(keys, values)).map_err(|e| sort_error(py, e))
         })
     }))
 }
 
-/// Values for `n` keys: a 32-bit dtype, contiguous, `n` of them.
+/// Values for `n` keys: a value dtype, contiguous, `n` of them.
 fn check_values(v: &Bound<'_, PyUntypedArray>, n: usize) -> PyResult<()> {
-    if !(is::<u32>(v) || is::<i32>(v) || is::<f32>(v)) {
+    if !(is::<u32>(v) || is::<i32>(v) || is::<f32>(v) || is::<u64>(v) || is::<i64>(v) || is::<f64>(v)) {
         return Err(type_error("values", format!("dtype {} is not a value type ({VALUE_DTYPES})", v.dtype())));
     }
     check_contiguous(v, "values")?;
@@ -235,7 +258,7 @@ pub fn sort_segments(
     let sorter = stable(sorter).with_order(order(descending));
     with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| match v {
         None => py.detach(|| sorter.sort_segments_keys(keys, &offsets)).map_err(|e| sort_error(py, e)),
-        Some(v) => with_value_slice(v, |values| {
+        Some(v) => with_value_slice!(v, values => {
             py.detach(|| sorter.sort_segments(keys, values, &offsets)).map_err(|e| sort_error(py, e))
         }),
     }))
@@ -252,23 +275,6 @@ fn as_usize(o: &[u64]) -> PyResult<Cow<'_, [usize]>> {
         .map(|&x| usize::try_from(x).map_err(|_| value_error("offsets", format!("{x} is past this platform's size_t"))))
         .collect::<PyResult<Vec<_>>>()
         .map(Cow::Owned)
-}
-
-/// The values as `[u32]` whatever their 32-bit dtype: they are moved, never compared.
-fn with_value_slice<R>(v: &Bound<'_, PyUntypedArray>, f: impl FnOnce(&mut [u32]) -> PyResult<R>) -> PyResult<R> {
-    fn bits<T>(s: &mut [T]) -> &mut [u32] {
-        const { assert!(size_of::<T>() == 4 && align_of::<T>() == 4) };
-        // SAFETY: same size and alignment as u32 (checked above), every bit pattern a valid u32,
-        // and the borrow of `s` carries over.
-        unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast(), s.len()) }
-    }
-    if is::<u32>(v) {
-        with_slice::<u32, _>(v, "values", f)
-    } else if is::<i32>(v) {
-        with_slice::<i32, _>(v, "values", |s| f(bits(s)))
-    } else {
-        with_slice::<f32, _>(v, "values", |s| f(bits(s)))
-    }
 }
 
 /// `gpusort.argsort` of a NumPy array: `Sorter::argsort_into` writes its `u64` positions straight

@@ -18,6 +18,8 @@ import gpusort
 
 KEY_DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64]
 VALUE_DTYPES = [np.uint32, np.int32, np.float32]
+# 8-byte payloads (row ids past 2^32): host arrays only.
+VALUE_DTYPES_64 = [np.uint64, np.int64, np.float64]
 PATTERNS = ["random", "equal", "extremes", "sorted", "reverse", "few", "specials"]
 # Edge sizes: tiny, around powers of two (tile and block limits), primes, one past the serial
 # cut-offs of the CPU backend.
@@ -81,7 +83,13 @@ def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:
 
 def values_for(n: int, dtype=np.uint32) -> np.ndarray:
     """Distinct values, so each one names its key: 0..n, or for float32 NaN bit patterns with
-    the index as payload (they must move bit for bit, never be compared or canonicalised)."""
+    the index as payload (they must move bit for bit, never be compared or canonicalised). 8-byte
+    dtypes hold the index in both halves (a lost half shows), float64 as NaN/inf bit patterns."""
+    if np.dtype(dtype).itemsize == 8:
+        w = np.arange(n, dtype=np.uint64) * np.uint64(0x1_0000_0001)
+        if dtype == np.float64:
+            w |= np.uint64(0x7FF0_0000_0000_0000)
+        return w.view(dtype)
     v = np.arange(n, dtype=np.uint32)
     if dtype == np.float32:
         return (v | np.uint32(0x7F80_0000)).view(np.float32)

@@ -74,9 +74,19 @@ def test_sort_pairs_refuses_bad_values(case):
     check_refused(lambda: gpusort.sort_pairs(k, v), exc, k, v, match=match)
 
 
-def test_uint64_values_are_refused():
-    k, v = unsorted(), np.arange(1000, dtype=np.uint64)
+@pytest.mark.parametrize("dtype", [np.int16, np.uint8, np.bool_, np.complex128, np.float16, "M8[s]"])
+def test_values_of_other_dtypes_are_refused(dtype):
+    k, v = unsorted(), np.zeros(1000, dtype=dtype)
     check_refused(lambda: gpusort.sort_pairs(k, v), TypeError, k, v, match="value type")
+
+
+def test_64_bit_values_of_cuda_arrays_are_refused():
+    """The device path moves 32-bit values only: 64-bit ones are a TypeError saying so, found
+    before anything is read (host memory behind a fake CUDA array shows nothing was written)."""
+    k, v = unsorted(), np.arange(1000, dtype=np.uint64)
+    check_refused(
+        lambda: gpusort.sort_pairs(FakeCudaArray(k), FakeCudaArray(v)), TypeError, k, v, match="host .NumPy. arrays"
+    )
 
 
 def test_mismatched_lengths():

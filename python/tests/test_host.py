@@ -7,7 +7,17 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import KEY_DTYPES, LARGE, PATTERNS, SIZES, VALUE_DTYPES, expected_perm, make_keys, values_for
+from conftest import (
+    KEY_DTYPES,
+    LARGE,
+    PATTERNS,
+    SIZES,
+    VALUE_DTYPES,
+    VALUE_DTYPES_64,
+    expected_perm,
+    make_keys,
+    values_for,
+)
 
 
 def bits(a: np.ndarray) -> np.ndarray:
@@ -84,6 +94,36 @@ def test_values_of_every_32_bit_dtype_move_bit_for_bit(value_dtype):
     k, v = keys.copy(), values.copy()
     gpusort.sort_pairs(k, v)
     np.testing.assert_array_equal(v.view(np.uint32), values[perm].view(np.uint32))
+
+
+# 0, 1, 2, 2^k - 1, 2^k, 2^k + 1 around the small-sort cut and a radix tile, and a prime.
+SIZES_64 = [0, 1, 2, 3, 255, 256, 257, 65535, 65536, 65537, 100003]
+
+
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+@pytest.mark.parametrize("pattern", ["random", "equal", "few", "sorted", "reverse", "specials"])
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("value_dtype", VALUE_DTYPES_64, ids=lambda d: np.dtype(d).name)
+def test_sort_pairs_with_64_bit_values(sorter, value_dtype, dtype, pattern, descending):
+    """uint64/int64/float64 values: every value still beside its key with all 64 bits, equal keys
+    in input order (NumPy's stable argsort is the exact reference)."""
+    for n in SIZES_64:
+        keys = make_keys(dtype, n, pattern, seed=5)
+        values = values_for(n, value_dtype)
+        perm = expected_perm(keys, descending)
+        k, v = keys.copy(), values.copy()
+        sorter.sort_pairs(k, v, descending=descending)
+        assert v.dtype == value_dtype
+        np.testing.assert_array_equal(bits(k), bits(keys[perm]), err_msg=f"keys, n={n}")
+        np.testing.assert_array_equal(v.view(np.uint64), values[perm].view(np.uint64), err_msg=f"values, n={n}")
+
+
+def test_sort_pairs_with_uint64_row_ids_past_2_32():
+    keys = make_keys(np.float32, LARGE, "few", seed=6)
+    rows = np.arange(LARGE, dtype=np.uint64) + np.uint64(1 << 40)
+    k, v = keys.copy(), rows.copy()
+    gpusort.sort_pairs(k, v, descending=True)
+    np.testing.assert_array_equal(v, rows[expected_perm(keys, True)])
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])

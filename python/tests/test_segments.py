@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import KEY_DTYPES, PATTERNS, VALUE_DTYPES, make_keys, rank, values_for
+from conftest import KEY_DTYPES, PATTERNS, VALUE_DTYPES, VALUE_DTYPES_64, make_keys, rank, values_for
 from test_bad_input import FakeCudaArray, check_refused, read_only
 from test_host import bits
 
@@ -80,6 +80,20 @@ def test_sort_segments_moves_every_32_bit_value_dtype_bit_for_bit(value_dtype):
     gpusort.sort_segments(k, offsets, v, descending=True)
     perm = segment_perm(keys, offsets, True)
     np.testing.assert_array_equal(v.view(np.uint32), values.view(np.uint32)[perm])
+
+
+@pytest.mark.parametrize("key_dtype", [np.int32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("value_dtype", VALUE_DTYPES_64, ids=lambda d: np.dtype(d).name)
+def test_sort_segments_moves_64_bit_values_bit_for_bit(value_dtype, key_dtype):
+    for n, layout in ((0, 1), (1, 1), (2, 1), (257, 16), (5003, 17), (65537, "random")):
+        keys = make_keys(key_dtype, n, "few", seed=2)
+        values = values_for(n, value_dtype)
+        offsets = offsets_for(n, layout)
+        for descending in (False, True):
+            k, v = keys.copy(), values.copy()
+            gpusort.sort_segments(k, offsets, v, descending=descending)
+            perm = segment_perm(keys, offsets, descending)
+            np.testing.assert_array_equal(v.view(np.uint64), values.view(np.uint64)[perm], err_msg=f"n={n}")
 
 
 def test_offsets_of_any_integer_kind():
@@ -194,7 +208,7 @@ def test_bad_keys_and_values_are_refused_untouched():
                              (seg_input(n=2000)[0][::2], ValueError, "contiguous"),
                              (read_only(k.copy()), ValueError, "read-only")):
         check_refused(lambda: gpusort.sort_segments(keys, offsets, v), exc, keys, v, match=match)
-    for values, exc, match in ((np.arange(1000, dtype=np.uint64), TypeError, "value type"),
+    for values, exc, match in ((np.arange(1000, dtype=np.int16), TypeError, "value type"),
                                (np.arange(999, dtype=np.uint32), ValueError, "999 values for 1000 keys"),
                                (np.arange(2000, dtype=np.uint32)[::2], ValueError, "contiguous"),
                                (read_only(v.copy()), ValueError, "read-only"),

@@ -12,7 +12,8 @@ use super::records::{host_buffer, PIECE};
 use super::{Policy, Sorter};
 use crate::backend::{KeySlice, SortJob};
 use crate::tuning::{self, JobShape};
-use crate::{Key, Order, SortError, SortKey};
+use crate::value::ValueSlice;
+use crate::{Key, Order, SortError, SortKey, Value};
 
 /// Checks that `offsets` cut `n` items into segments: it starts at 0, ends at `n` and never falls.
 fn check_offsets(offsets: &[usize], n: usize) -> Result<(), SortError> {
@@ -51,6 +52,12 @@ fn for_each_segment_id<F: Fn(usize, u32) + Sync>(offsets: &[usize], n: usize, f:
     });
 }
 
+/// No segment of `n` keys cut at `offsets` holds two keys. As many segments as keys is not
+/// enough: with an empty one among them another holds two.
+fn nothing_to_order(n: usize, offsets: &[usize]) -> bool {
+    n < 2 || (offsets.len() > n && offsets.windows(2).all(|w| w[1] - w[0] < 2))
+}
+
 /// A pointer the pieces of `for_each_segment_id` write through, each at its own indices.
 #[derive(Clone, Copy)]
 struct Out<T>(*mut T);
@@ -74,7 +81,8 @@ impl Sorter {
     /// falling (empty segments are fine). Values move with their keys; nothing crosses a segment
     /// boundary. A batch of equal rows (`torch.sort(dim=-1)`) is the offsets `0, cols, 2 cols, ...`.
     /// `InvalidArgument` when the lengths or offsets do not fit; on failure both slices keep
-    /// their contents.
+    /// their contents. Values ([`Value`]) of 8 bytes (`u64`, `i64`, `f64`) take the route of
+    /// 64-bit keys (two stable sorts of positions, then the gather), whatever the key type.
     ///
     /// ```
     /// let mut keys = [3u32, 1, 2, /* | */ 9, 7, /* | */ 5];
@@ -82,16 +90,31 @@ impl Sorter {
     /// gpusort::Sorter::auto().sort_segments(&mut keys, &mut rows, &[0, 3, 5, 6])?;
     /// assert_eq!(keys, [1, 2, 3, 7, 9, 5]);
     /// assert_eq!(rows, [1, 2, 0, 4, 3, 5]);
+    ///
+    /// let mut rows = [10u64 << 32, 1, 2, 3, 4, 5];
+    /// let mut keys = [3u32, 1, 2, 9, 7, 5];
+    /// gpusort::Sorter::auto().sort_segments(&mut keys, &mut rows, &[0, 3, 5, 6])?;
+    /// assert_eq!(rows, [1, 2, 10 << 32, 4, 3, 5]);
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
-    pub fn sort_segments<K: Key>(
+    pub fn sort_segments<K: Key, V: Value>(
         &self,
         keys: &mut [K],
-        values: &mut [u32],
+        values: &mut [V],
         offsets: &[usize],
     ) -> Result<(), SortError> {
         SortError::check_pair_lengths(keys.len(), values.len())?;
-        self.segmented(keys, Some(values), offsets)
+        match V::bits(values) {
+            ValueSlice::U32(values) => self.segmented(keys, Some(values), offsets),
+            ValueSlice::U64(values) => {
+                self.check_config()?;
+                check_offsets(offsets, keys.len())?;
+                if nothing_to_order(keys.len(), offsets) {
+                    return Ok(());
+                }
+                self.segmented_wide(keys, Some(values), offsets)
+            }
+        }
     }
 
     /// [`Sorter::sort_segments`] without values: each segment of `keys` sorted on its own.
@@ -117,9 +140,7 @@ impl Sorter {
     ) -> Result<(), SortError> {
         self.check_config()?;
         check_offsets(offsets, keys.len())?;
-        // No segment holds two keys. As many segments as keys is not enough: with an empty one
-        // among them another holds two.
-        if keys.len() < 2 || (offsets.len() > keys.len() && offsets.windows(2).all(|w| w[1] - w[0] < 2)) {
+        if nothing_to_order(keys.len(), offsets) {
             return Ok(());
         }
         match K::slice(keys) {
@@ -190,10 +211,10 @@ impl Sorter {
 
     /// 64-bit keys: the stable argsort of all keys, then its positions sorted stably by segment,
     /// then keys and values gathered in that order.
-    fn segmented_wide<K: Key>(
+    fn segmented_wide<K: Key, V: Copy + Send + Sync>(
         &self,
         keys: &mut [K],
-        values: Option<&mut [u32]>,
+        values: Option<&mut [V]>,
         offsets: &[usize],
     ) -> Result<(), SortError> {
         let n = keys.len();
@@ -205,7 +226,7 @@ impl Sorter {
         let key_copy = gpusort_cpu::HugeVec::<K>::with_capacity(n)
             .map_err(|e| SortError::OutOfMemory { op: "segmented sort key copy (host memory)", bytes: e.bytes })?;
         let value_copy = match &values {
-            Some(_) => Some(gpusort_cpu::HugeVec::<u32>::with_capacity(n).map_err(|e| SortError::OutOfMemory {
+            Some(_) => Some(gpusort_cpu::HugeVec::<V>::with_capacity(n).map_err(|e| SortError::OutOfMemory {
                 op: "segmented sort value copy (host memory)",
                 bytes: e.bytes,
             })?),
@@ -236,7 +257,7 @@ impl Sorter {
 }
 
 /// `v[i] = old v[positions[i]]`, through `copy` (room for `v.len()` items).
-fn permute<T: Copy + Send + Sync>(v: &mut [T], mut copy: gpusort_cpu::HugeVec<T>, positions: &[u32]) {
+pub(super) fn permute<T: Copy + Send + Sync>(v: &mut [T], mut copy: gpusort_cpu::HugeVec<T>, positions: &[u32]) {
     gpusort_cpu::install(|| {
         copy.spare_capacity_mut().par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(c, s)| {
             c.iter_mut().zip(s).for_each(|(c, &s)| {

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use super::records::host_buffer;
 use super::{Policy, Sorter};
 use crate::tuning::{self, JobShape};
-use crate::{Key, SortError};
+use crate::{Key, SortError, Value};
 
 /// The `k` first keys of an input in a sorter's order, and where each stood in the input: what
 /// [`Sorter::top_k`] returns (like `torch.topk`'s values and indices).
@@ -116,18 +116,28 @@ impl Sorter {
     }
 
     /// [`Sorter::top_k`] of split pairs: the `k` first keys in the sorter's order with the values
-    /// beside them (`InvalidArgument` when the slices differ in length or `k` passes them).
+    /// beside them (`InvalidArgument` when the slices differ in length or `k` passes them). The
+    /// values ([`Value`]: 4 or 8 bytes) are only read, and picked by the chosen positions.
     ///
     /// ```
     /// let (keys, ids) = ([30u64, 10, 20, 10], [0u32, 1, 2, 3]);
     /// let (k, v) = gpusort::Sorter::auto().top_k_pairs(&keys, &ids, 3)?;
     /// assert_eq!((k, v), (vec![10, 10, 20], vec![1, 3, 2]));
+    ///
+    /// let rows = [1u64 << 40, 5, 6, 7];
+    /// let (_, v) = gpusort::Sorter::auto().top_k_pairs(&keys, &rows, 2)?;
+    /// assert_eq!(v, [5, 7]);
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
-    pub fn top_k_pairs<K: Key>(&self, keys: &[K], values: &[u32], k: usize) -> Result<(Vec<K>, Vec<u32>), SortError> {
+    pub fn top_k_pairs<K: Key, V: Value>(
+        &self,
+        keys: &[K],
+        values: &[V],
+        k: usize,
+    ) -> Result<(Vec<K>, Vec<V>), SortError> {
         SortError::check_pair_lengths(keys.len(), values.len())?;
         let top = self.top_k(keys, k)?;
-        let mut picked = host_buffer::<u32>(k, "top-k values (host memory)")?;
+        let mut picked = host_buffer::<V>(k, "top-k values (host memory)")?;
         gpusort_cpu::install(|| picked.par_extend(top.indices.par_iter().map(|&i| values[i as usize])));
         Ok((top.keys, picked))
     }

@@ -137,25 +137,25 @@ impl TestKey for f64 {
     }
 }
 
-/// A split pair rebuilt as one item, so the oracle can check it.
+/// A split pair rebuilt as one item, so the oracle can check it (values of 4 or 8 bytes).
 #[derive(Clone, Copy, Debug)]
-pub struct Pair<K> {
+pub struct Pair<K, V = u32> {
     pub key: K,
-    pub value: u32,
+    pub value: V,
 }
 
-impl<K: TestKey> PartialEq for Pair<K> {
+impl<K: TestKey, V: Copy + Eq> PartialEq for Pair<K, V> {
     fn eq(&self, o: &Self) -> bool {
         self.key.id() == o.key.id() && self.value == o.value
     }
 }
-impl<K: TestKey> Eq for Pair<K> {}
-impl<K: TestKey> std::hash::Hash for Pair<K> {
+impl<K: TestKey, V: Copy + Eq> Eq for Pair<K, V> {}
+impl<K: TestKey, V: Copy + Eq + std::hash::Hash> std::hash::Hash for Pair<K, V> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         (self.key.id(), self.value).hash(h)
     }
 }
-impl<K: TestKey> Keyed for Pair<K> {
+impl<K: TestKey, V: Copy + Send + Sync + 'static> Keyed for Pair<K, V> {
     type Key = K;
     fn sort_key(&self) -> K {
         self.key

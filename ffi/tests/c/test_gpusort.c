@@ -381,6 +381,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "argsort_checks.h"
 #include "segments_checks.h"
 #include "topk_checks.h"
+#include "pairs64_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -457,6 +458,8 @@ int main(void) {
     segments_sort_checks(cpu, "cpu");
     topk_sort_checks(NULL, "default");
     topk_sort_checks(cpu, "cpu");
+    pairs64_sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
+    pairs64_sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
     gpusort_sorter *gpu = NULL;
     if (gpusort_sorter_new(GPUSORT_BACKEND_CUDA, &gpu) == GPUSORT_OK) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
@@ -464,6 +467,8 @@ int main(void) {
         argsort_sort_checks(gpu, "cuda");
         segments_sort_checks(gpu, "cuda");
         topk_sort_checks(gpu, "cuda");
+        for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
+            pairs64_sort_checks(gpu, "cuda", alg);
         gpusort_sorter_free(gpu);
     } else {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");
@@ -474,6 +479,7 @@ int main(void) {
     argsort_checks(cpu);
     segments_checks(cpu);
     topk_checks(cpu);
+    pairs64_error_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);

@@ -1,0 +1,166 @@
+//! Split pairs with 64-bit values: `gpusort_sort_pairs_<key>_u64`, one per key type, beside the
+//! `uint32_t`-value family of `sort.rs` (`gpusort_sort_pairs_<key>`). Written out, as there
+//! (cbindgen reads signatures, not macro expansions), each forwarding to the generic `pairs64`.
+//!
+//! The values are opaque 8-byte payloads moved bit for bit: `int64_t` or `double` arrays pass as
+//! `(uint64_t *)`. On the GPU the keys are argsorted there and both arrays permuted on the host
+//! (`Sorter::sort_pairs`), so every backend gives the same result.
+
+use gpusort_core::Key;
+
+use crate::args::{disjoint, gpusort_algorithm, gpusort_order, RawArray};
+use crate::sort::with_sorter;
+use crate::sorter::gpusort_sorter;
+use crate::status::gpusort_status;
+
+unsafe fn pairs64<K: Key>(
+    sorter: *const gpusort_sorter,
+    keys: *mut K,
+    values: *mut u64,
+    len: usize,
+    ord: gpusort_order,
+    alg: gpusort_algorithm,
+) -> gpusort_status {
+    with_sorter(sorter, ord, alg, |s| {
+        let (keys, values) = (RawArray::new(keys, len, "keys")?, RawArray::new(values, len, "values")?);
+        // On the raw addresses, before either slice exists (see `sort.rs`).
+        disjoint(&keys, &values, "the key and value arrays")?;
+        Ok(s.sort_pairs(keys.into_slice(), values.into_slice())?)
+    })
+}
+
+/// Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
+/// each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
+/// `int64_t *` and `double *` arrays; the bits are moved, never read as numbers). Always stable
+/// (equal keys keep their input order): with a GPU sorting network asked for, the GPU's radix
+/// sort argsorts the keys instead (a CPU sorter refuses the networks with `GPUSORT_UNSUPPORTED`,
+/// as for `uint32_t` values). Either array may be NULL only when `len` is 0; the arrays must not
+/// overlap (`GPUSORT_INVALID_ARGUMENT`). On failure both hold their original contents. Extra host
+/// memory on the GPU path: 4 bytes plus one key and one value per pair. An array of
+/// `{uint64_t key; uint64_t value;}` structs sorts with `gpusort_sort_records` instead.
+///
+/// # Safety
+/// `keys` and `values` must each point to `len` elements that no other thread touches during
+/// the call.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_u32_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut u32,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `int32_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_i32_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i32,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_f32_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut f32,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_u64_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut u64,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `int64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_i64_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i64,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `double` keys (totalOrder) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_f64_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut f64,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::GPUSORT_ALGORITHM_BITONIC;
+    use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
+
+    #[test]
+    fn values_keep_all_64_bits_and_overlap_is_refused() {
+        let mut keys = [3i64, -1, 3, 0];
+        let mut rows = [u64::MAX, 1 << 40, 7, 0];
+        let st = unsafe { gpusort_sort_pairs_i64_u64(std::ptr::null(), keys.as_mut_ptr(), rows.as_mut_ptr(), 4, 0, 0) };
+        assert_eq!((st, keys, rows), (GPUSORT_OK, [-1, 0, 3, 3], [1 << 40, 0, u64::MAX, 7]));
+        // Stable descending too, and with a sorting network asked for.
+        let mut keys = [1.5f32, 2.0, 1.5];
+        let mut rows = [10u64 << 33, 11, 12 << 33];
+        let (k, v) = (keys.as_mut_ptr(), rows.as_mut_ptr());
+        let st = unsafe { gpusort_sort_pairs_f32_u64(std::ptr::null(), k, v, 3, 1, GPUSORT_ALGORITHM_BITONIC) };
+        assert_eq!((st, keys, rows), (GPUSORT_OK, [2.0, 1.5, 1.5], [11, 10 << 33, 12 << 33]));
+        let mut buf = [5u64, 4, 3, 2];
+        let p = buf.as_mut_ptr();
+        let st = unsafe { gpusort_sort_pairs_u64_u64(std::ptr::null(), p, p.add(1), 3, 0, 0) };
+        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
+        let st = unsafe { gpusort_sort_pairs_u32_u64(std::ptr::null(), std::ptr::null_mut(), p, 2, 0, 0) };
+        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
+        let st = unsafe {
+            gpusort_sort_pairs_u32_u64(std::ptr::null(), std::ptr::null_mut(), std::ptr::null_mut(), 0, 0, 0)
+        };
+        assert_eq!(st, GPUSORT_OK);
+    }
+}
