@@ -21,7 +21,7 @@ pub(crate) fn on_pool<R: Send>(len: usize, f: impl FnOnce() -> R + Send) -> R {
 pub(crate) fn sort<T: Keyed>(v: &mut [T], order: Order) -> Result<(), AllocError> {
     // One monomorphised sort per direction keeps the key function free of a branch.
     on_pool(v.len(), || match order {
-        Order::Ascending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits()),
-        Order::Descending => radix::sort(v, |x: &T| x.sort_key().to_ordered_bits().invert()),
+        Order::Ascending => radix::sort(v, T::Key::KEY_BYTES, |x: &T| x.sort_key().to_ordered_bits()),
+        Order::Descending => radix::sort(v, T::Key::KEY_BYTES, |x: &T| x.sort_key().to_ordered_bits().invert()),
     })
 }
