@@ -96,3 +96,32 @@ fn ordered_bits_round_trip_and_keep_the_order() {
     each(u8::MIN..=u8::MAX);
     each(i8::MIN..=i8::MAX);
 }
+
+/// Top-k (`select_first`): the positions of the first `k` of a stable sort, on the paths for few
+/// keys, many keys and large `k`, where one select digit covers a whole small key.
+#[test]
+fn select_first_takes_the_head_of_the_stable_sort() {
+    fn each<K: SortKey + Ord>(keys: &[K]) {
+        for order in ORDERS {
+            let mut perm: Vec<u64> = (0..keys.len() as u64).collect();
+            match order {
+                Order::Ascending => perm.sort_by_key(|&i| keys[i as usize]),
+                Order::Descending => perm.sort_by(|&a, &b| keys[b as usize].cmp(&keys[a as usize])),
+            }
+            for k in [0, 1, 7, 4097, keys.len() / 3, keys.len()] {
+                let mut want = perm[..k].to_vec();
+                want.sort_unstable();
+                let got = gpusort_cpu::select_first(keys, k, order).unwrap();
+                assert_eq!(got, want, "{} n={} k={k} {order:?}", std::any::type_name::<K>(), keys.len());
+            }
+        }
+    }
+    for n in [5000, 300_007] {
+        let r = keys_u32("random", n, 50);
+        each(&r.iter().map(|&x| x as u16).collect::<Vec<_>>());
+        each(&r.iter().map(|&x| x as i16).collect::<Vec<_>>());
+        each(&r.iter().map(|&x| x as u8).collect::<Vec<_>>());
+        each(&r.iter().map(|&x| x as i8).collect::<Vec<_>>());
+        each(&r.iter().map(|&x| (x % 3) as i8 - 1).collect::<Vec<_>>());
+    }
+}
