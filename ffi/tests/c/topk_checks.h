@@ -25,9 +25,14 @@ TOPK_WRAP(f32, float)
 TOPK_WRAP(u64, uint64_t)
 TOPK_WRAP(i64, int64_t)
 TOPK_WRAP(f64, double)
+TOPK_WRAP(u16, uint16_t)
+TOPK_WRAP(i16, int16_t)
+TOPK_WRAP(u8, uint8_t)
+TOPK_WRAP(i8, int8_t)
 
 /* In the order of TYPES. */
-static const topk_fn TOPKS[] = {topk_u32, topk_i32, topk_f32, topk_u64, topk_i64, topk_f64};
+static const topk_fn TOPKS[] = {topk_u32, topk_i32, topk_f32, topk_u64, topk_i64,
+                                topk_f64, topk_u16, topk_i16, topk_u8,  topk_i8};
 
 /* 0, 1, 2, primes, a few thousand, and one size past 4096 * 16 for the large-k paths. */
 static const size_t TOPK_SIZES[] = {0, 1, 2, 3, 7, 97, 1009, 4099, 65537};
