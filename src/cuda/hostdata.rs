@@ -299,6 +299,25 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     }
 }
 
+/// Small keys' 32-bit ordered bits in a new host buffer, for the device steps that have no kernels
+/// of the small types and take no staged conversion (host top-k, segmented pairs); `narrow` writes
+/// them back once the step has succeeded.
+pub(crate) fn widen<K: Bits32>(keys: &[K]) -> Result<ZeroedBuf<u32>, SortError> {
+    let mut bits = ZeroedBuf::<u32>::new(keys.len())?;
+    bits.as_mut_slice()
+        .par_chunks_mut(ZIP_PIECE)
+        .zip(keys.par_chunks(ZIP_PIECE))
+        .for_each(|(b, k)| b.iter_mut().zip(k).for_each(|(b, k)| *b = k.to_ordered_bits()));
+    Ok(bits)
+}
+
+/// `keys` from their ordered bits (see `widen`).
+pub(crate) fn narrow<K: Bits32>(keys: &mut [K], bits: &[u32]) {
+    keys.par_chunks_mut(ZIP_PIECE)
+        .zip(bits.par_chunks(ZIP_PIECE))
+        .for_each(|(k, b)| k.iter_mut().zip(b).for_each(|(k, &b)| *k = K::from_ordered_bits(b)));
+}
+
 /// A zero-filled host buffer of `Plain` items from the allocator's zeroed pages: no pass over
 /// memory to initialise it, and the pages fault in on first write, in parallel, where the data
 /// lands. Allocation failure is `OutOfMemory`, never an abort.

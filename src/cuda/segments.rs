@@ -15,12 +15,11 @@ use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
-use rayon::prelude::*;
 
 use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceStep};
 use super::host_keys::Bits32;
-use super::hostdata::{Direct, KeysAsBits, ZeroedBuf, ZIP_PIECE};
+use super::hostdata::{self, Direct, KeysAsBits};
 use super::incore;
 use super::radix::{self, order_flags, Dev, RadixKey};
 use super::staging::Plain;
@@ -129,15 +128,9 @@ fn small<K: Bits32 + Plain>(
     let Some(values) = values else {
         return incore::round_trip(gpu, &mut KeysAsBits(keys), step);
     };
-    let mut bits = ZeroedBuf::<u32>::new(keys.len())?;
-    bits.as_mut_slice()
-        .par_chunks_mut(ZIP_PIECE)
-        .zip(keys.par_chunks(ZIP_PIECE))
-        .for_each(|(b, k)| b.iter_mut().zip(k).for_each(|(b, k)| *b = k.to_ordered_bits()));
+    let mut bits = hostdata::widen(keys)?;
     incore::round_trip_pairs(gpu, bits.as_mut_slice(), values, step)?;
-    keys.par_chunks_mut(ZIP_PIECE)
-        .zip(bits.as_slice().par_chunks(ZIP_PIECE))
-        .for_each(|(k, b)| k.iter_mut().zip(b).for_each(|(k, &b)| *k = K::from_ordered_bits(b)));
+    hostdata::narrow(keys, bits.as_slice());
     Ok(())
 }
 

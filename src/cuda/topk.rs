@@ -6,14 +6,12 @@ use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
-use rayon::prelude::*;
 
 use super::dispatch::DeviceItem;
 use super::host_keys::Bits32;
-use super::hostdata::{ReadOnly, ZeroedBuf, ZIP_PIECE};
+use super::hostdata::{self, ReadOnly};
 use super::radix::RadixKey;
 use super::select::{self, Chosen};
-use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, finish, lease, upload};
 use super::CudaBackend;
 use crate::backend::{KeySlice, KeyView};
@@ -93,7 +91,7 @@ impl CudaBackend {
     /// Small keys (no select kernels of their own): their 32-bit ordered bits, widened into host
     /// scratch, take the `u32` select, whose order and ties are the keys' own; the `k` chosen
     /// come back narrowed.
-    fn top_k_small<K: Bits32 + Plain>(
+    fn top_k_small<K: Bits32>(
         &self,
         keys: &[K],
         k: usize,
@@ -101,14 +99,10 @@ impl CudaBackend {
         out_keys: &mut [K],
         out_positions: &mut [u64],
     ) -> Result<(), SortError> {
-        let mut bits = ZeroedBuf::<u32>::new(keys.len())?;
-        bits.as_mut_slice()
-            .par_chunks_mut(ZIP_PIECE)
-            .zip(keys.par_chunks(ZIP_PIECE))
-            .for_each(|(b, k)| b.iter_mut().zip(k).for_each(|(b, k)| *b = k.to_ordered_bits()));
+        let bits = hostdata::widen(keys)?;
         let mut chosen = vec![0u32; k];
         self.top_k_typed(bits.as_slice(), k, order, &mut chosen, out_positions)?;
-        out_keys.iter_mut().zip(&chosen).for_each(|(o, &b)| *o = K::from_ordered_bits(b));
+        hostdata::narrow(out_keys, &chosen);
         Ok(())
     }
 
