@@ -377,6 +377,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn small_keys_widen_to_ordered_bits_and_narrow_back() {
+        // More than one parallel piece, so every piece's offset is exercised.
+        let keys: Vec<i8> = (0..ZIP_PIECE * 2 + 5).map(|i| (i as u32).wrapping_mul(2654435761) as i8).collect();
+        let bits = widen(&keys).unwrap();
+        assert!(keys.iter().zip(bits.as_slice()).all(|(&k, &b)| b == (k as u8 ^ 0x80) as u32));
+        let mut back = vec![0i8; keys.len()];
+        narrow(&mut back, bits.as_slice());
+        assert_eq!(back, keys);
+        let mut staged = vec![0u32; 3];
+        let mut wide = [u16::MAX, 0, 7, 1];
+        HostData::gather(&KeysAsBits(&mut wide), 1, &mut staged);
+        assert_eq!(staged, [0, 7, 1]);
+        KeysAsBits(&mut wide).scatter(0, &[1, 65535]);
+        assert_eq!(wide, [1, u16::MAX, 7, 1]);
+    }
+
     fn split_pairs_round_trip(n: usize) {
         let mut keys: Vec<f32> = (0..n).map(|i| (i as f32 - 1e5) * 0.37).collect();
         keys[5] = f32::NAN;
