@@ -3,7 +3,8 @@
 use crate::tuning::JobShape;
 use crate::{Algorithm, Kvp, Order, SortError};
 
-/// A slice of one of the supported key types.
+/// A slice of one of the supported key types. The small ones (`U16` to `I8`) count as 32-bit
+/// keys everywhere a shape is chosen: that is how they travel to the GPU.
 #[derive(Debug)]
 pub enum KeySlice<'a> {
     U32(&'a mut [u32]),
@@ -12,6 +13,10 @@ pub enum KeySlice<'a> {
     U64(&'a mut [u64]),
     I64(&'a mut [i64]),
     F64(&'a mut [f64]),
+    U16(&'a mut [u16]),
+    I16(&'a mut [i16]),
+    U8(&'a mut [u8]),
+    I8(&'a mut [i8]),
 }
 
 /// A shared slice of one of the supported key types: keys a sort reads and leaves alone.
@@ -23,6 +28,10 @@ pub enum KeyView<'a> {
     U64(&'a [u64]),
     I64(&'a [i64]),
     F64(&'a [f64]),
+    U16(&'a [u16]),
+    I16(&'a [i16]),
+    U8(&'a [u8]),
+    I8(&'a [i8]),
 }
 
 /// Runs `$body` with `$k` bound to the typed slice inside a `KeyView`, whatever its type.
@@ -35,6 +44,10 @@ macro_rules! with_view {
             $crate::backend::KeyView::U64($k) => $body,
             $crate::backend::KeyView::I64($k) => $body,
             $crate::backend::KeyView::F64($k) => $body,
+            $crate::backend::KeyView::U16($k) => $body,
+            $crate::backend::KeyView::I16($k) => $body,
+            $crate::backend::KeyView::U8($k) => $body,
+            $crate::backend::KeyView::I8($k) => $body,
         }
     };
 }
@@ -56,6 +69,10 @@ macro_rules! with_keys {
             $crate::backend::KeySlice::U64($k) => $body,
             $crate::backend::KeySlice::I64($k) => $body,
             $crate::backend::KeySlice::F64($k) => $body,
+            $crate::backend::KeySlice::U16($k) => $body,
+            $crate::backend::KeySlice::I16($k) => $body,
+            $crate::backend::KeySlice::U8($k) => $body,
+            $crate::backend::KeySlice::I8($k) => $body,
         }
     };
 }
@@ -74,6 +91,10 @@ impl KeySlice<'_> {
             KeySlice::U64(k) => KeySlice::U64(k),
             KeySlice::I64(k) => KeySlice::I64(k),
             KeySlice::F64(k) => KeySlice::F64(k),
+            KeySlice::U16(k) => KeySlice::U16(k),
+            KeySlice::I16(k) => KeySlice::I16(k),
+            KeySlice::U8(k) => KeySlice::U8(k),
+            KeySlice::I8(k) => KeySlice::I8(k),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order), `u64`, `i64`
-//! and `f64` (in `f64::total_cmp` order).
+//! and `f64` (in `f64::total_cmp` order), and the small integers `u16`, `i16`, `u8` and `i8`.
 
 use crate::backend::{KeySlice, KeyView};
 
@@ -11,6 +11,21 @@ mod sealed {
 ///
 /// Floats sort as [`f32::total_cmp`] and [`f64::total_cmp`] order them:
 /// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+///
+/// The small integer keys (`u16`, `i16`, `u8`, `i8`) sort as 32-bit keys do: on the GPU they
+/// travel as their 32-bit ordered bits (widened while staged, narrowed when they come back), and
+/// the radix sorts skip the digit passes above the key's own bytes (two passes for 16-bit keys,
+/// one for 8-bit keys). Keys already on the device ([`Sorter::top_k_device`](crate::Sorter),
+/// the segmented and multi-device sorts) are `Unsupported` for them.
+///
+/// ```
+/// use gpusort::Sorter;
+/// let mut keys = [300i16, -2, 7, i16::MIN];
+/// let mut rows = [0u32, 1, 2, 3];
+/// Sorter::cpu().sort_pairs(&mut keys, &mut rows)?;
+/// assert_eq!((keys, rows), ([i16::MIN, -2, 7, 300], [3, 1, 2, 0]));
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
 pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
     /// The slice as one of the backends' typed slices.
     #[doc(hidden)]
@@ -40,3 +55,7 @@ key_type!(f32, F32);
 key_type!(u64, U64);
 key_type!(i64, I64);
 key_type!(f64, F64);
+key_type!(u16, U16);
+key_type!(i16, I16);
+key_type!(u8, U8);
+key_type!(i8, I8);

@@ -115,6 +115,10 @@ fn every_key_type_and_layout(b: &Backend) {
                 case::<u64>(&b.sorter, n, p, order);
                 case::<i64>(&b.sorter, n, p, order);
                 case::<f64>(&b.sorter, n, p, order);
+                case::<u16>(&b.sorter, n, p, order);
+                case::<i16>(&b.sorter, n, p, order);
+                case::<u8>(&b.sorter, n, p, order);
+                case::<i8>(&b.sorter, n, p, order);
             }
         }
         // Stable whatever algorithm the sorter was made with.
@@ -125,6 +129,7 @@ fn every_key_type_and_layout(b: &Backend) {
         }
         case::<u32>(&b.sorter, 1_000_000, Pattern::Random, order);
         case::<f64>(&b.sorter, 1_000_000, Pattern::FewDistinct, order);
+        case::<i16>(&b.sorter, 1_000_000, Pattern::Random, order);
     }
 }
 

@@ -59,6 +59,10 @@ fn every_key_type_and_k(b: &Backend) {
                 case::<u64>(&b.sorter, n, p, order, &ks);
                 case::<i64>(&b.sorter, n, p, order, &ks);
                 case::<f64>(&b.sorter, n, p, order, &ks);
+                case::<u16>(&b.sorter, n, p, order, &ks);
+                case::<i16>(&b.sorter, n, p, order, &ks);
+                case::<u8>(&b.sorter, n, p, order, &ks);
+                case::<i8>(&b.sorter, n, p, order, &ks);
             }
         }
         // Ties stay in input order whatever algorithm the sorter was made with.
@@ -71,6 +75,9 @@ fn every_key_type_and_k(b: &Backend) {
         case::<u32>(&b.sorter, n, Pattern::Random, order, &[16, 1000, 1 << 20]);
         case::<f32>(&b.sorter, n, Pattern::FewDistinct, order, &[16, 1000, 1 << 20]);
         case::<f64>(&b.sorter, n, Pattern::LowByte, order, &[1, 123_457]);
+        // Small keys: many ties at every k, and the GPU's select of their widened bits.
+        case::<i16>(&b.sorter, n, Pattern::Random, order, &[1, 1000, 1 << 20]);
+        case::<u8>(&b.sorter, n, Pattern::Random, order, &[16, 123_457]);
     }
 }
 
@@ -147,6 +154,14 @@ mod device {
         let dev = stream.clone_htod(&[5u32, 3, 9]).expect("upload");
         let e = b.sorter.top_k_device(&dev, 4, &stream).expect_err("k above n");
         assert!(matches!(e, SortError::InvalidArgument(_)), "{e}");
+        // Small keys on the device have no select kernels: `Unsupported`, never a panic.
+        let small = stream.clone_htod(&[5u16, 3, 9]).expect("upload");
+        let e = b.sorter.top_k_device(&small, 2, &stream).expect_err("u16 on the device");
+        assert!(matches!(e, SortError::Unsupported { .. }), "{e}");
+        let mut small = stream.clone_htod(&[5i8, 3, 9]).expect("upload");
+        let offsets = stream.clone_htod(&[0u64, 3]).expect("upload");
+        let e = b.sorter.sort_segments_keys_device(&mut small, &offsets, &stream).expect_err("i8 on the device");
+        assert!(matches!(e, SortError::Unsupported { .. }), "{e}");
     }
 }
 

@@ -68,6 +68,17 @@ pub trait SortKey: Copy + Send + Sync + Debug + 'static {
     /// assert_eq!(f64::from_ordered_bits(x.to_ordered_bits()).to_bits(), x.to_bits());
     /// ```
     fn from_ordered_bits(bits: Self::Bits) -> Self;
+    /// How many low bytes of the ordered bits can differ between two keys; the bytes above them
+    /// are zero in every key. Radix sorts take digits from these bytes only: `u16` and `i16` keys
+    /// travel as `u32` bits (what the GPU kernels and the `Kvp` layout carry) but sort in two
+    /// digit passes, `u8` and `i8` keys in one.
+    ///
+    /// ```
+    /// use gpusort_cpu::SortKey;
+    /// assert_eq!(<i16 as SortKey>::KEY_BYTES, 2);
+    /// assert_eq!(<u64 as SortKey>::KEY_BYTES, 8);
+    /// ```
+    const KEY_BYTES: usize = <Self::Bits as RadixBits>::BYTES;
 }
 
 impl SortKey for u32 {
@@ -159,6 +170,27 @@ impl SortKey for f64 {
         f64::from_bits(if bits & (1 << 63) != 0 { bits ^ (1 << 63) } else { !bits })
     }
 }
+
+/// Small keys: their ordered bits zero-extended to `u32` (see [`SortKey::KEY_BYTES`]); signed
+/// ones have their sign bit flipped first, which moves negatives below positives.
+macro_rules! small_key {
+    ($($t:ty: $bytes:literal, $flip:literal, $unsigned:ty);*) => {$(
+        impl SortKey for $t {
+            type Bits = u32;
+            const KEY_BYTES: usize = $bytes;
+            #[inline(always)]
+            fn to_ordered_bits(self) -> u32 {
+                u32::from((self as $unsigned) ^ $flip)
+            }
+            /// Only the low bytes matter: bits that did not come from a key are ignored.
+            #[inline(always)]
+            fn from_ordered_bits(bits: u32) -> $t {
+                ((bits as $unsigned) ^ $flip) as $t
+            }
+        }
+    )*};
+}
+small_key!(u16: 2, 0, u16; i16: 2, 0x8000, u16; u8: 1, 0, u8; i8: 1, 0x80, u8);
 
 /// An item sorted by one key that it carries (a key/value pair, say). See [`crate::sort_stable`]
 /// for an example.

@@ -51,9 +51,16 @@ const WC_MIN_BUCKETS: usize = 48;
 /// Items per histogram/scatter task in a parallel MSD pass.
 const PAR_CHUNK: usize = 1 << 18;
 
-/// Sorts `v` stably by `key`, ascending. On `Err` nothing was written: the scratch buffer is
-/// the only allocation that can fail, and it is had before the first pass.
-pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut [T], key: F) -> Result<(), AllocError> {
+/// Sorts `v` stably by `key`, ascending, on the low `digits` bytes of the keys (at most
+/// `B::BYTES`; the bytes above them must be the same in every key, as they are for small keys,
+/// see `SortKey::KEY_BYTES`). On `Err` nothing was written: the scratch buffer is the only
+/// allocation that can fail, and it is had before the first pass.
+pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(
+    v: &mut [T],
+    digits: usize,
+    key: F,
+) -> Result<(), AllocError> {
+    let digits = digits.min(B::BYTES);
     let n = v.len();
     if n <= INSERTION_MAX {
         // SAFETY: `v` holds `n` items.
@@ -68,9 +75,9 @@ pub(crate) fn sort<T: Copy + Send + Sync, B: RadixBits, F: KeyFn<T, B>>(v: &mut 
     // SAFETY: `a` holds `n` initialised items, `b` has room for `n`; the two do not overlap.
     unsafe {
         if n <= SEQ_MAX {
-            lsd(a, b, n, B::BYTES, true, false, key);
+            lsd(a, b, n, digits, true, false, key);
         } else {
-            msd(a, b, n, B::BYTES, true, std::mem::size_of_val(v) >= COLD_MIN_BYTES, key);
+            msd(a, b, n, digits, true, std::mem::size_of_val(v) >= COLD_MIN_BYTES, key);
         }
     }
     Ok(())

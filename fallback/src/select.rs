@@ -15,7 +15,7 @@
 use rayon::prelude::*;
 
 use crate::alloc::{try_vec, try_zeroed, AllocError};
-use crate::key::{RadixBits, SortKey};
+use crate::key::SortKey;
 use crate::order::Order;
 use crate::pool::{install, threads};
 
@@ -27,10 +27,17 @@ const SMALL: usize = 1 << 14;
 /// Up to this `k` the selection is one filtering pass (`select_few`); above, the radix select.
 const FEW: usize = 1 << 12;
 
-/// The key's directed ordered bits, widened: the first keys in `order` have the smallest.
+/// The key's directed ordered bits, widened: the first keys in `order` have the smallest. Only
+/// the key's own bytes (`SortKey::KEY_BYTES`) are kept: descending inverts the high bytes of a
+/// small key's bits too, and the radix select starts at its highest own digit.
 #[inline(always)]
 fn directed<K: SortKey>(key: K, order: Order) -> u64 {
-    order.directed(key.to_ordered_bits()).into()
+    let bits: u64 = order.directed(key.to_ordered_bits()).into();
+    if K::KEY_BYTES < 8 {
+        bits & ((1u64 << (8 * K::KEY_BYTES)) - 1)
+    } else {
+        bits
+    }
 }
 
 /// The positions of the `k` first keys of `keys` in `order` (the `k` smallest ascending, the `k`
@@ -148,7 +155,8 @@ fn select_large<K: SortKey>(
         return select_band(keys, k, order, piece, band, out);
     }
     let mut h = Histograms::new(keys.len())?;
-    let shift = 8 * <K::Bits as RadixBits>::BYTES as u32 - DIGIT_BITS;
+    // One digit covers a whole 16-bit key; 8-bit keys use the low 256 bins of it.
+    let shift = (8 * K::KEY_BYTES as u32).max(DIGIT_BITS) - DIGIT_BITS;
     let totals = h.count(keys, order, shift, 0);
     let (digit, below, rank) = locate(&totals, k - 1);
     if totals[digit] <= keys.len() / 16 {

@@ -153,6 +153,18 @@ typedef uint32_t gpusort_backend;
 // `double`, in IEEE 754 totalOrder.
 #define GPUSORT_KEY_F64 5
 
+// `uint16_t`.
+#define GPUSORT_KEY_U16 6
+
+// `int16_t`.
+#define GPUSORT_KEY_I16 7
+
+// `uint8_t`.
+#define GPUSORT_KEY_U8 8
+
+// `int8_t`.
+#define GPUSORT_KEY_I8 9
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -329,6 +341,50 @@ enum gpusort_status gpusort_sort_pairs_f64_u64(const struct gpusort_sorter *sort
                                                gpusort_order order,
                                                gpusort_algorithm algorithm);
 
+// Sorts `uint16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_u16_u64(const struct gpusort_sorter *sorter,
+                                               uint16_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `int16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_i16_u64(const struct gpusort_sorter *sorter,
+                                               int16_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `uint8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_u8_u64(const struct gpusort_sorter *sorter,
+                                              uint8_t *keys,
+                                              uint64_t *values,
+                                              size_t len,
+                                              gpusort_order order,
+                                              gpusort_algorithm algorithm);
+
+// Sorts `int8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_i8_u64(const struct gpusort_sorter *sorter,
+                                              int8_t *keys,
+                                              uint64_t *values,
+                                              size_t len,
+                                              gpusort_order order,
+                                              gpusort_algorithm algorithm);
+
 // Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
 // type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an
 // array of C structs sorted by one field (`sizeof(struct row)`, `offsetof(struct row, field)`).
@@ -468,6 +524,230 @@ enum gpusort_status gpusort_sort_segments_f64(const struct gpusort_sorter *sorte
                                               const size_t *offsets,
                                               size_t num_offsets,
                                               gpusort_order order);
+
+// Sorts `len` `uint16_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_u16(const struct gpusort_sorter *sorter,
+                                          uint16_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_u16(const struct gpusort_sorter *sorter,
+                                           uint16_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// The stable permutation that sorts `uint16_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_u16(const struct gpusort_sorter *sorter,
+                                        const uint16_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// Sorts each segment of `uint16_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_u16(const struct gpusort_sorter *sorter,
+                                              uint16_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// The `k` first `uint16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_u16(const struct gpusort_sorter *sorter,
+                                      const uint16_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      uint16_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// Sorts `len` `int16_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i16(const struct gpusort_sorter *sorter,
+                                          int16_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `int16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i16(const struct gpusort_sorter *sorter,
+                                           int16_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// The stable permutation that sorts `int16_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i16(const struct gpusort_sorter *sorter,
+                                        const int16_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// Sorts each segment of `int16_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i16(const struct gpusort_sorter *sorter,
+                                              int16_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// The `k` first `int16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i16(const struct gpusort_sorter *sorter,
+                                      const int16_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      int16_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// Sorts `len` `uint8_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_u8(const struct gpusort_sorter *sorter,
+                                         uint8_t *keys,
+                                         size_t len,
+                                         gpusort_order order,
+                                         gpusort_algorithm algorithm);
+
+// Sorts `uint8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_u8(const struct gpusort_sorter *sorter,
+                                          uint8_t *keys,
+                                          uint32_t *values,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// The stable permutation that sorts `uint8_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_u8(const struct gpusort_sorter *sorter,
+                                       const uint8_t *keys,
+                                       size_t len,
+                                       uint64_t *out,
+                                       gpusort_order order);
+
+// Sorts each segment of `uint8_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_u8(const struct gpusort_sorter *sorter,
+                                             uint8_t *keys,
+                                             uint32_t *values,
+                                             size_t len,
+                                             const size_t *offsets,
+                                             size_t num_offsets,
+                                             gpusort_order order);
+
+// The `k` first `uint8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_u8(const struct gpusort_sorter *sorter,
+                                     const uint8_t *keys,
+                                     size_t len,
+                                     size_t k,
+                                     uint8_t *out_keys,
+                                     uint64_t *out_indices,
+                                     gpusort_order order);
+
+// Sorts `len` `int8_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i8(const struct gpusort_sorter *sorter,
+                                         int8_t *keys,
+                                         size_t len,
+                                         gpusort_order order,
+                                         gpusort_algorithm algorithm);
+
+// Sorts `int8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i8(const struct gpusort_sorter *sorter,
+                                          int8_t *keys,
+                                          uint32_t *values,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// The stable permutation that sorts `int8_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i8(const struct gpusort_sorter *sorter,
+                                       const int8_t *keys,
+                                       size_t len,
+                                       uint64_t *out,
+                                       gpusort_order order);
+
+// Sorts each segment of `int8_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i8(const struct gpusort_sorter *sorter,
+                                             int8_t *keys,
+                                             uint32_t *values,
+                                             size_t len,
+                                             const size_t *offsets,
+                                             size_t num_offsets,
+                                             gpusort_order order);
+
+// The `k` first `int8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i8(const struct gpusort_sorter *sorter,
+                                     const int8_t *keys,
+                                     size_t len,
+                                     size_t k,
+                                     int8_t *out_keys,
+                                     uint64_t *out_indices,
+                                     gpusort_order order);
 
 // Sorts `len` pairs at `data` by key in `order`, values moving with their keys. With
 // `GPUSORT_ALGORITHM_AUTO` or `_RADIX` the sort is stable (pairs with equal keys keep their

@@ -58,6 +58,14 @@ pub const GPUSORT_KEY_U64: gpusort_key_type = 3;
 pub const GPUSORT_KEY_I64: gpusort_key_type = 4;
 /// `double`, in IEEE 754 totalOrder.
 pub const GPUSORT_KEY_F64: gpusort_key_type = 5;
+/// `uint16_t`.
+pub const GPUSORT_KEY_U16: gpusort_key_type = 6;
+/// `int16_t`.
+pub const GPUSORT_KEY_I16: gpusort_key_type = 7;
+/// `uint8_t`.
+pub const GPUSORT_KEY_U8: gpusort_key_type = 8;
+/// `int8_t`.
+pub const GPUSORT_KEY_I8: gpusort_key_type = 9;
 
 /// A checked `gpusort_key_type`: which Rust key type to read from the records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +76,10 @@ pub(crate) enum KeyType {
     U64,
     I64,
     F64,
+    U16,
+    I16,
+    U8,
+    I8,
 }
 
 impl KeyType {
@@ -76,6 +88,8 @@ impl KeyType {
         match self {
             KeyType::U32 | KeyType::I32 | KeyType::F32 => 4,
             KeyType::U64 | KeyType::I64 | KeyType::F64 => 8,
+            KeyType::U16 | KeyType::I16 => 2,
+            KeyType::U8 | KeyType::I8 => 1,
         }
     }
 }
@@ -88,7 +102,11 @@ pub(crate) fn key_type(key_type: gpusort_key_type) -> Result<KeyType, Failure> {
         GPUSORT_KEY_U64 => Ok(KeyType::U64),
         GPUSORT_KEY_I64 => Ok(KeyType::I64),
         GPUSORT_KEY_F64 => Ok(KeyType::F64),
-        other => Err(Failure::invalid(format!("key type {other} is not one of the GPUSORT_KEY_* values (0..=5)"))),
+        GPUSORT_KEY_U16 => Ok(KeyType::U16),
+        GPUSORT_KEY_I16 => Ok(KeyType::I16),
+        GPUSORT_KEY_U8 => Ok(KeyType::U8),
+        GPUSORT_KEY_I8 => Ok(KeyType::I8),
+        other => Err(Failure::invalid(format!("key type {other} is not one of the GPUSORT_KEY_* values (0..=9)"))),
     }
 }
 
@@ -207,8 +225,10 @@ mod tests {
         assert!(order(GPUSORT_DESCENDING).is_ok() && order(2).is_err() && order(u32::MAX).is_err());
         assert!(algorithm(GPUSORT_ALGORITHM_ODD_EVEN_MERGE).is_ok() && algorithm(4).is_err());
         assert_eq!(key_type(GPUSORT_KEY_F64).map(KeyType::size).ok(), Some(8));
+        assert_eq!(key_type(GPUSORT_KEY_I16).map(KeyType::size).ok(), Some(2));
+        assert_eq!(key_type(GPUSORT_KEY_U8).map(KeyType::size).ok(), Some(1));
         assert_eq!(key_type(GPUSORT_KEY_I32).map(KeyType::size).ok(), Some(4));
-        assert!(key_type(6).unwrap_err().message.contains("key type 6"));
+        assert!(key_type(10).unwrap_err().message.contains("key type 10"));
         assert!(key_type(u32::MAX).is_err());
     }
 

@@ -19,7 +19,7 @@ use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
 
-unsafe fn argsort<K: Key>(
+pub(crate) unsafe fn argsort<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *const K,
     len: usize,

@@ -134,6 +134,70 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f64_u64(
     pairs64(sorter, keys, values, len, order, algorithm)
 }
 
+/// Sorts `uint16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_u16_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut u16,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `int16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_i16_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i16,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_u8_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut u8,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `int8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_i8_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut i8,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    pairs64(sorter, keys, values, len, order, algorithm)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -187,6 +187,10 @@ fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
         KeyType::U64 => by!(u64),
         KeyType::I64 => by!(i64),
         KeyType::F64 => by!(f64),
+        KeyType::U16 => by!(u16),
+        KeyType::I16 => by!(i16),
+        KeyType::U8 => by!(u8),
+        KeyType::I8 => by!(i8),
     }
 }
 
@@ -299,7 +303,7 @@ mod tests {
             (2, 0, 0, GPUSORT_KEY_U32, 0, "record_size is 0"),
             (2, 11, 8, GPUSORT_KEY_U32, 0, "runs past the end of a record"),
             (0, 11, usize::MAX, GPUSORT_KEY_U32, 0, "key_offset 18446744073709551615"),
-            (2, 11, 1, 6, 0, "key type 6"),
+            (2, 11, 1, 10, 0, "key type 10"),
             (2, 11, 1, GPUSORT_KEY_F32, 2, "order 2"),
             (usize::MAX / 4, 5, 0, 0, 0, "len * record_size"),
             (isize::MAX as usize / 4 + 1, 4, 0, 0, 0, "len * record_size"),

@@ -17,7 +17,7 @@ use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
 
-unsafe fn segments<K: Key>(
+pub(crate) unsafe fn segments<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
     values: *mut u32,

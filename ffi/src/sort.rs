@@ -40,7 +40,7 @@ pub(crate) unsafe fn with_sorter(
     })
 }
 
-unsafe fn keys<K: Key>(
+pub(crate) unsafe fn keys<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
     len: usize,
@@ -53,7 +53,7 @@ unsafe fn keys<K: Key>(
     })
 }
 
-unsafe fn pairs<K: Key>(
+pub(crate) unsafe fn pairs<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
     values: *mut u32,

@@ -24,7 +24,7 @@ use crate::status::gpusort_status;
 /// Bytes per parallel task of the copy out; below one piece the calling thread copies alone.
 const COPY_PIECE: usize = 1 << 20;
 
-unsafe fn top_k<K: Key>(
+pub(crate) unsafe fn top_k<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *const K,
     len: usize,

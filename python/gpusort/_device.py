@@ -26,7 +26,9 @@ from ._errors import InvalidArgumentError
 # Interface typestrs (little-endian on every CUDA host) to the native key names.
 _TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64", "<i8": "i64", "<f8": "f64"}
 _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
-KEY_DTYPES = "uint32, int32, float32, uint64, int64 or float64"
+# uint16, int16, uint8 and int8 keys sort in host (NumPy) arrays only: the device sorts have no
+# kernels for them, so CUDA arrays of them are refused with this list.
+KEY_DTYPES = "uint32, int32, float32, uint64, int64 or float64; uint16, int16, uint8 and int8 in host arrays only"
 VALUE_DTYPES = "uint32, int32 or float32"
 
 # Special stream numbers of the interface (version 3) and the driver handles they stand for.

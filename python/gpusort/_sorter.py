@@ -33,7 +33,8 @@ class Sorter:
     (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
     library's own sorts are. Key dtypes: uint32, int32, float32 (ordered as IEEE total order:
     -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), uint64, int64, float64 (total order as
-    float32). Values: uint32, int32 or
+    float32); uint16, int16, uint8 and int8 in host arrays (CUDA arrays of them raise
+    ``TypeError``). Values: uint32, int32 or
     float32, moved bit for bit with their keys.
 
     Refused arguments raise ``TypeError`` (type, dtype) or ``ValueError`` (shape, layout,

@@ -24,9 +24,13 @@ pub enum KeyDtype {
     U64,
     I64,
     F64,
+    U16,
+    I16,
+    U8,
+    I8,
 }
 
-const KEY_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
+const KEY_DTYPES: &str = "uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8 or int8";
 /// Values are payloads moved bit for bit: indices (int32, uint32, and past 2^32 uint64, int64)
 /// or data (float32, float64); `gpusort::Value` takes each as it is.
 const VALUE_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
@@ -57,6 +61,22 @@ macro_rules! with_key_type {
             }
             KeyDtype::F64 => {
                 type $k = f64;
+                $body
+            }
+            KeyDtype::U16 => {
+                type $k = u16;
+                $body
+            }
+            KeyDtype::I16 => {
+                type $k = i16;
+                $body
+            }
+            KeyDtype::U8 => {
+                type $k = u8;
+                $body
+            }
+            KeyDtype::I8 => {
+                type $k = i8;
                 $body
             }
         }
@@ -119,6 +139,14 @@ fn key_dtype(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyDtype> 
         Ok(KeyDtype::I64)
     } else if is::<f64>(arr) {
         Ok(KeyDtype::F64)
+    } else if is::<u16>(arr) {
+        Ok(KeyDtype::U16)
+    } else if is::<i16>(arr) {
+        Ok(KeyDtype::I16)
+    } else if is::<u8>(arr) {
+        Ok(KeyDtype::U8)
+    } else if is::<i8>(arr) {
+        Ok(KeyDtype::I8)
     } else {
         Err(type_error(what, format!("dtype {} is not a key type ({KEY_DTYPES} in native byte order)", arr.dtype())))
     }

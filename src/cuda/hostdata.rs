@@ -299,6 +299,25 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     }
 }
 
+/// Small keys' 32-bit ordered bits in a new host buffer, for the device steps that have no kernels
+/// of the small types and take no staged conversion (host top-k, segmented pairs); `narrow` writes
+/// them back once the step has succeeded.
+pub(crate) fn widen<K: Bits32>(keys: &[K]) -> Result<ZeroedBuf<u32>, SortError> {
+    let mut bits = ZeroedBuf::<u32>::new(keys.len())?;
+    bits.as_mut_slice()
+        .par_chunks_mut(ZIP_PIECE)
+        .zip(keys.par_chunks(ZIP_PIECE))
+        .for_each(|(b, k)| b.iter_mut().zip(k).for_each(|(b, k)| *b = k.to_ordered_bits()));
+    Ok(bits)
+}
+
+/// `keys` from their ordered bits (see `widen`).
+pub(crate) fn narrow<K: Bits32>(keys: &mut [K], bits: &[u32]) {
+    keys.par_chunks_mut(ZIP_PIECE)
+        .zip(bits.par_chunks(ZIP_PIECE))
+        .for_each(|(k, b)| k.iter_mut().zip(b).for_each(|(k, &b)| *k = K::from_ordered_bits(b)));
+}
+
 /// A zero-filled host buffer of `Plain` items from the allocator's zeroed pages: no pass over
 /// memory to initialise it, and the pages fault in on first write, in parallel, where the data
 /// lands. Allocation failure is `OutOfMemory`, never an abort.
@@ -356,6 +375,23 @@ mod tests {
         for n in [ZIP_PIECE * 3 + 7, crate::hostcopy::STREAM_MIN / 8 + BLOCK * 3 + 5] {
             split_pairs_round_trip(n);
         }
+    }
+
+    #[test]
+    fn small_keys_widen_to_ordered_bits_and_narrow_back() {
+        // More than one parallel piece, so every piece's offset is exercised.
+        let keys: Vec<i8> = (0..ZIP_PIECE * 2 + 5).map(|i| (i as u32).wrapping_mul(2654435761) as i8).collect();
+        let bits = widen(&keys).unwrap();
+        assert!(keys.iter().zip(bits.as_slice()).all(|(&k, &b)| b == (k as u8 ^ 0x80) as u32));
+        let mut back = vec![0i8; keys.len()];
+        narrow(&mut back, bits.as_slice());
+        assert_eq!(back, keys);
+        let mut staged = vec![0u32; 3];
+        let mut wide = [u16::MAX, 0, 7, 1];
+        HostData::gather(&KeysAsBits(&mut wide), 1, &mut staged);
+        assert_eq!(staged, [0, 7, 1]);
+        KeysAsBits(&mut wide).scatter(0, &[1, 65535]);
+        assert_eq!(wide, [1, u16::MAX, 7, 1]);
     }
 
     fn split_pairs_round_trip(n: usize) {

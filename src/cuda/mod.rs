@@ -308,6 +308,12 @@ impl SortBackend for CudaBackend {
             SortJob::Keys(KeySlice::F32(k)) if radix => self.host_sort(&mut Direct(k), sort),
             SortJob::Keys(KeySlice::I32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
             SortJob::Keys(KeySlice::F32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            // Small keys go up as their 32-bit ordered bits (unsigned, so any algorithm takes
+            // them); the radix sort skips the high digits, zero in every key, on the device.
+            SortJob::Keys(KeySlice::U16(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            SortJob::Keys(KeySlice::I16(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            SortJob::Keys(KeySlice::U8(k)) => self.host_sort(&mut KeysAsBits(k), sort),
+            SortJob::Keys(KeySlice::I8(k)) => self.host_sort(&mut KeysAsBits(k), sort),
             SortJob::Keys(KeySlice::U64(k)) if radix => self.host_sort(&mut Direct(k), sort),
             SortJob::Keys(KeySlice::I64(k)) if radix => self.host_sort(&mut Direct(k), sort),
             SortJob::Keys(KeySlice::F64(k)) if radix => self.host_sort(&mut Direct(k), sort),
@@ -315,6 +321,10 @@ impl SortBackend for CudaBackend {
             SortJob::Pairs(KeySlice::U32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::I32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::F32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::U16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::I16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::U8(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::I8(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
             SortJob::Pairs(KeySlice::I64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
             SortJob::Pairs(KeySlice::F64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
@@ -332,6 +342,14 @@ impl SortBackend for CudaBackend {
             SortJob::Argsort(KeyView::F32(keys), out) => {
                 self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
             }
+            SortJob::Argsort(KeyView::U16(keys), out) => {
+                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
+            SortJob::Argsort(KeyView::I16(keys), out) => {
+                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
+            SortJob::Argsort(KeyView::U8(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort),
+            SortJob::Argsort(KeyView::I8(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort),
             SortJob::Argsort(KeyView::U64(keys), out) => self.argsort_wide(keys, out, sort),
             SortJob::Argsort(KeyView::I64(keys), out) => self.argsort_wide(keys, out, sort),
             SortJob::Argsort(KeyView::F64(keys), out) => self.argsort_wide(keys, out, sort),

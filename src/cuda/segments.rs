@@ -18,9 +18,11 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr,
 
 use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceStep};
-use super::hostdata::Direct;
+use super::host_keys::Bits32;
+use super::hostdata::{self, Direct, KeysAsBits};
 use super::incore;
 use super::radix::{self, order_flags, Dev, RadixKey};
+use super::staging::Plain;
 use super::transfer::begin;
 use super::CudaBackend;
 use crate::backend::KeySlice;
@@ -87,6 +89,10 @@ impl CudaBackend {
             (KeySlice::U32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
             (KeySlice::I32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
             (KeySlice::F32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::U16(k), v) => small(&self.gpu, k, v, &step),
+            (KeySlice::I16(k), v) => small(&self.gpu, k, v, &step),
+            (KeySlice::U8(k), v) => small(&self.gpu, k, v, &step),
+            (KeySlice::I8(k), v) => small(&self.gpu, k, v, &step),
             _ => Err(SortError::Unsupported {
                 backend: "cuda",
                 what: "segmented sorts of 64-bit keys on the device".into(),
@@ -108,6 +114,24 @@ impl CudaBackend {
         self.bind()?;
         sort_any(&self.gpu, stream, keys, values, offsets, order)
     }
+}
+
+/// Small host keys, which the segment kernels take as their 32-bit ordered bits: keys only are
+/// widened while staged (`KeysAsBits`); with values the bits go through a host copy, sorted as
+/// `u32` pairs, and reach `keys` only once that succeeded, so a failure leaves both untouched.
+fn small<K: Bits32 + Plain>(
+    gpu: &Gpu,
+    keys: &mut [K],
+    values: Option<&mut [u32]>,
+    step: &SegmentedSort,
+) -> Result<(), SortError> {
+    let Some(values) = values else {
+        return incore::round_trip(gpu, &mut KeysAsBits(keys), step);
+    };
+    let mut bits = hostdata::widen(keys)?;
+    incore::round_trip_pairs(gpu, bits.as_mut_slice(), values, step)?;
+    hostdata::narrow(keys, bits.as_slice());
+    Ok(())
 }
 
 /// `sort` for whichever of the 32-bit key types `T` is (the downcasts find it); `Unsupported`

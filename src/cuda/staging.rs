@@ -29,6 +29,10 @@ impl Plain for f32 {}
 impl Plain for u64 {}
 impl Plain for i64 {}
 impl Plain for f64 {}
+impl Plain for u16 {}
+impl Plain for i16 {}
+impl Plain for u8 {}
+impl Plain for i8 {}
 impl Plain for Kvp {}
 
 /// Items whose sort order is that of a 64-bit key: what the out-of-core merge cuts and merges by.

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
 use super::dispatch::DeviceItem;
-use super::hostdata::ReadOnly;
+use super::host_keys::Bits32;
+use super::hostdata::{self, ReadOnly};
 use super::radix::RadixKey;
 use super::select::{self, Chosen};
 use super::transfer::{begin, chunks, device_buffer, finish, lease, upload};
@@ -40,8 +41,9 @@ impl CudaBackend {
         if k == 0 {
             return Ok((empty(stream)?, empty(stream)?));
         }
-        // `Key` is sealed to the six types below: the downcasts find the concrete one, and the
-        // result goes back as the caller's type the same way.
+        // `Key` is sealed: the downcasts find the concrete type among the six the select kernels
+        // take, and the result goes back as the caller's type the same way. Small keys on the
+        // device have no kernels: `Unsupported` below.
         let keys = keys as &dyn Any;
         macro_rules! as_type {
             ($($t:ty),*) => {$(
@@ -78,8 +80,30 @@ impl CudaBackend {
             (KeyView::U64(keys), KeySlice::U64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
             (KeyView::I64(keys), KeySlice::I64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
             (KeyView::F64(keys), KeySlice::F64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
+            (KeyView::U16(keys), KeySlice::U16(out)) => self.top_k_small(keys, k, order, out, out_positions),
+            (KeyView::I16(keys), KeySlice::I16(out)) => self.top_k_small(keys, k, order, out, out_positions),
+            (KeyView::U8(keys), KeySlice::U8(out)) => self.top_k_small(keys, k, order, out, out_positions),
+            (KeyView::I8(keys), KeySlice::I8(out)) => self.top_k_small(keys, k, order, out, out_positions),
             _ => Err(SortError::InvalidArgument("top-k: the output's key type differs from the input's".into())),
         }
+    }
+
+    /// Small keys (no select kernels of their own): their 32-bit ordered bits, widened into host
+    /// scratch, take the `u32` select, whose order and ties are the keys' own; the `k` chosen
+    /// come back narrowed.
+    fn top_k_small<K: Bits32>(
+        &self,
+        keys: &[K],
+        k: usize,
+        order: Order,
+        out_keys: &mut [K],
+        out_positions: &mut [u64],
+    ) -> Result<(), SortError> {
+        let bits = hostdata::widen(keys)?;
+        let mut chosen = vec![0u32; k];
+        self.top_k_typed(bits.as_slice(), k, order, &mut chosen, out_positions)?;
+        hostdata::narrow(out_keys, &chosen);
+        Ok(())
     }
 
     fn top_k_typed<K: RadixKey + DeviceItem>(

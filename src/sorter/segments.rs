@@ -150,10 +150,14 @@ impl Sorter {
             KeySlice::U64(k) => self.segmented_wide(k, values, offsets),
             KeySlice::I64(k) => self.segmented_wide(k, values, offsets),
             KeySlice::F64(k) => self.segmented_wide(k, values, offsets),
+            KeySlice::U16(k) => self.segmented_narrow(k, values, offsets),
+            KeySlice::I16(k) => self.segmented_narrow(k, values, offsets),
+            KeySlice::U8(k) => self.segmented_narrow(k, values, offsets),
+            KeySlice::I8(k) => self.segmented_narrow(k, values, offsets),
         }
     }
 
-    /// 32-bit keys: on the GPU, the keys (and values) go up, are sorted there segment by segment
+    /// 32-bit and small keys (their ordered bits are 32 bits wide): on the GPU, the keys (and values) go up, are sorted there segment by segment
     /// (`cuda/segments.rs`) and come back; elsewhere, or when the device has no room for that in
     /// one piece, one ascending sort of `segment << 32 | ordered bits` on the sorter's backend,
     /// then the keys back.

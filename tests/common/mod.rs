@@ -137,6 +137,22 @@ impl TestKey for f64 {
     }
 }
 
+/// The small keys keep the pattern's top bits, as `u32` does: Sorted stays sorted, Extremes hits
+/// 0 and MAX (MIN and -1 signed).
+macro_rules! small_test_key {
+    ($($t:ty: $unsigned:ty),*) => {$(
+        impl TestKey for $t {
+            fn from_bits(b: u64) -> $t {
+                (b >> (64 - <$unsigned>::BITS)) as $unsigned as $t
+            }
+            fn id(self) -> u64 {
+                self as $unsigned as u64
+            }
+        }
+    )*};
+}
+small_test_key!(u16: u16, i16: u16, u8: u8, i8: u8);
+
 /// A split pair rebuilt as one item, so the oracle can check it (values of 4 or 8 bytes).
 #[derive(Clone, Copy, Debug)]
 pub struct Pair<K, V = u32> {

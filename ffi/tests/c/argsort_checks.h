@@ -21,11 +21,17 @@ ARGSORT_WRAP(f32, float)
 ARGSORT_WRAP(u64, uint64_t)
 ARGSORT_WRAP(i64, int64_t)
 ARGSORT_WRAP(f64, double)
+ARGSORT_WRAP(u16, uint16_t)
+ARGSORT_WRAP(i16, int16_t)
+ARGSORT_WRAP(u8, uint8_t)
+ARGSORT_WRAP(i8, int8_t)
 
 /* In the order of TYPES. */
-static const argsort_fn ARGSORTS[] = {argsort_u32, argsort_i32, argsort_f32, argsort_u64, argsort_i64, argsort_f64};
-static const gpusort_key_type KEY_TYPES[] = {GPUSORT_KEY_U32, GPUSORT_KEY_I32, GPUSORT_KEY_F32,
-                                             GPUSORT_KEY_U64, GPUSORT_KEY_I64, GPUSORT_KEY_F64};
+static const argsort_fn ARGSORTS[] = {argsort_u32, argsort_i32, argsort_f32, argsort_u64, argsort_i64,
+                                      argsort_f64, argsort_u16, argsort_i16, argsort_u8,  argsort_i8};
+static const gpusort_key_type KEY_TYPES[] = {GPUSORT_KEY_U32, GPUSORT_KEY_I32, GPUSORT_KEY_F32, GPUSORT_KEY_U64,
+                                             GPUSORT_KEY_I64, GPUSORT_KEY_F64, GPUSORT_KEY_U16, GPUSORT_KEY_I16,
+                                             GPUSORT_KEY_U8,  GPUSORT_KEY_I8};
 
 /* 0, 1, 2, 2^k - 1, 2^k, 2^k + 1, primes. */
 static const size_t ARG_SIZES[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 255, 256, 257, 1009, 4095, 4096, 4097, 65536, 65537};
@@ -262,7 +268,7 @@ static void records_error_checks(const gpusort_sorter *cpu) {
         {8, 8, 1, GPUSORT_KEY_F64, 0, "runs past the end of a record", "an f64 key at offset 1 of 8 bytes"},
         {4, 16, SIZE_MAX, GPUSORT_KEY_I64, 0, "key_offset", "key_offset SIZE_MAX (key_offset + size overflows)"},
         {0, 4, 1, GPUSORT_KEY_I32, 0, "runs past the end of a record", "a key past the record with n = 0"},
-        {8, 8, 0, 6, 0, "key type 6", "key type 6"},
+        {8, 8, 0, 10, 0, "key type 10", "key type 10"},
         {8, 8, 0, UINT32_MAX, 0, "key type 4294967295", "key type UINT32_MAX"},
         {8, 8, 0, GPUSORT_KEY_U64, 2, "order 2", "order 2"},
         {SIZE_MAX / 4, 8, 0, GPUSORT_KEY_U32, 0, "len * record_size", "n * record_size overflows"},

@@ -25,6 +25,10 @@ PAIRS64_WRAP(f32, float)
 PAIRS64_WRAP(u64, uint64_t)
 PAIRS64_WRAP(i64, int64_t)
 PAIRS64_WRAP(f64, double)
+PAIRS64_WRAP(u16, uint16_t)
+PAIRS64_WRAP(i16, int16_t)
+PAIRS64_WRAP(u8, uint8_t)
+PAIRS64_WRAP(i8, int8_t)
 
 /* By key type name, looked up in TYPES: a key type added there without a _u64 function here is
  * simply not checked by this file. */
@@ -32,7 +36,9 @@ static const struct {
     const char *name;
     pairs64_fn sort;
 } PAIRS64[] = {{"u32", pairs64_u32}, {"i32", pairs64_i32}, {"f32", pairs64_f32},
-               {"u64", pairs64_u64}, {"i64", pairs64_i64}, {"f64", pairs64_f64}};
+               {"u64", pairs64_u64}, {"i64", pairs64_i64}, {"f64", pairs64_f64},
+               {"u16", pairs64_u16}, {"i16", pairs64_i16}, {"u8", pairs64_u8},
+               {"i8", pairs64_i8}};
 #define NPAIRS64 (sizeof PAIRS64 / sizeof PAIRS64[0])
 
 static const key_type *pairs64_key_type(const char *name) {

@@ -25,10 +25,14 @@ SEGMENTS_WRAP(f32, float)
 SEGMENTS_WRAP(u64, uint64_t)
 SEGMENTS_WRAP(i64, int64_t)
 SEGMENTS_WRAP(f64, double)
+SEGMENTS_WRAP(u16, uint16_t)
+SEGMENTS_WRAP(i16, int16_t)
+SEGMENTS_WRAP(u8, uint8_t)
+SEGMENTS_WRAP(i8, int8_t)
 
 /* In the order of TYPES. */
-static const segments_fn SEGMENTS[] = {segments_u32, segments_i32, segments_f32,
-                                       segments_u64, segments_i64, segments_f64};
+static const segments_fn SEGMENTS[] = {segments_u32, segments_i32, segments_f32, segments_u64, segments_i64,
+                                       segments_f64, segments_u16, segments_i16, segments_u8,  segments_i8};
 
 /* Ways to cut n keys: a positive value is a row length (the last row shorter), ONE_SEGMENT the
  * whole array, RANDOM_CUTS random offsets with repeats (empty segments, also first and last). */

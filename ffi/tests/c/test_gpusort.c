@@ -51,6 +51,9 @@ static uint64_t f32_raw(uint64_t rank) {
 static uint64_t i64_rank(uint64_t raw) { return raw ^ 0x8000000000000000ull; }
 static uint64_t f64_rank(uint64_t b) { return (b & 0x8000000000000000ull) ? ~b : (b ^ 0x8000000000000000ull); }
 static uint64_t f64_raw(uint64_t r) { return (r & 0x8000000000000000ull) ? (r ^ 0x8000000000000000ull) : ~r; }
+/* Small signed keys: the sign bit flipped, as for int32_t. */
+static uint64_t i16_rank(uint64_t raw) { return (uint16_t)raw ^ 0x8000u; }
+static uint64_t i8_rank(uint64_t raw) { return (uint8_t)raw ^ 0x80u; }
 
 #define WRAP(T, CT)                                                                                           \
     static gpusort_status keys_##T(const gpusort_sorter *s, void *k, size_t n, gpusort_order o,            \
@@ -67,6 +70,10 @@ WRAP(f32, float)
 WRAP(u64, uint64_t)
 WRAP(i64, int64_t)
 WRAP(f64, double)
+WRAP(u16, uint16_t)
+WRAP(i16, int16_t)
+WRAP(u8, uint8_t)
+WRAP(i8, int8_t)
 
 static const key_type TYPES[] = {
     {"u32", 4, 0xFFFFFFFFu, ident, ident, keys_u32, pairs_u32},
@@ -75,10 +82,21 @@ static const key_type TYPES[] = {
     {"u64", 8, UINT64_MAX, ident, ident, keys_u64, pairs_u64},
     {"i64", 8, UINT64_MAX, i64_rank, i64_rank, keys_i64, pairs_i64},
     {"f64", 8, UINT64_MAX, f64_rank, f64_raw, keys_f64, pairs_f64},
+    {"u16", 2, 0xFFFFu, ident, ident, keys_u16, pairs_u16},
+    {"i16", 2, 0xFFFFu, i16_rank, i16_rank, keys_i16, pairs_i16},
+    {"u8", 1, 0xFFu, ident, ident, keys_u8, pairs_u8},
+    {"i8", 1, 0xFFu, i8_rank, i8_rank, keys_i8, pairs_i8},
 };
 #define NTYPES (sizeof TYPES / sizeof TYPES[0])
 
 static uint64_t get_raw(const key_type *t, const void *base, size_t i) {
+    if (t->size == 1)
+        return ((const uint8_t *)base)[i];
+    if (t->size == 2) {
+        uint16_t x;
+        memcpy(&x, (const char *)base + i * 2, 2);
+        return x;
+    }
     if (t->size == 4) {
         uint32_t x;
         memcpy(&x, (const char *)base + i * 4, 4);
@@ -90,7 +108,12 @@ static uint64_t get_raw(const key_type *t, const void *base, size_t i) {
 }
 
 static void put_raw(const key_type *t, void *base, size_t i, uint64_t raw) {
-    if (t->size == 4) {
+    if (t->size == 1) {
+        ((uint8_t *)base)[i] = (uint8_t)raw;
+    } else if (t->size == 2) {
+        uint16_t x = (uint16_t)raw;
+        memcpy((char *)base + i * 2, &x, 2);
+    } else if (t->size == 4) {
         uint32_t x = (uint32_t)raw;
         memcpy((char *)base + i * 4, &x, 4);
     } else {
@@ -103,20 +126,26 @@ static const char *PATTERN_NAMES[] = {"random", "few distinct", "all equal", "so
 static const size_t SIZES[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 97, 255, 256, 257, 1000, 4099, 65536, 65537};
 #define NSIZES (sizeof SIZES / sizeof SIZES[0])
 
-/* A rank for element i of n in a pattern; for f32 the mid rank 0x80000000 is +0.0, one below -0.0. */
+/* A rank for element i of n in a pattern; for f32 the mid rank 0x80000000 is +0.0, one below -0.0.
+ * Small keys (16 and 8 bits) take the middle of their own range and wrap: their "sorted" and
+ * "reverse" inputs past 2^16 / 2^8 / 3 keys are sorted runs. */
 static uint64_t rank_for(const key_type *t, int pattern, size_t i, size_t n, uint64_t *rng) {
-    const uint64_t mid = 0x80000000u, r = splitmix(rng);
+    const int small = t->size < 4;
+    const uint64_t mid = small ? (t->max_rank >> 1) + 1 : 0x80000000u, r = splitmix(rng);
+    uint64_t rank;
     switch (pattern) {
-    case RANDOM: return t->max_rank == UINT64_MAX ? r : (r & t->max_rank);
+    case RANDOM: rank = t->max_rank == UINT64_MAX ? r : (r & t->max_rank); break;
     case FEW: {
         const uint64_t few[5] = {0, mid - 1, mid, mid + 1, t->max_rank};
-        return few[r % 5];
+        rank = few[r % 5];
+        break;
     }
-    case EQUAL: return mid + 12345;
-    case SORTED: return mid + 3 * (uint64_t)i;
-    case REVERSE: return mid + 3 * (uint64_t)(n - i);
-    default: return (r & 1) ? t->max_rank : 0;
+    case EQUAL: rank = mid + 12345; break;
+    case SORTED: rank = mid + 3 * (uint64_t)i; break;
+    case REVERSE: rank = mid + 3 * (uint64_t)(n - i); break;
+    default: rank = (r & 1) ? t->max_rank : 0;
     }
+    return small ? rank & t->max_rank : rank;
 }
 
 static int cmp_u64(const void *a, const void *b) {
