@@ -311,7 +311,7 @@ fn sanitizer_small_sweep(b: &Backend) {
 type PerBackend = (&'static str, fn(&Backend));
 
 fn main() -> std::process::ExitCode {
-    let per_backend: [PerBackend; 10] = [
+    let per_backend: [PerBackend; 12] = [
         ("kvp_edge_cases", kvp_edge_cases),
         ("kvp_large", kvp_large),
         ("u32_keys", u32_keys),
