@@ -1,33 +1,15 @@
 //! Split pairs with 64-bit values: `gpusort_sort_pairs_<key>_u64`, one per key type, beside the
 //! `uint32_t`-value family of `sort.rs` (`gpusort_sort_pairs_<key>`). Written out, as there
-//! (cbindgen reads signatures, not macro expansions), each forwarding to the generic `pairs64`.
+//! (cbindgen reads signatures, not macro expansions), each forwarding to the generic `sort::pairs`.
 //!
 //! The values are opaque 8-byte payloads moved bit for bit: `int64_t` or `double` arrays pass as
 //! `(uint64_t *)`. On the GPU the keys are argsorted there and both arrays permuted on the host
 //! (`Sorter::sort_pairs`), so every backend gives the same result.
 
-use gpusort_core::Key;
-
-use crate::args::{disjoint, gpusort_algorithm, gpusort_order, RawArray};
-use crate::sort::with_sorter;
+use crate::args::{gpusort_algorithm, gpusort_order};
+use crate::sort::pairs;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
-
-unsafe fn pairs64<K: Key>(
-    sorter: *const gpusort_sorter,
-    keys: *mut K,
-    values: *mut u64,
-    len: usize,
-    ord: gpusort_order,
-    alg: gpusort_algorithm,
-) -> gpusort_status {
-    with_sorter(sorter, ord, alg, |s| {
-        let (keys, values) = (RawArray::new(keys, len, "keys")?, RawArray::new(values, len, "values")?);
-        // On the raw addresses, before either slice exists (see `sort.rs`).
-        disjoint(&keys, &values, "the key and value arrays")?;
-        Ok(s.sort_pairs(keys.into_slice(), values.into_slice())?)
-    })
-}
 
 /// Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
 /// each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
@@ -51,7 +33,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int32_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -67,7 +49,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -83,7 +65,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -99,7 +81,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -115,7 +97,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `double` keys (totalOrder) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -131,7 +113,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -147,7 +129,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u16_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -163,7 +145,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i16_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -179,7 +161,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u8_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -195,7 +177,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i8_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs64(sorter, keys, values, len, order, algorithm)
+    pairs(sorter, keys, values, len, order, algorithm)
 }
 
 #[cfg(test)]

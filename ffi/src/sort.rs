@@ -6,7 +6,7 @@
 
 use std::mem::{align_of, offset_of, size_of};
 
-use gpusort_core::{Key, Kvp, Sorter};
+use gpusort_core::{Key, Kvp, Sorter, Value};
 
 use crate::args::{algorithm, disjoint, gpusort_algorithm, gpusort_order, order, RawArray};
 use crate::failure::Failure;
@@ -53,10 +53,11 @@ pub(crate) unsafe fn keys<K: Key>(
     })
 }
 
-pub(crate) unsafe fn pairs<K: Key>(
+/// Split pairs of any key and value type (`uint32_t` values here, `uint64_t` in `pairs64.rs`).
+pub(crate) unsafe fn pairs<K: Key, V: Value>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
-    values: *mut u32,
+    values: *mut V,
     len: usize,
     ord: gpusort_order,
     alg: gpusort_algorithm,
