@@ -12,7 +12,8 @@ use gpusort::{Order, SortError, Sorter};
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
 
 /// Segment layouts over n items: one segment, equal rows, random lengths from 0 to `max` (empty
-/// segments included), and a few large segments with singles and empties between them.
+/// segments included; the longest make the GPU sort segments of many radix tiles each), and a few
+/// large segments with singles and empties between them.
 fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
     let mut out = vec![("one", vec![0, n])];
     for cols in [1, 7, 64, 1000] {
@@ -20,7 +21,7 @@ fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
             out.push(("rows", (0..=n / cols).map(|r| r * cols).collect()));
         }
     }
-    for max in [3, 40, 5000] {
+    for max in [3, 40, 5000, 200_000] {
         let mut r = Rng(seed ^ max as u64);
         let mut o = vec![0];
         while *o.last().unwrap() < n {

@@ -1,7 +1,8 @@
-// Entry points of the radix sort (radix.cuh), one set per sort description; `order` carries the
+// Entry points of the radix sort (radix.cuh) and of its segmented form (radix_segments.cuh), one
+// set per sort description; `order` carries the
 // ORDER_* flags (descending, signed, float keys). src/cuda/radix.rs
 // wraps each in a typed Rust function and reads radix_config_<name> to size its launches.
-#include "radix.cuh"
+#include "radix_segments.cuh"
 
 extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix_prepare(const unsigned long long *hist, int passes, unsigned long long n, unsigned *plan,
@@ -38,9 +39,10 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
         unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                            \
         const unsigned long long *base_in, unsigned long long *base_out) {                                         \
         radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                                        \
-                plan, pass, order, keys_a, keys_b, values_a, values_b, portion_begin, portion_len, status,         \
-                status_next, status_words, tile_counter, base_in, base_out);                                       \
+            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                         \
+                plan, pass, order, keys_a, keys_b, values_a, values_b,                                             \
+                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,           \
+                status_words, tile_counter);                                                                       \
         });                                                                                                        \
     }                                                                                                              \
     extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                              \
@@ -55,3 +57,45 @@ RADIX_SORT_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP
 RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
 RADIX_SORT_ENTRY_POINTS(u64, radix::SortU64, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
 RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::SortPairsU64, RADIX_SWEEP_ITEMS_PAIRS_U64, RADIX_SWEEP_BLOCKS_PAIRS)
+
+// The segmented sort, for 32-bit keys alone and with 32-bit values (src/cuda/radix/segmented.rs);
+// its sweeps take the plain sort's tuning and tile.
+extern "C" __global__ void __launch_bounds__(1024)
+    radix_segment_tiles(const unsigned long long *offsets, unsigned segments, unsigned tile_items, unsigned *first_tile) {
+    radix::segment_tiles<1024>(offsets, segments, tile_items, first_tile);
+}
+
+extern "C" __global__ void __launch_bounds__(radix::RADIX)
+    radix_segment_bases(const unsigned *hist, int passes, const unsigned long long *offsets,
+                        const unsigned *first_tile, unsigned segments, unsigned long long *bases,
+                        unsigned long long *all, unsigned *tile_segment) {
+    radix::segment_bases(hist, passes, offsets, first_tile, segments, bases, all, tile_segment);
+}
+
+#define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_ITEMS, SWEEP_BLOCKS)                                          \
+    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(               \
+        const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,             \
+        unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                             \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, RADIX_SWEEP_THREADS * SWEEP_ITEMS,        \
+                                        nullptr, nullptr};                                                         \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
+            radix::segment_histogram<S, decltype(fl)::value, RADIX_HIST_THREADS>(keys, order, tiles,               \
+                                                                                 tiles_per_block, hist);           \
+        });                                                                                                        \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_segment_onesweep_##NAME( \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,          \
+        S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                        \
+        const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,       \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                        \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, RADIX_SWEEP_THREADS * SWEEP_ITEMS, bases,  \
+                                        tile_segment};                                                             \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
+            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                         \
+                plan, pass, order, keys_a, keys_b, values_a, values_b, tiles, status, status_next, status_words,   \
+                tile_counter);                                                                                     \
+        });                                                                                                        \
+    }
+
+RADIX_SEGMENTED_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
+RADIX_SEGMENTED_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)

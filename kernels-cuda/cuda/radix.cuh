@@ -229,12 +229,32 @@ __device__ __forceinline__ unsigned look_back(unsigned *status, unsigned tile, i
     return before;
 }
 
-template <class S, bool FLOAT, int THREADS, int ITEMS>
+// The items a sweep tile ranks: tiles form chains (the input, a portion of it, or one segment of a
+// segmented sort), each with its own look-back and its own digit bases.
+struct Chain {
+    unsigned long long begin;           // the chain's first item
+    unsigned len;                       // its items; 0 for a tile past the last chain
+    unsigned tile;                      // this tile's place in the chain
+    unsigned long long first_tile;      // the chain's first tile among all of the launch
+    const unsigned long long *base_in;  // global position of each digit's first item of the chain
+    unsigned long long *base_out;       // where the last tile leaves each digit's end (or null)
+};
+
+// One chain of every tile of the launch: a portion of up to VALUE_MASK items.
+struct PortionTiles {
+    static constexpr bool SEGMENTED = false;
+    unsigned long long begin;
+    unsigned len;
+    const unsigned long long *base_in;
+    unsigned long long *base_out;
+    __device__ __forceinline__ Chain locate(unsigned tile) const { return {begin, len, tile, 0, base_in, base_out}; }
+};
+
+template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles>
 __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::Item *keys_a,
                          typename S::Item *keys_b, typename S::Value *values_a, typename S::Value *values_b,
-                         unsigned long long portion_begin, unsigned portion_len, unsigned *status,
-                         unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,
-                         const unsigned long long *base_in, unsigned long long *base_out) {
+                         const Tiles tiles, unsigned *all_status, unsigned *status_next,
+                         unsigned long long status_words, unsigned *tile_counter) {
     static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
     using Item = typename S::Item;
     using Value = typename S::Value;
@@ -256,20 +276,31 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     }
     if (plan[PLAN_SKIP + pass]) return;
     const bool from_b = plan[PLAN_FROM_B + pass];
-    const Item *src = (from_b ? keys_b : keys_a) + portion_begin;
+    const Item *src = from_b ? keys_b : keys_a;
     Item *dst = from_b ? keys_a : keys_b;
-    const Value *vsrc = VALUES ? (from_b ? values_b : values_a) + portion_begin : nullptr;
+    const Value *vsrc = VALUES ? (from_b ? values_b : values_a) : nullptr;
     Value *vdst = from_b ? values_a : values_b;
     const KeyOrder<S, FLOAT> key(order);
     const int shift = pass * DIGIT_BITS;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
 
-    // Tiles are numbered in the order blocks start, so every tile this one waits for in the
-    // look-back is already running or done: no deadlock whatever order the hardware schedules.
+    // Tiles are numbered in the order blocks start, and chains are runs of consecutive numbers, so
+    // every tile this one waits for in the look-back is already running or done: no deadlock
+    // whatever order the hardware schedules.
     if (t == 0) sh.tile = atomicAdd(tile_counter, 1u);
     for (int i = t; i < WARPS * BIN_WORDS; i += THREADS) (&sh.warp_bins[0][0])[i] = 0;
     __syncthreads();
-    const unsigned tile = sh.tile;
+    const Chain chain = tiles.locate(sh.tile);
+    // A segmented sort's grid may hold more blocks than there are tiles.
+    if constexpr (Tiles::SEGMENTED) {
+        if (chain.len == 0) return;
+    }
+    const unsigned tile = chain.tile, portion_len = chain.len;
+    unsigned *status = all_status + chain.first_tile * RADIX;
+    const unsigned long long *base_in = chain.base_in;
+    unsigned long long *base_out = chain.base_out;
+    src += chain.begin;
+    if constexpr (VALUES) vsrc += chain.begin;
     const unsigned tile_begin = tile * TILE;
     const unsigned tile_len = min((unsigned)TILE, portion_len - tile_begin);
     const unsigned last_tile = (portion_len - 1) / TILE;
@@ -305,7 +336,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         const unsigned before = look_back<S::LOOKBACK_BATCH>(status, tile, t, count);
         const unsigned long long global = base_in[t] + before;
         sh.out_offset[t] = global - start;  // wraps for digits before `start`; the add below wraps back
-        if (tile == last_tile) base_out[t] = global + count;
+        if (!Tiles::SEGMENTED && tile == last_tile) base_out[t] = global + count;
     };
     // S::LOOKBACK_LATE (early counts only): look back after staging the keys, not before; the
     // tiles before this one have had longer to publish their inclusive counts.

@@ -9,6 +9,7 @@
 //! counters; for 64M pairs (512 MB) that is 512 MB + 32 MB.
 
 mod launch;
+pub(crate) mod segmented;
 
 use std::sync::Arc;
 

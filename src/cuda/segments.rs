@@ -1,15 +1,21 @@
-//! Segmented sorts of keys already on the device (`kernels-cuda/cuda/segments.cu`): 32-bit keys
-//! become `segment << 32 | ordered bits`, one stable radix sort of those 64-bit words (values
-//! beside them) orders every segment on its own, and the keys are read back out. The radix sort
-//! skips the digit passes of segment bits no key sets: 1M segments leave 12 of the 32 high bits
-//! zero. When no segment is longer than 2048 keys, one block per segment sorts it in shared
-//! memory instead (`segments_block_<n>`), and when none is longer than 256, `n / 8` lanes per
-//! segment in registers (`segments_lanes_<n>`, 8 keys per lane). The offsets are checked on the
-//! device first, which also finds the longest segment; that answer is what this reads back (a
-//! wait for the stream), so bad offsets leave the data untouched.
+//! Segmented sorts of keys already on the device (`kernels-cuda/cuda/segments.cu`), by the
+//! longest segment and the average:
+//! - none longer than 256 keys: `n / 8` lanes per segment in registers (`segments_lanes_<n>`,
+//!   8 keys per lane);
+//! - none longer than 2048: one block per segment in shared memory (`segments_block_<n>`);
+//! - a radix tile of keys or more per segment on average: the radix sort's passes over every
+//!   segment at once, each with its own digit bases (`radix::segmented`);
+//! - otherwise 32-bit keys become `segment << 32 | ordered bits`, one stable radix sort of those
+//!   64-bit words (values beside them) orders every segment on its own, and the keys are read
+//!   back out. The radix sort skips the digit passes of segment bits no key sets: 1M segments
+//!   leave 12 of the 32 high bits zero.
+//!
+//! The offsets are checked on the device first, which also finds the longest segment; that
+//! answer is what this reads back (a wait for the stream), so bad offsets leave the data
+//! untouched.
 //!
 //! Extra device memory: the words (8 bytes per key) and the radix sort's ping-pong copy of them
-//! and of the values.
+//! and of the values; the segmented radix sort needs less (`radix::segmented`).
 
 use std::any::Any;
 use std::sync::Arc;
@@ -204,6 +210,9 @@ fn sort<K: RadixKey>(
             (None, None) => unreachable!("one of them is Some"),
         };
         return launch::network_sort(gpu, stream, kernel, k, v, o, flags);
+    }
+    if radix::segmented::takes::<K>(gpu, values.is_some(), n, count - 1, longest)? {
+        return radix::segmented::sort(gpu, stream, keys, values, offsets, flags);
     }
     // SAFETY: segments_compose writes every word before the sort reads it.
     let mut words = unsafe { stream.alloc::<u64>(n) }.map_err(SortError::driver("segmented sort words", n * 8))?;
