@@ -22,7 +22,7 @@
 #   GPUSORT_COMMIT        what to print as the gpusort version (default: git rev-parse HEAD)
 #   GPUSORT_BENCH_FAST    1 (default here): short criterion warm-up and measurement
 #   size lists (comma-separated, empty for none), as benches/sort/ reads them:
-#   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA,
+#   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA, GPUSORT_BENCH_SHAPE_SIZES,
 #   GPUSORT_BENCH_CPU_SIZES, GPUSORT_BENCH_CPU_PATTERN_SIZES; GPUSORT_BENCH_CPU_SORTS (the GPU
 #   report runs only the fastest CPU sorts, for its GPU-vs-CPU column)
 #   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups, CUB or torch: a minute);
@@ -50,6 +50,7 @@ seed_sizes=$(python3 -c 'print(",".join(str(1 << b) for b in range(14, 27)))')
 export GPUSORT_BENCH_SIZES="${GPUSORT_BENCH_SIZES-$seed_sizes}"
 export GPUSORT_BENCH_PATTERN_SIZES="${GPUSORT_BENCH_PATTERN_SIZES-1048576,16777216,67108864}"
 export GPUSORT_BENCH_RADIX_EXTRA="${GPUSORT_BENCH_RADIX_EXTRA-268435456}"
+export GPUSORT_BENCH_SHAPE_SIZES="${GPUSORT_BENCH_SHAPE_SIZES-16384,1048576,16777216,67108864,268435456}"
 if [[ $mode == gpu ]]; then
   # A few CPU rows for the host-to-host table's "GPU vs CPU backend" column; --cpu does the rest.
   export GPUSORT_BENCH_CPU_SIZES="${GPUSORT_BENCH_CPU_SIZES-1048576,16777216}"
@@ -115,6 +116,10 @@ if [[ $mode == gpu ]]; then
       if [[ -n "$GPUSORT_BENCH_PATTERN_SIZES" ]]; then
         "$logs/cub_bench" --json --pattern sorted,reverse,distinct16,equal,zipf ${GPUSORT_BENCH_PATTERN_SIZES//,/ } \
           >> "$data" 2>> "$log" || echo "CUB harness failed on the patterns" >> "$log"
+      fi
+      if [[ -n "$GPUSORT_BENCH_SHAPE_SIZES" ]]; then
+        "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } \
+          >> "$data" 2>> "$log" || echo "CUB harness failed on the shapes" >> "$log"
       fi
     else
       echo '{"src": "cub", "kind": "absent", "text": "the CUB harness did not build, see report.log"}' >> "$data"

@@ -2,6 +2,7 @@
 host and out-of-core tables (report_host), CPU rows, method and sources."""
 
 import report_host
+import report_shapes
 from report_cpu import cpu_tables
 from report_data import PATTERN_TITLES, PATTERNS
 from report_fmt import fmt_ms, num, rate, ratio, size_label, table
@@ -171,6 +172,7 @@ def gpu_report(data, ref):
         out.append(times + "\n")
         out.append("Throughput and ratios:\n")
         out.append(speed + "\n")
+    out += report_shapes.shapes_section(data)
     for p in PATTERNS[1:]:
         if not data.sizes(p):
             continue

@@ -1,19 +1,20 @@
 //! The GPU radix sort at its kernel boundaries: lengths around the one-block limit and the sweep
 //! tiles, every input pattern that changes which digit passes run (and so which buffer holds the
-//! result), both orders, Kvp and u32 keys, device-resident through the public API. Each result is
-//! checked by the oracle: sorted, a permutation with every value on its key, stable.
+//! result), both orders, Kvp and u32 keys, then every key type alone and with values,
+//! device-resident through the public API. Each result is checked by the oracle: sorted, a
+//! permutation with every value on its key, stable.
 //!
 //! `bench_device_radix` (ignored) times the device-resident sorts with CUDA events for the CUB
 //! comparison in ci/cub/.
 
 mod common;
 use common::harness;
-use common::{skip_loudly, Rng};
+use common::{bits, skip_loudly, Pair, Rng, TestKey};
 use std::sync::Arc;
 
 use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
-use gpusort::cudarc::driver::{CudaContext, CudaStream};
-use gpusort::{check, Kvp, Order, Sorter};
+use gpusort::cudarc::driver::{CudaContext, CudaStream, DeviceRepr};
+use gpusort::{check, Algorithm, Kvp, Order, SortError, Sorter};
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
 
@@ -163,6 +164,75 @@ fn repeatable() {
     check::validate(&input, &a, Order::Descending, true).unwrap();
 }
 
+/// Keys of one type and, beside them, their positions as values, sorted on the device in both
+/// orders: keys against the oracle's order and multiset, pairs against a stable sort.
+fn check_key_type<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: common::Pattern) {
+    let keys: Vec<K> = bits(n, p, 23).into_iter().map(K::from_bits).collect();
+    let values: Vec<u32> = (0..n as u32).collect();
+    let what = std::any::type_name::<K>();
+    for order in ORDERS {
+        let s = s.clone().with_order(order);
+        let mut d = stream.clone_htod(&keys).unwrap();
+        s.sort_keys_device(&mut d, stream).unwrap_or_else(|e| panic!("{what} keys n={n} {p:?} {order:?}: {e}"));
+        let out = stream.clone_dtoh(&d).unwrap();
+        stream.synchronize().unwrap();
+        check::validate_keys(&keys, &out, order).unwrap_or_else(|e| panic!("{what} keys n={n} {p:?} {order:?}: {e}"));
+
+        let (mut dk, mut dv) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(&values).unwrap());
+        s.sort_pairs_device(&mut dk, &mut dv, stream)
+            .unwrap_or_else(|e| panic!("{what} pairs n={n} {p:?} {order:?}: {e}"));
+        let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
+        stream.synchronize().unwrap();
+        let input: Vec<Pair<K>> = keys.iter().zip(&values).map(|(&key, &value)| Pair { key, value }).collect();
+        let out: Vec<Pair<K>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
+        check::validate(&input, &out, order, true)
+            .unwrap_or_else(|e| panic!("{what} pairs n={n} {p:?} {order:?}: {e}"));
+    }
+}
+
+/// Every key type the device sorts take, keys alone and with values, at the edge lengths (the
+/// one-block sort, a tile and a few, primes) and every pattern of the suite.
+fn every_key_type() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let lengths = [0usize, 1, 2, 3, 31, 257, 4095, 4096, 4097, 16383, 16385, 20481, 65537, 1_000_003];
+    for &n in &lengths {
+        for &p in common::PATTERNS {
+            check_key_type::<u32>(&s, &stream, n, p);
+            check_key_type::<i32>(&s, &stream, n, p);
+            check_key_type::<f32>(&s, &stream, n, p);
+            check_key_type::<u64>(&s, &stream, n, p);
+            check_key_type::<i64>(&s, &stream, n, p);
+            check_key_type::<f64>(&s, &stream, n, p);
+        }
+    }
+}
+
+/// What the device sorts refuse is refused before any work, the data untouched: keys without
+/// device kernels, a network with keys other than `u32`, split arrays of different lengths.
+fn refused_device_keys_untouched() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let small: Vec<u16> = (0..1000u16).rev().collect();
+    let mut d = stream.clone_htod(&small).unwrap();
+    let e = s.sort_keys_device(&mut d, &stream).unwrap_err();
+    assert!(matches!(e, SortError::Unsupported { .. }), "u16 keys on the device: {e}");
+    assert_eq!(stream.clone_dtoh(&d).unwrap(), small);
+
+    let floats: Vec<f32> = (0..5000).map(|i| (i as f32 * 0.37).sin()).collect();
+    let mut d = stream.clone_htod(&floats).unwrap();
+    let e = s.clone().with_algorithm(Algorithm::Bitonic).sort_keys_device(&mut d, &stream).unwrap_err();
+    assert!(matches!(e, SortError::Unsupported { .. }), "f32 keys through bitonic on the device: {e}");
+    let back: Vec<u32> = stream.clone_dtoh(&d).unwrap().iter().map(|x: &f32| x.to_bits()).collect();
+    assert_eq!(back, floats.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+
+    let keys: Vec<u64> = (0..100u64).rev().collect();
+    let (mut dk, mut dv) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(&[1u32; 99]).unwrap());
+    let e = s.sort_pairs_device(&mut dk, &mut dv, &stream).unwrap_err();
+    assert!(matches!(e, SortError::InvalidArgument(_)), "99 values for 100 keys: {e}");
+    assert_eq!(stream.clone_dtoh(&dk).unwrap(), keys);
+}
+
 fn median(mut v: Vec<f32>) -> f32 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
@@ -281,6 +351,9 @@ fn sanitizer_sizes() {
         for p in [Pattern::Random, Pattern::LowByte, Pattern::TwoBytes, Pattern::AllEqual] {
             check_one(&s, &stream, n, p, 3);
         }
+        // The float kernels (f32 on their own, 64-bit flipping at run time), alone and with values.
+        check_key_type::<f32>(&s, &stream, n, common::Pattern::Random);
+        check_key_type::<f64>(&s, &stream, n, common::Pattern::Random);
     }
 }
 
@@ -289,6 +362,8 @@ fn main() -> std::process::ExitCode {
         harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
         harness::gpu("large_inputs", large_inputs),
         harness::gpu("repeatable", repeatable),
+        harness::gpu("every_key_type", every_key_type),
+        harness::gpu("refused_device_keys_untouched", refused_device_keys_untouched),
         harness::gpu("bench_device_radix", bench_device_radix).with_ignored_flag(true),
         harness::gpu("sanitizer_sizes", sanitizer_sizes),
     ])

@@ -3,7 +3,8 @@
 //!
 //! Benchmark ids are `<group>/<sort>/<pattern>/<n>`; filter with `cargo bench -- <regex>`, e.g.
 //! `cuda-device/radix`, `cuda-host/`, `cpu/rdst`, `/zipf/`. Groups: `cuda-device` (radix,
-//! radix-keys, bitonic, odd-even), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
+//! radix-keys, bitonic, odd-even; before them the radix sort's other key types and orders,
+//! `shapes.rs`), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
 //! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `records`, `out-of-core`, a plain
 //! timing loop, about a minute on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
@@ -20,7 +21,8 @@
 //! report run); size lists, comma-separated, empty for none: `GPUSORT_BENCH_SIZES` (random, GPU),
 //! `GPUSORT_BENCH_PATTERN_SIZES` (other patterns, GPU), `GPUSORT_BENCH_RADIX_EXTRA` (random, radix
 //! only), `GPUSORT_BENCH_CPU_SIZES`, `GPUSORT_BENCH_CPU_PATTERN_SIZES`; `GPUSORT_BENCH_CPU_SORTS`
-//! (names of the CPU sorts to run, default all).
+//! (names of the CPU sorts to run, default all); `GPUSORT_BENCH_SHAPE_SIZES` (the other radix
+//! shapes, `shapes.rs`).
 //!
 //! The host tables: `GPUSORT_BENCH_HOST` = `0` (never), `1` (always), `only` (the host tables and
 //! nothing else); `GPUSORT_BENCH_HOST_SIZES` (Kvp, default 1M,16M,64M,256M,512M,1G),
@@ -39,6 +41,7 @@ mod multi;
 mod record;
 mod records;
 mod segments;
+mod shapes;
 mod topk;
 
 use std::sync::Arc;
@@ -154,6 +157,9 @@ fn cuda_sorter(group: &str) -> Option<Sorter> {
 
 fn cuda_device(c: &mut Criterion) {
     let Some(gpu) = cuda_sorter("cuda-device") else { return };
+    if shapes::selected() {
+        shapes::run(&gpu);
+    }
     let mut g = c.benchmark_group("cuda-device");
     configure(&mut g, 300, 1000);
     for p in PATTERNS {

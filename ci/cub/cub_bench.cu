@@ -6,6 +6,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench ci/cub/cub_bench.cu
 //   ./cub_bench [n ...]                                  a table, random keys
 //   ./cub_bench --json [--pattern p[,p...]] [n ...]      one JSON line per timing (ci/report.py)
+//   ./cub_bench [--json] --shapes [n ...]               the other shapes (shapes.cuh), random keys
 //
 // Patterns (the formulas of benches/sort/inputs.rs `Pattern::key`): random, sorted, reverse, distinct16,
 // equal, zipf.
@@ -15,6 +16,7 @@
 #include <cub/cub.cuh>
 
 #include "harness.cuh"
+#include "shapes.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,9 +81,10 @@ static const int WARMUPS = 3, RUNS = 15;
 int main(int argc, char **argv) {
     std::vector<size_t> sizes;
     std::vector<std::string> patterns;
-    bool json = false;
+    bool json = false, shapes = false;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--shapes")) shapes = true;
         else if (!strcmp(argv[i], "--pattern") && i + 1 < argc) {
             std::string list = argv[++i];
             for (size_t at = 0, comma; at <= list.size(); at = comma + 1) {
@@ -110,6 +113,36 @@ int main(int argc, char **argv) {
             printf("%10zu %-16s %10.4f %12zu\n", n, what, ms, temp);
         fflush(stdout);
     };
+    if (shapes) {
+        // i32, f32, u64 and f64 keys, u64 keys with values, u32 pairs and keys descending, and u32 keys
+        // and pairs ascending again through this code (their buffers allocated as the others').
+        for (size_t n : sizes) {
+            size_t temp = 0;
+            // CUB_SHAPES=<names, comma-separated>: only those (for profiling one shape).
+            const char *only = getenv("CUB_SHAPES");
+            auto wanted = [&](const char *what) { return !only || strstr(only, what); };
+            auto one = [&](const char *what, float ms) {
+                if (ms < 0) {
+                    printf("CUB %s result wrong at n = %zu\n", what, n);
+                    exit(1);
+                }
+                report("random", n, what, ms, temp);
+            };
+#define SHAPE(NAME, K, PAIRS, DESC) \
+    if (wanted(NAME)) one(NAME, cub_shape<K, PAIRS, DESC>(n, WARMUPS, RUNS, &temp))
+            SHAPE("keys_i32", int, false, false);
+            SHAPE("keys_f32", float, false, false);
+            SHAPE("keys_u64", unsigned long long, false, false);
+            SHAPE("keys_f64", double, false, false);
+            SHAPE("pairs_u64", unsigned long long, true, false);
+            SHAPE("pairs_desc", unsigned, true, true);
+            SHAPE("keys_desc", unsigned, false, true);
+            SHAPE("keys_u32", unsigned, false, false);
+            SHAPE("pairs_u32", unsigned, true, false);
+#undef SHAPE
+        }
+        return 0;
+    }
     for (const std::string &pattern : patterns)
     for (size_t n : sizes) {
         std::vector<unsigned> hk(n), hv(n);

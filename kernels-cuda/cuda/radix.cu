@@ -17,49 +17,61 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
 
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
 // histogram threads, histogram blocks per SM, passes.
-#define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_ITEMS, SWEEP_BLOCKS)                                                           \
-    extern "C" __device__ unsigned radix_config_##NAME[8] = {                                                      \
-        RADIX_SWEEP_THREADS,                                                                                       \
-        SWEEP_ITEMS,                                                                                               \
-        RADIX_SMALL_THREADS,                                                                                       \
-        RADIX_SMALL_ITEMS,                                                                                         \
-        (unsigned)radix::small_shared_bytes<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(),                          \
-        RADIX_HIST_THREADS,                                                                                        \
-        RADIX_HIST_BLOCKS_PER_SM,                                                                                  \
-        S::PASSES};                                                                                                \
-    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                               \
-        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {     \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::histogram<S, decltype(fl)::value, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, order, hist);              \
-        });                                                                                                        \
-    }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_onesweep_##NAME(         \
-        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,          \
-        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,              \
-        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                            \
-        const unsigned long long *base_in, unsigned long long *base_out) {                                         \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                         \
-                plan, pass, order, keys_a, keys_b, values_a, values_b,                                             \
-                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,           \
-                status_words, tile_counter);                                                                       \
-        });                                                                                                        \
-    }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                              \
-        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                               \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::small_sort<S, decltype(fl)::value, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, order);         \
-        });                                                                                                        \
+#define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                     \
+    extern "C" __device__ unsigned radix_config_##NAME[8] = {                                                          \
+        SWEEP_THREADS,                                                                                                 \
+        SWEEP_ITEMS,                                                                                                   \
+        RADIX_SMALL_THREADS,                                                                                           \
+        RADIX_SMALL_ITEMS,                                                                                             \
+        (unsigned)radix::small_shared_bytes<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(),                              \
+        RADIX_HIST_THREADS,                                                                                            \
+        RADIX_HIST_BLOCKS_PER_SM,                                                                                      \
+        S::PASSES};                                                                                                    \
+    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
+        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::histogram<S, decltype(fl)::value, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, order, hist);      \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_BLOCKS) radix_onesweep_##NAME(                   \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,               \
+        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,                  \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                                \
+        const unsigned long long *base_in, unsigned long long *base_out) {                                             \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::onesweep<S, decltype(fl)::value, SWEEP_THREADS, SWEEP_ITEMS>(                                       \
+                plan, pass, order, keys_a, keys_b, values_a, values_b,                                                 \
+                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,               \
+                status_words, tile_counter);                                                                           \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                                  \
+        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                                   \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::small_sort<S, decltype(fl)::value, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, order); \
+        });                                                                                                            \
     }
 
-RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
-RADIX_SORT_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
-RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
-RADIX_SORT_ENTRY_POINTS(u64, radix::SortU64, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
-RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::SortPairsU64, RADIX_SWEEP_ITEMS_PAIRS_U64, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
+// 32-bit keys: u32 and i32 through the integer kernels, f32 through its own (radix_keys.cuh IntKeys,
+// FloatKeys); 64-bit keys share one set that flips floats at run time. The segmented entry points
+// below keep one set for the three 32-bit key types.
+RADIX_SORT_ENTRY_POINTS(u32, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KEYS,
+                        RADIX_SWEEP_BLOCKS_KEYS)
+RADIX_SORT_ENTRY_POINTS(f32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_F32, RADIX_SWEEP_ITEMS_F32,
+                        RADIX_SWEEP_BLOCKS_F32)
+RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_PAIRS,
+                        RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_PAIRS,
+                        RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(u64, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KVP,
+                        RADIX_SWEEP_BLOCKS_KVP)
+RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::FloatKeys<radix::SortPairsU64>, RADIX_SWEEP_THREADS,
+                        RADIX_SWEEP_ITEMS_PAIRS_U64, RADIX_SWEEP_BLOCKS_PAIRS)
 
 // The segmented sort, for 32-bit keys alone and with 32-bit values (src/cuda/radix/segmented.rs);
-// its sweeps take the plain sort's tuning and tile.
+// its sweeps take the plain u32 sort's tuning and tile (radix_config_u32 and radix_config_pairs_u32
+// describe them), f32 keys included.
 extern "C" __global__ void __launch_bounds__(1024)
     radix_segment_tiles(const unsigned long long *offsets, unsigned segments, unsigned tile_items, unsigned *first_tile) {
     radix::segment_tiles<1024>(offsets, segments, tile_items, first_tile);

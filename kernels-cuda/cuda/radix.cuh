@@ -114,6 +114,29 @@ template <class T> __device__ __forceinline__ T scan_digits(T x, T *warp_sums) {
 }
 
 // ---- 1. histogram of every digit --------------------------------------------------------------
+// Adds the digits of every pass of src[i], i = first, first + stride, ... below end, to
+// counts[pass * RADIX + digit], with LOADS loads in flight before the first atomic. The whole
+// sort's histogram and the segmented one (radix_segments.cuh) both count through it.
+template <class S, bool FLOAT, int LOADS, class Index>
+__device__ __forceinline__ void add_digit_counts(const typename S::Item *src, Index first, Index end, Index stride,
+                                             const KeyOrder<S, FLOAT> &key, unsigned *counts) {
+    auto count = [&](const typename S::Item &x) {
+        const auto b = key(x);
+#pragma unroll
+        for (int p = 0; p < S::PASSES; ++p)
+            atomicAdd(&counts[p * RADIX + ((unsigned)(b >> (p * DIGIT_BITS)) & (RADIX - 1))], 1u);
+    };
+    Index i = first;
+    for (; i + (LOADS - 1) * stride < end; i += LOADS * stride) {
+        typename S::Item x[LOADS];
+#pragma unroll
+        for (int k = 0; k < LOADS; ++k) x[k] = src[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < LOADS; ++k) count(x[k]);
+    }
+    for (; i < end; i += stride) count(src[i]);
+}
+
 template <class S, bool FLOAT, int THREADS, int ITEMS>
 __device__ void histogram(const typename S::Item *keys, unsigned long long n, int order,
                           unsigned long long *hist) {
@@ -121,22 +144,8 @@ __device__ void histogram(const typename S::Item *keys, unsigned long long n, in
     for (int i = threadIdx.x; i < S::PASSES * RADIX; i += THREADS) counts[i] = 0;
     __syncthreads();
     const KeyOrder<S, FLOAT> key(order);
-    auto count = [&](const typename S::Item &x) {
-        const auto b = key(x);
-#pragma unroll
-        for (int p = 0; p < S::PASSES; ++p) atomicAdd(&counts[p * RADIX + ((unsigned)(b >> (p * DIGIT_BITS)) & 255)], 1u);
-    };
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
-    unsigned long long i = (unsigned long long)blockIdx.x * THREADS + threadIdx.x;
-    // ITEMS loads in flight before the first atomic.
-    for (; i + (ITEMS - 1) * stride < n; i += ITEMS * stride) {
-        typename S::Item x[ITEMS];
-#pragma unroll
-        for (int k = 0; k < ITEMS; ++k) x[k] = keys[i + k * stride];
-#pragma unroll
-        for (int k = 0; k < ITEMS; ++k) count(x[k]);
-    }
-    for (; i < n; i += stride) count(keys[i]);
+    add_digit_counts<S, FLOAT, ITEMS>(keys, (unsigned long long)blockIdx.x * THREADS + threadIdx.x, n, stride, key, counts);
     __syncthreads();
     for (int k = threadIdx.x; k < S::PASSES * RADIX; k += THREADS)
         if (counts[k]) atomicAdd(&hist[k], (unsigned long long)counts[k]);

@@ -48,6 +48,7 @@ struct SortKvp {
     using Bits = unsigned;
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = false;
+    static constexpr bool RUNTIME_FLOAT = false;
     static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
@@ -63,6 +64,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     using Bits = unsigned;
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
+    static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
@@ -77,6 +79,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     using Bits = unsigned;
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
+    static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
@@ -91,6 +94,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     using Bits = unsigned long long;
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = true;
+    static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
@@ -105,12 +109,28 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     using Bits = unsigned long long;
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = true;
+    static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
+// The plain sort's entry points by key kind (radix.cu): IntKeys<S> (u32 and i32 keys) without the
+// float path, FloatKeys<S> (f32 keys; u64, i64 and f64 keys) flipping floats by a run-time mask
+// in the one body. A FLOAT instantiation of the sweep ran its passes 30% slower than the integer
+// one (H200, 64M keys: 470 against 359 us a pass, ncu), in a kernel of its own as well; the
+// run-time mask costs the f32 sort 4% over the integer body. H200, 64M random keys, ms:
+//   f32 keys  2.03 -> 1.64 (own kernels, run-time mask)   split u32 pairs 2.26 -> 2.19 (IntKeys)
+//   f64 keys  4.78 -> 4.46   u64 keys with u32 values 5.48 -> 5.32   u64 keys 4.43 -> 4.46
+// (64-bit: FloatKeys for all three; u32 keys 1.57 either way.) docs/tuning.md has the rest.
+template <class S> struct IntKeys : S {
+    static constexpr bool FLOATS = false;
+};
+template <class S> struct FloatKeys : S {
+    static constexpr bool RUNTIME_FLOAT = true;
 };
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
@@ -127,11 +147,19 @@ constexpr int ORDER_FLOAT = 4;       // IEEE: flip the sign bit of positives, ev
 template <class S, bool FLOAT> struct KeyOrder {
     using Bits = typename S::Bits;
     static constexpr Bits SIGN = Bits(1) << (sizeof(Bits) * 8 - 1);
-    Bits xor_mask;
+    // S::RUNTIME_FLOAT (FloatKeys): float keys flip by a mask chosen at run time (all ones for
+    // floats, 0 otherwise) in the one kernel body, not in a second, FLOAT instantiation of it.
+    static constexpr bool RUNTIME_FLOAT = S::RUNTIME_FLOAT && S::FLOATS;
+    Bits xor_mask, float_mask;
     __device__ __forceinline__ explicit KeyOrder(int order)
-        : xor_mask((order & ORDER_DESCENDING ? ~Bits(0) : Bits(0)) ^ (order & ORDER_SIGNED ? SIGN : Bits(0))) {}
+        : xor_mask((order & ORDER_DESCENDING ? ~Bits(0) : Bits(0)) ^ (order & ORDER_SIGNED ? SIGN : Bits(0))),
+          float_mask(RUNTIME_FLOAT && (order & ORDER_FLOAT) ? ~Bits(0) : Bits(0)) {}
     __device__ __forceinline__ Bits ordered(Bits b) const {
         if constexpr (FLOAT) b ^= (b & SIGN) ? ~Bits(0) : SIGN;
+        if constexpr (RUNTIME_FLOAT) {
+            using Signed = std::make_signed_t<Bits>;
+            b ^= ((Bits)((Signed)b >> (sizeof(Bits) * 8 - 1)) | SIGN) & float_mask;
+        }
         return b ^ xor_mask;
     }
     __device__ __forceinline__ Bits operator()(const typename S::Item &x) const { return ordered(S::bits(x)); }
@@ -144,9 +172,10 @@ template <class S, bool FLOAT> struct KeyOrder {
 };
 
 // Runs body(std::true_type) for float keys, body(std::false_type) otherwise; only sort
-// descriptions that take floats instantiate the float path.
+// descriptions that take floats instantiate the float path, and those with RUNTIME_FLOAT do not
+// (their KeyOrder flips floats in the one body).
 template <class S, class Body> __device__ __forceinline__ void with_key_order(int order, Body body) {
-    if constexpr (S::FLOATS) {
+    if constexpr (S::FLOATS && !S::RUNTIME_FLOAT) {
         if (order & ORDER_FLOAT) {
             body(std::true_type{});
             return;

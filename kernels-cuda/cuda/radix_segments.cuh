@@ -88,11 +88,6 @@ __device__ void segment_histogram(const typename S::Item *keys, int order, const
     __shared__ unsigned counts[WORDS];
     for (int i = threadIdx.x; i < WORDS; i += THREADS) counts[i] = 0;
     const KeyOrder<S, FLOAT> key(order);
-    auto count = [&](const typename S::Item &x) {
-        const auto b = key(x);
-#pragma unroll
-        for (int p = 0; p < S::PASSES; ++p) atomicAdd(&counts[p * RADIX + ((unsigned)(b >> (p * DIGIT_BITS)) & (RADIX - 1))], 1u);
-    };
     auto flush = [&](unsigned segment) {
         __syncthreads();
         for (int i = threadIdx.x; i < WORDS; i += THREADS) {
@@ -114,17 +109,8 @@ __device__ void segment_histogram(const typename S::Item *keys, int order, const
         const unsigned long long seg_begin = tiles.offsets[segment];
         const unsigned long long begin = seg_begin + (unsigned long long)(g - tiles.first_tile[segment]) * tiles.tile_items;
         const unsigned len = (unsigned)min((unsigned long long)tiles.tile_items, tiles.offsets[segment + 1] - begin);
-        const typename S::Item *src = keys + begin;
-        constexpr int LOADS = 8;  // in flight before the first atomic
-        unsigned i = threadIdx.x;
-        for (; i + (LOADS - 1) * THREADS < len; i += LOADS * THREADS) {
-            typename S::Item x[LOADS];
-#pragma unroll
-            for (int k = 0; k < LOADS; ++k) x[k] = src[i + k * THREADS];
-#pragma unroll
-            for (int k = 0; k < LOADS; ++k) count(x[k]);
-        }
-        for (; i < len; i += THREADS) count(src[i]);
+        // 8 loads in flight before the first atomic, as the whole sort's histogram.
+        add_digit_counts<S, FLOAT, 8>(keys + begin, threadIdx.x, len, (unsigned)THREADS, key, counts);
     }
     flush(segment);
 }

@@ -54,6 +54,19 @@
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS
 #define RADIX_SWEEP_BLOCKS_PAIRS 2
 #endif
+// f32 keys alone, on kernels of their own (radix.cu): a block shape of their own. H200, session
+// 17, 64M / 16M random keys, ms: 384 threads x 24 items, 3 blocks 1.425 / 0.408; 384 x 16, 3
+// blocks 1.578 / 0.433; 384 x 20, 3 blocks 1.589 / 0.452; 256 x 24, 4 blocks 1.595 / 0.467;
+// 512 x 16, 2 blocks (the u32 keys' shape) 1.636 / 0.454.
+#ifndef RADIX_SWEEP_THREADS_F32
+#define RADIX_SWEEP_THREADS_F32 384
+#endif
+#ifndef RADIX_SWEEP_ITEMS_F32
+#define RADIX_SWEEP_ITEMS_F32 24  // 9216 keys, 36 KB staged
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_F32
+#define RADIX_SWEEP_BLOCKS_F32 3
+#endif
 // How a warp finds the lanes sharing a digit (radix.cuh warp_rank, figures there): 0 ballots,
 // 1 match, 3 shared atomic OR (chosen: H200, 64M Kvp 2.77 ms and keys 2.05 ms, against 3.01 and
 // 2.30 with ballots in the same run).

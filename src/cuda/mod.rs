@@ -26,6 +26,7 @@ mod staging;
 mod topk;
 mod transfer;
 
+use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
@@ -249,25 +250,38 @@ impl CudaBackend {
         self.device_sort(order, algorithm)?.run(stream, data)
     }
 
-    pub(crate) fn sort_keys_u32_device(
+    /// Keys alone (`values` `None`) or split pairs with `u32` values (radix only), keys of any
+    /// type the radix kernels take (`u32`, `i32`, `f32`, `u64`, `i64`, `f64`); the networks take
+    /// `u32` keys alone here (signed and float keys reach them from the host as ordered bits).
+    pub(crate) fn sort_keys_device<K: 'static>(
         &self,
         stream: &Arc<CudaStream>,
-        data: &mut CudaSlice<u32>,
+        keys: &mut CudaSlice<K>,
+        values: Option<&mut CudaSlice<u32>>,
         order: Order,
         algorithm: Algorithm,
     ) -> Result<(), SortError> {
-        self.device_sort(order, algorithm)?.run(stream, data)
-    }
-
-    pub(crate) fn sort_pairs_u32_device(
-        &self,
-        stream: &Arc<CudaStream>,
-        keys: &mut CudaSlice<u32>,
-        values: &mut CudaSlice<u32>,
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        self.device_sort(order, algorithm)?.run_pairs(stream, keys, values)
+        let sort = self.device_sort(order, algorithm)?;
+        let any = keys as &mut dyn Any;
+        macro_rules! as_type {
+            ($($t:ty),*) => {$(
+                if let Some(keys) = any.downcast_mut::<CudaSlice<$t>>() {
+                    return match values {
+                        Some(values) => sort.run_pairs(stream, keys, values),
+                        None => sort.run(stream, keys),
+                    };
+                }
+            )*};
+        }
+        as_type!(u32, i32, f32, u64, i64, f64);
+        Err(SortError::Unsupported {
+            backend: "cuda",
+            what: format!(
+                "device-resident {} keys: the device sorts take u32, i32, f32, u64, i64 and f64 keys; widen the \
+                 keys or sort them from the host",
+                std::any::type_name::<K>()
+            ),
+        })
     }
 
     /// Driver calls act on the calling thread's current context; `Sorter`s move between threads.

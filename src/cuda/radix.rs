@@ -25,8 +25,8 @@ const PLAN_SLOT: usize = 32;
 const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
-/// radix.cuh): i32 and f32 keys share the u32 kernels, i64 and f64 keys the u64 ones, which flip
-/// their bits on the fly.
+/// radix.cuh): i32 keys share the u32 kernels, f32 keys have their own, i64 and f64 keys share the
+/// u64 ones; all flip their bits on the fly.
 pub(crate) trait RadixKey: DeviceRepr + 'static {
     /// The keys-only entry points.
     const KEYS: Variant;
@@ -47,8 +47,8 @@ impl RadixKey for i32 {
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f32 {
-    const KEYS: Variant = Variant::U32;
-    const PAIRS: Variant = Variant::PairsU32;
+    const KEYS: Variant = Variant::F32;
+    const PAIRS: Variant = Variant::PairsF32;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 impl RadixKey for u64 {

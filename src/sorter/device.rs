@@ -113,23 +113,50 @@ impl Sorter {
         self.after_sort(r)
     }
 
-    /// Sorts `u32` keys already on the device, in place, in the sorter's order, on the caller's
-    /// stream (see [`Sorter::sort_kvp_device`]).
-    pub fn sort_keys_device(&self, data: &mut CudaSlice<u32>, stream: &Arc<CudaStream>) -> Result<(), SortError> {
-        let r = self.device_backend()?.sort_keys_u32_device(stream, data, self.order, self.algorithm);
+    /// Sorts keys already on the device, in place, in the sorter's order, on the caller's stream
+    /// (see [`Sorter::sort_kvp_device`]): `u32`, `i32`, `f32`, `u64`, `i64` or `f64` keys, floats
+    /// in `total_cmp` order. The sorting networks take `u32` keys alone here (other types are
+    /// `Unsupported` with them); the smaller key types are `Unsupported` on the device.
+    ///
+    /// ```no_run
+    /// use gpusort::{Order, Sorter};
+    /// let sorter = Sorter::cuda()?.with_order(Order::Descending);
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let mut data = stream.clone_htod(&[2.5f64, -1.0, 7.0]).expect("upload");
+    /// sorter.sort_keys_device(&mut data, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&data).expect("download"), [7.0, 2.5, -1.0]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_keys_device<K: Key + DeviceRepr>(
+        &self,
+        data: &mut CudaSlice<K>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<(), SortError> {
+        let r = self.device_backend()?.sort_keys_device(stream, data, None, self.order, self.algorithm);
         self.after_sort(r)
     }
 
-    /// Sorts split `u32` key and value arrays already on the device, in place, in the sorter's
-    /// order, on the caller's stream; stable (radix only). `InvalidArgument` when the lengths
-    /// differ.
-    pub fn sort_pairs_device(
+    /// Sorts split key and `u32` value arrays already on the device, in place, in the sorter's
+    /// order, on the caller's stream; stable (radix only). Keys as [`Sorter::sort_keys_device`]
+    /// takes them. `InvalidArgument` when the lengths differ.
+    ///
+    /// ```no_run
+    /// use gpusort::Sorter;
+    /// let sorter = Sorter::cuda()?;
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let mut keys = stream.clone_htod(&[30u64 << 40, 7, 30u64 << 40]).expect("upload");
+    /// let mut rows = stream.clone_htod(&[0u32, 1, 2]).expect("upload");
+    /// sorter.sort_pairs_device(&mut keys, &mut rows, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&rows).expect("download"), [1, 0, 2]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_pairs_device<K: Key + DeviceRepr>(
         &self,
-        keys: &mut CudaSlice<u32>,
+        keys: &mut CudaSlice<K>,
         values: &mut CudaSlice<u32>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
-        let r = self.device_backend()?.sort_pairs_u32_device(stream, keys, values, self.order, self.algorithm);
+        let r = self.device_backend()?.sort_keys_device(stream, keys, Some(values), self.order, self.algorithm);
         self.after_sort(r)
     }
 

@@ -17,10 +17,15 @@ use crate::SortError;
 pub(crate) enum Variant {
     /// `Kvp` structs, 8 bytes each, moved whole.
     Kvp,
-    /// `u32` keys alone.
+    /// `u32` (or `i32`) keys alone.
     U32,
-    /// `u32` keys with a separate `u32` value array.
+    /// `f32` keys alone: kernels of their own, which flip the float bits at run time (a float
+    /// path beside the integer one slowed both; radix_keys.cuh `FloatKeys`).
+    F32,
+    /// `u32` (or `i32`) keys with a separate `u32` value array.
     PairsU32,
+    /// `f32` keys with a separate `u32` value array.
+    PairsF32,
     /// `u64` keys alone.
     U64,
     /// `u64` keys with a separate `u32` value array.
@@ -49,11 +54,23 @@ impl Variant {
                 onesweep: "radix_onesweep_u32",
                 small: "radix_small_u32",
             },
+            Variant::F32 => Names {
+                config: "radix_config_f32",
+                histogram: "radix_histogram_f32",
+                onesweep: "radix_onesweep_f32",
+                small: "radix_small_f32",
+            },
             Variant::PairsU32 => Names {
                 config: "radix_config_pairs_u32",
                 histogram: "radix_histogram_pairs_u32",
                 onesweep: "radix_onesweep_pairs_u32",
                 small: "radix_small_pairs_u32",
+            },
+            Variant::PairsF32 => Names {
+                config: "radix_config_pairs_f32",
+                histogram: "radix_histogram_pairs_f32",
+                onesweep: "radix_onesweep_pairs_f32",
+                small: "radix_small_pairs_f32",
             },
             Variant::U64 => Names {
                 config: "radix_config_u64",
@@ -67,6 +84,18 @@ impl Variant {
                 onesweep: "radix_onesweep_pairs_u64",
                 small: "radix_small_pairs_u64",
             },
+        }
+    }
+}
+
+impl Variant {
+    /// The variant whose kernels and tile the segmented sort takes for these keys: one set for
+    /// integer and float 32-bit keys (the f32 sweep has a tile of its own; radix.cu).
+    pub(crate) fn segmented(self) -> Variant {
+        match self {
+            Variant::F32 => Variant::U32,
+            Variant::PairsF32 => Variant::PairsU32,
+            other => other,
         }
     }
 }
@@ -355,7 +384,8 @@ pub(crate) fn small<K, V>(
         .map_err(launch_err("radix_small"))
 }
 
-/// The segmented sort's entry points (`radix_segment_*_<name>`): 32-bit keys, alone or with values.
+/// The segmented sort's entry points (`radix_segment_*_<name>`): 32-bit keys, alone or with values
+/// (`Variant::segmented`).
 fn segment_names(variant: Variant) -> Result<(&'static str, &'static str), SortError> {
     match variant {
         Variant::U32 => Ok(("radix_segment_histogram_u32", "radix_segment_onesweep_u32")),

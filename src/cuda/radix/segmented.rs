@@ -25,7 +25,7 @@ pub(crate) fn takes<K: RadixKey>(
     segments: usize,
     longest: usize,
 ) -> Result<bool, SortError> {
-    let variant = if with_values { K::PAIRS } else { K::KEYS };
+    let variant = if with_values { K::PAIRS } else { K::KEYS }.segmented();
     let tile = launch::config(gpu, variant)?.tile;
     Ok(longest <= SWEEP_MAX_KEYS && segments.saturating_mul(tile) <= n)
 }
@@ -51,7 +51,7 @@ pub(crate) fn sort<K: RadixKey>(
     order: i32,
 ) -> Result<(), SortError> {
     let n = keys.len();
-    let variant = if values.is_some() { K::PAIRS } else { K::KEYS };
+    let variant = if values.is_some() { K::PAIRS } else { K::KEYS }.segmented();
     let cfg = launch::config(gpu, variant)?;
     let count = offsets.len().saturating_sub(1);
     if n < 2 || count == 0 {
