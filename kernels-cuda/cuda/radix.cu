@@ -52,26 +52,25 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
         });                                                                                                            \
     }
 
-RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
-// 32-bit keys: u32 and i32 through the integer kernels, f32 through its own (radix_keys.cuh IntKeys,
-// FloatKeys); 64-bit keys share one set that flips floats at run time. The segmented entry points
-// below keep one set for the three 32-bit key types.
-RADIX_SORT_ENTRY_POINTS(u32, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KEYS,
+RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
+// 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
+// 384 x 24 block shape the integer-only body spilled more and ran slower (tuning.cuh). Pairs of
+// u32 and i32 keys take the integer body, f32 pairs their own set; 64-bit keys share one set that
+// flips floats at run time.
+RADIX_SORT_ENTRY_POINTS(u32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS,
                         RADIX_SWEEP_BLOCKS_KEYS)
-RADIX_SORT_ENTRY_POINTS(f32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_F32, RADIX_SWEEP_ITEMS_F32,
-                        RADIX_SWEEP_BLOCKS_F32)
-RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_PAIRS,
-                        RADIX_SWEEP_BLOCKS_PAIRS)
-RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_PAIRS,
-                        RADIX_SWEEP_BLOCKS_PAIRS)
-RADIX_SORT_ENTRY_POINTS(u64, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS, RADIX_SWEEP_ITEMS_KVP,
-                        RADIX_SWEEP_BLOCKS_KVP)
-RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::FloatKeys<radix::SortPairsU64>, RADIX_SWEEP_THREADS,
-                        RADIX_SWEEP_ITEMS_PAIRS_U64, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS,
+                        RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS,
+                        RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(u64, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS_U64, RADIX_SWEEP_ITEMS_U64,
+                        RADIX_SWEEP_BLOCKS_U64)
+RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::FloatKeys<radix::SortPairsU64>, RADIX_SWEEP_THREADS_PAIRS_U64,
+                        RADIX_SWEEP_ITEMS_PAIRS_U64, RADIX_SWEEP_BLOCKS_PAIRS_U64)
 
-// The segmented sort, for 32-bit keys alone and with 32-bit values (src/cuda/radix/segmented.rs);
-// its sweeps take the plain u32 sort's tuning and tile (radix_config_u32 and radix_config_pairs_u32
-// describe them), f32 keys included.
+// The segmented sort, for 32-bit keys alone and with 32-bit values (src/cuda/radix/segmented.rs),
+// f32 keys included: block shapes of its own (RADIX_SEGMENT_*), described by radix_config_segment_<name>
+// (no one-block kernel: its fields are 0).
 extern "C" __global__ void __launch_bounds__(1024)
     radix_segment_tiles(const unsigned long long *offsets, unsigned segments, unsigned tile_items, unsigned *first_tile) {
     radix::segment_tiles<1024>(offsets, segments, tile_items, first_tile);
@@ -84,30 +83,33 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix::segment_bases(hist, passes, offsets, first_tile, segments, bases, all, tile_segment);
 }
 
-#define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_ITEMS, SWEEP_BLOCKS)                                          \
-    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(               \
-        const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,             \
-        unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                             \
-        const radix::SegmentTiles tiles{offsets, first_tile, segments, RADIX_SWEEP_THREADS * SWEEP_ITEMS,        \
-                                        nullptr, nullptr};                                                         \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::segment_histogram<S, decltype(fl)::value, RADIX_HIST_THREADS>(keys, order, tiles,               \
-                                                                                 tiles_per_block, hist);           \
-        });                                                                                                        \
-    }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(RADIX_SWEEP_THREADS, SWEEP_BLOCKS) radix_segment_onesweep_##NAME( \
-        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,          \
-        S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                        \
-        const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,       \
-        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                        \
-        const radix::SegmentTiles tiles{offsets, first_tile, segments, RADIX_SWEEP_THREADS * SWEEP_ITEMS, bases,  \
-                                        tile_segment};                                                             \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                             \
-            radix::onesweep<S, decltype(fl)::value, RADIX_SWEEP_THREADS, SWEEP_ITEMS>(                         \
-                plan, pass, order, keys_a, keys_b, values_a, values_b, tiles, status, status_next, status_words,   \
-                tile_counter);                                                                                     \
-        });                                                                                                        \
+#define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[8] = {                                                  \
+        SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_HIST_THREADS, RADIX_HIST_BLOCKS_PER_SM, S::PASSES};                 \
+    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(                   \
+        const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
+        unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, SWEEP_THREADS * SWEEP_ITEMS,                    \
+                                        nullptr, nullptr};                                                             \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::segment_histogram<S, decltype(fl)::value, RADIX_HIST_THREADS>(keys, order, tiles,                   \
+                                                                                 tiles_per_block, hist);               \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_BLOCKS) radix_segment_onesweep_##NAME(           \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,               \
+        S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                             \
+        const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,            \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                              \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, SWEEP_THREADS * SWEEP_ITEMS, bases,             \
+                                        tile_segment};                                                                 \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::onesweep<S, decltype(fl)::value, SWEEP_THREADS, SWEEP_ITEMS>(                                       \
+                plan, pass, order, keys_a, keys_b, values_a, values_b, tiles, status, status_next, status_words,       \
+                tile_counter);                                                                                         \
+        });                                                                                                            \
     }
 
-RADIX_SEGMENTED_ENTRY_POINTS(u32, radix::SortU32, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
-RADIX_SEGMENTED_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SEGMENTED_ENTRY_POINTS(u32, radix::SortU32, RADIX_SEGMENT_THREADS, RADIX_SEGMENT_ITEMS_KEYS, RADIX_SEGMENT_BLOCKS)
+RADIX_SEGMENTED_ENTRY_POINTS(pairs_u32, radix::SortPairsU32, RADIX_SEGMENT_THREADS, RADIX_SEGMENT_ITEMS_PAIRS,
+                             RADIX_SEGMENT_BLOCKS)

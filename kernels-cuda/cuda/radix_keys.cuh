@@ -118,14 +118,15 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
-// The plain sort's entry points by key kind (radix.cu): IntKeys<S> (u32 and i32 keys) without the
-// float path, FloatKeys<S> (f32 keys; u64, i64 and f64 keys) flipping floats by a run-time mask
-// in the one body. A FLOAT instantiation of the sweep ran its passes 30% slower than the integer
-// one (H200, 64M keys: 470 against 359 us a pass, ncu), in a kernel of its own as well; the
-// run-time mask costs the f32 sort 4% over the integer body. H200, 64M random keys, ms:
-//   f32 keys  2.03 -> 1.64 (own kernels, run-time mask)   split u32 pairs 2.26 -> 2.19 (IntKeys)
-//   f64 keys  4.78 -> 4.46   u64 keys with u32 values 5.48 -> 5.32   u64 keys 4.43 -> 4.46
-// (64-bit: FloatKeys for all three; u32 keys 1.57 either way.) docs/tuning.md has the rest.
+// The plain sort's entry points by key kind (radix.cu): IntKeys<S> (pairs of u32 and i32 keys)
+// without the float path, FloatKeys<S> (32-bit keys alone of every type, f32 pairs, and every
+// 64-bit key set) flipping floats by a run-time mask in the one body. A FLOAT instantiation of the
+// sweep beside the integer one ran its passes 30% slower (H200, 64M keys: 470 against 359 us a
+// pass, ncu), in a kernel of its own as well. Which body is faster depends on the block shape:
+// at 512 x 16 the integer body sorted 64M u32 keys in 1.57 ms against 1.64 with the mask, at
+// 384 x 24 (3 blocks, 56 registers) the masked body 1.425 ms against 2.11 (tuning.cuh). H200, 64M
+// random keys, ms, session 17: split u32 pairs 2.26 -> 2.19 (IntKeys), f64 keys 4.78 -> 4.46,
+// u64 keys with u32 values 5.48 -> 5.32 (FloatKeys). docs/tuning.md has the rest.
 template <class S> struct IntKeys : S {
     static constexpr bool FLOATS = false;
 };

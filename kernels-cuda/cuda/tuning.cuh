@@ -27,17 +27,37 @@
 //   512 thr, kvp 10 items 2 blk, keys 16 2 blk, pairs 10 2 blk: kvp 0.759 / 2.494  keys 0.533 / 1.851  pairs 0.743 / 2.726  <- chosen
 //   (old ranking, 256 thr, first row's sizes:                   kvp 0.832 / 2.753  keys 0.611 / 2.071  pairs 1.036 / 3.779)
 // This run was about 10% slower than the one before for the same kernel; compare within a run.
+// Each kernel set has its own block shape (threads, items per thread, blocks per SM for the
+// register cap); unset, the threads are RADIX_SWEEP_THREADS.
 #ifndef RADIX_SWEEP_THREADS
 #define RADIX_SWEEP_THREADS 512
+#endif
+#ifndef RADIX_SWEEP_THREADS_KVP
+#define RADIX_SWEEP_THREADS_KVP RADIX_SWEEP_THREADS
+#endif
+#ifndef RADIX_SWEEP_THREADS_KEYS
+#define RADIX_SWEEP_THREADS_KEYS 384
+#endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS
+#define RADIX_SWEEP_THREADS_PAIRS RADIX_SWEEP_THREADS
+#endif
+#ifndef RADIX_SWEEP_THREADS_U64
+#define RADIX_SWEEP_THREADS_U64 256
+#endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS_U64
+#define RADIX_SWEEP_THREADS_PAIRS_U64 RADIX_SWEEP_THREADS
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP
 #define RADIX_SWEEP_ITEMS_KVP 10   // 5120 pairs, 40 KB staged
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KEYS
-#define RADIX_SWEEP_ITEMS_KEYS 16  // 8192 keys, 32 KB staged
+#define RADIX_SWEEP_ITEMS_KEYS 24  // 9216 keys, 36 KB staged
 #endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
 #define RADIX_SWEEP_ITEMS_PAIRS 12 // 6144 keys then 6144 values, 24 KB staged (RADIX_VALUES_LATE)
+#endif
+#ifndef RADIX_SWEEP_ITEMS_U64
+#define RADIX_SWEEP_ITEMS_U64 20   // 5120 keys, 40 KB staged
 #endif
 // u64 keys with u32 values stage 8-byte keys: more items than this pass the 48 KB static limit.
 #ifndef RADIX_SWEEP_ITEMS_PAIRS_U64
@@ -49,24 +69,50 @@
 #define RADIX_SWEEP_BLOCKS_KVP 2
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_KEYS
-#define RADIX_SWEEP_BLOCKS_KEYS 2
+#define RADIX_SWEEP_BLOCKS_KEYS 3
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS
 #define RADIX_SWEEP_BLOCKS_PAIRS 2
 #endif
-// f32 keys alone, on kernels of their own (radix.cu): a block shape of their own. H200, session
-// 17, 64M / 16M random keys, ms: 384 threads x 24 items, 3 blocks 1.425 / 0.408; 384 x 16, 3
-// blocks 1.578 / 0.433; 384 x 20, 3 blocks 1.589 / 0.452; 256 x 24, 4 blocks 1.595 / 0.467;
-// 512 x 16, 2 blocks (the u32 keys' shape) 1.636 / 0.454.
-#ifndef RADIX_SWEEP_THREADS_F32
-#define RADIX_SWEEP_THREADS_F32 384
+#ifndef RADIX_SWEEP_BLOCKS_U64
+#define RADIX_SWEEP_BLOCKS_U64 4
 #endif
-#ifndef RADIX_SWEEP_ITEMS_F32
-#define RADIX_SWEEP_ITEMS_F32 24  // 9216 keys, 36 KB staged
+#ifndef RADIX_SWEEP_BLOCKS_PAIRS_U64
+#define RADIX_SWEEP_BLOCKS_PAIRS_U64 2
 #endif
-#ifndef RADIX_SWEEP_BLOCKS_F32
-#define RADIX_SWEEP_BLOCKS_F32 3
+// The segmented sort's sweeps (32-bit keys of every type, alone and with values): the tile also
+// decides when a segmented sort takes them (a tile per segment on average, src/cuda/radix/segmented.rs).
+#ifndef RADIX_SEGMENT_THREADS
+#define RADIX_SEGMENT_THREADS 512
 #endif
+#ifndef RADIX_SEGMENT_ITEMS_KEYS
+#define RADIX_SEGMENT_ITEMS_KEYS 16
+#endif
+#ifndef RADIX_SEGMENT_ITEMS_PAIRS
+#define RADIX_SEGMENT_ITEMS_PAIRS 12
+#endif
+#ifndef RADIX_SEGMENT_BLOCKS
+#define RADIX_SEGMENT_BLOCKS 2
+#endif
+// Block shapes of 32-bit keys alone (u32, i32 and f32 on one kernel set) and of 64-bit keys
+// (u64, i64, f64 alone), H200, session 18 (2026-11-26), one run, variant images through
+// GPUSORT_KERNELS_DIR, medians in ms at 16M / 64M random keys (CUB 3.0.1 in the same device session:
+// u32 0.461 / 1.620, i32 0.412 / 1.382, u64 1.150 / 4.189):
+//   32-bit keys, run-time float mask (radix_keys.cuh FloatKeys):
+//     384 x 24, 3 blocks 0.411 / 1.425 <- chosen    384 x 28, 3 blocks 0.423 / 1.442
+//     384 x 20, 3 blocks 0.454 / 1.589              512 x 16, 2 blocks 0.456 / 1.637
+//   32-bit keys, integer-only body (IntKeys): 512 x 16, 2 blocks 0.435 / 1.570 (the shape before);
+//     384 x 16, 3 blocks 0.423 / 1.530; 384 x 20 1.916 and 384 x 24 2.109 at 64M (the integer
+//     body spills more under the 56-register cap: 204 bytes at 384 x 24 against 88 for FloatKeys).
+//   64-bit keys: 256 x 20, 4 blocks 1.099 / 3.925 <- chosen; 256 x 16 1.115 / 3.986; 256 x 12
+//     1.235 / 4.550; 384 x 14, 3 blocks 1.115 / 4.056; 512 x 10, 2 blocks 1.178 / 4.440 (before).
+// Not changed, no shape was better (64M unless noted): split u32 pairs 512 x 12, 2 blocks 0.603 /
+// 2.195 (384 x 12 / 16 / 20, 3 blocks: 2.47 / 2.75 / 3.36; 384 x 20 / 24, 2 blocks, as CUB's 384 x
+// 23: 2.47 / 2.97; the FloatKeys body 2.456); Kvp 512 x 10, 2 blocks 0.574 / 2.087 (384 x 13, 3
+// blocks 0.580 / 2.050; 384 x 11 2.082; 384 x 12 / 14, 2 blocks 2.16 / 2.09; 256 x 16, 4 blocks
+// 2.216); u64 keys with u32 values 512 x 10, 2 blocks 5.25 (384 x 14, 2 blocks 5.24; 384 x 10-14,
+// 3 blocks 6.04-6.71; 256 x 16, 4 blocks 7.09; 256 x 20, 3 blocks 6.91). Shapes whose static shared
+// memory passes 48 KB (Kvp 512 x 11) compile but do not load.
 // How a warp finds the lanes sharing a digit (radix.cuh warp_rank, figures there): 0 ballots,
 // 1 match, 3 shared atomic OR (chosen: H200, 64M Kvp 2.77 ms and keys 2.05 ms, against 3.01 and
 // 2.30 with ballots in the same run).

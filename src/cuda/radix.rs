@@ -47,7 +47,7 @@ impl RadixKey for i32 {
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f32 {
-    const KEYS: Variant = Variant::F32;
+    const KEYS: Variant = Variant::U32;
     const PAIRS: Variant = Variant::PairsF32;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }

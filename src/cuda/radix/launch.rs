@@ -17,11 +17,8 @@ use crate::SortError;
 pub(crate) enum Variant {
     /// `Kvp` structs, 8 bytes each, moved whole.
     Kvp,
-    /// `u32` (or `i32`) keys alone.
+    /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
     U32,
-    /// `f32` keys alone: kernels of their own, which flip the float bits at run time (a float
-    /// path beside the integer one slowed both; radix_keys.cuh `FloatKeys`).
-    F32,
     /// `u32` (or `i32`) keys with a separate `u32` value array.
     PairsU32,
     /// `f32` keys with a separate `u32` value array.
@@ -30,13 +27,18 @@ pub(crate) enum Variant {
     U64,
     /// `u64` keys with a separate `u32` value array.
     PairsU64,
+    /// The segmented sort of 32-bit keys alone (every 32-bit key type; `radix_segment_*_u32`).
+    SegmentU32,
+    /// The segmented sort of 32-bit keys with a separate `u32` value array.
+    SegmentPairsU32,
 }
 
 struct Names {
     config: &'static str,
     histogram: &'static str,
     onesweep: &'static str,
-    small: &'static str,
+    /// The one-block sort; the segmented sort has none.
+    small: Option<&'static str>,
 }
 
 impl Variant {
@@ -46,56 +48,62 @@ impl Variant {
                 config: "radix_config_kvp",
                 histogram: "radix_histogram_kvp",
                 onesweep: "radix_onesweep_kvp",
-                small: "radix_small_kvp",
+                small: Some("radix_small_kvp"),
             },
             Variant::U32 => Names {
                 config: "radix_config_u32",
                 histogram: "radix_histogram_u32",
                 onesweep: "radix_onesweep_u32",
-                small: "radix_small_u32",
-            },
-            Variant::F32 => Names {
-                config: "radix_config_f32",
-                histogram: "radix_histogram_f32",
-                onesweep: "radix_onesweep_f32",
-                small: "radix_small_f32",
+                small: Some("radix_small_u32"),
             },
             Variant::PairsU32 => Names {
                 config: "radix_config_pairs_u32",
                 histogram: "radix_histogram_pairs_u32",
                 onesweep: "radix_onesweep_pairs_u32",
-                small: "radix_small_pairs_u32",
+                small: Some("radix_small_pairs_u32"),
             },
             Variant::PairsF32 => Names {
                 config: "radix_config_pairs_f32",
                 histogram: "radix_histogram_pairs_f32",
                 onesweep: "radix_onesweep_pairs_f32",
-                small: "radix_small_pairs_f32",
+                small: Some("radix_small_pairs_f32"),
             },
             Variant::U64 => Names {
                 config: "radix_config_u64",
                 histogram: "radix_histogram_u64",
                 onesweep: "radix_onesweep_u64",
-                small: "radix_small_u64",
+                small: Some("radix_small_u64"),
             },
             Variant::PairsU64 => Names {
                 config: "radix_config_pairs_u64",
                 histogram: "radix_histogram_pairs_u64",
                 onesweep: "radix_onesweep_pairs_u64",
-                small: "radix_small_pairs_u64",
+                small: Some("radix_small_pairs_u64"),
+            },
+            Variant::SegmentU32 => Names {
+                config: "radix_config_segment_u32",
+                histogram: "radix_segment_histogram_u32",
+                onesweep: "radix_segment_onesweep_u32",
+                small: None,
+            },
+            Variant::SegmentPairsU32 => Names {
+                config: "radix_config_segment_pairs_u32",
+                histogram: "radix_segment_histogram_pairs_u32",
+                onesweep: "radix_segment_onesweep_pairs_u32",
+                small: None,
             },
         }
     }
 }
 
 impl Variant {
-    /// The variant whose kernels and tile the segmented sort takes for these keys: one set for
-    /// integer and float 32-bit keys (the f32 sweep has a tile of its own; radix.cu).
-    pub(crate) fn segmented(self) -> Variant {
+    /// The segmented sort's kernels for the keys of this variant: one set for integer and float
+    /// 32-bit keys; none for 64-bit keys.
+    pub(crate) fn segmented(self) -> Option<Variant> {
         match self {
-            Variant::F32 => Variant::U32,
-            Variant::PairsF32 => Variant::PairsU32,
-            other => other,
+            Variant::U32 | Variant::SegmentU32 => Some(Variant::SegmentU32),
+            Variant::PairsU32 | Variant::PairsF32 | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
+            Variant::Kvp | Variant::U64 | Variant::PairsU64 => None,
         }
     }
 }
@@ -149,14 +157,19 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         .ctx
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         .map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
-    let small = gpu.function(&gpusort_kernels::RADIX, names.small)?;
-    let fits = (c.small_shared_bytes as i64) <= optin as i64
-        && small
-            .set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                c.small_shared_bytes as i32,
-            )
-            .is_ok();
+    let fits = match names.small {
+        Some(name) => {
+            let small = gpu.function(&gpusort_kernels::RADIX, name)?;
+            (c.small_shared_bytes as i64) <= optin as i64
+                && small
+                    .set_attribute(
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        c.small_shared_bytes as i32,
+                    )
+                    .is_ok()
+        }
+        None => false,
+    };
     if !fits {
         c.small_tile = 0;
     }
@@ -370,7 +383,11 @@ pub(crate) fn small<K, V>(
     order: i32,
 ) -> Result<(), SortError> {
     assert!(keys.len() <= cfg.small_tile && values.is_none_or(|v| v.len() == keys.len()));
-    let f = gpu.function(&gpusort_kernels::RADIX, variant.names().small)?;
+    let name = variant.names().small.ok_or_else(|| SortError::Unsupported {
+        backend: "cuda",
+        what: format!("one-block radix sort of {variant:?}"),
+    })?;
+    let f = gpu.function(&gpusort_kernels::RADIX, name)?;
     let (n, vptr) = (keys.len() as u32, values.map_or(0, |v| v.ptr));
     let lc = LaunchConfig {
         grid_dim: (1, 1, 1),
@@ -384,12 +401,10 @@ pub(crate) fn small<K, V>(
         .map_err(launch_err("radix_small"))
 }
 
-/// The segmented sort's entry points (`radix_segment_*_<name>`): 32-bit keys, alone or with values
-/// (`Variant::segmented`).
-fn segment_names(variant: Variant) -> Result<(&'static str, &'static str), SortError> {
+/// `variant`'s names, when it is one of the segmented sort's.
+fn segment_names(variant: Variant) -> Result<Names, SortError> {
     match variant {
-        Variant::U32 => Ok(("radix_segment_histogram_u32", "radix_segment_onesweep_u32")),
-        Variant::PairsU32 => Ok(("radix_segment_histogram_pairs_u32", "radix_segment_onesweep_pairs_u32")),
+        Variant::SegmentU32 | Variant::SegmentPairsU32 => Ok(variant.names()),
         _ => Err(SortError::Unsupported { backend: "cuda", what: format!("segmented radix sort of {variant:?}") }),
     }
 }
@@ -445,7 +460,7 @@ pub(crate) fn segment_histogram<K>(
     hist: Dev<u32>,
 ) -> Result<(), SortError> {
     assert!(hist.len() >= segments.count() as usize * cfg.passes * RADIX);
-    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.0)?;
+    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.histogram)?;
     let count = segments.count();
     let max_tiles = segments.max_tiles();
     let blocks = grid_for(max_tiles, 1, (gpu.multiprocessors * cfg.hist_blocks_per_sm) as usize);
@@ -516,7 +531,7 @@ pub(crate) fn segment_onesweep<K, V>(
     assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
     assert!(p.status.len() >= max_tiles * RADIX && p.status_next.len() == p.status.len());
     assert!(!p.tile_counter.is_empty() && p.bases.len() >= segments.count() as usize * RADIX);
-    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.1)?;
+    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.onesweep)?;
     let (pass, count, words) = (p.pass as i32, segments.count(), p.status_next.len() as u64);
     let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
     let grid = u32::try_from(max_tiles).map_err(|_| SortError::InvalidArgument("too many radix tiles".into()))?;

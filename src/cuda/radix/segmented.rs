@@ -25,7 +25,9 @@ pub(crate) fn takes<K: RadixKey>(
     segments: usize,
     longest: usize,
 ) -> Result<bool, SortError> {
-    let variant = if with_values { K::PAIRS } else { K::KEYS }.segmented();
+    let Some(variant) = if with_values { K::PAIRS } else { K::KEYS }.segmented() else {
+        return Ok(false);
+    };
     let tile = launch::config(gpu, variant)?.tile;
     Ok(longest <= SWEEP_MAX_KEYS && segments.saturating_mul(tile) <= n)
 }
@@ -51,7 +53,9 @@ pub(crate) fn sort<K: RadixKey>(
     order: i32,
 ) -> Result<(), SortError> {
     let n = keys.len();
-    let variant = if values.is_some() { K::PAIRS } else { K::KEYS }.segmented();
+    let Some(variant) = if values.is_some() { K::PAIRS } else { K::KEYS }.segmented() else {
+        return Err(SortError::Unsupported { backend: "cuda", what: "segmented radix sort of 64-bit keys".into() });
+    };
     let cfg = launch::config(gpu, variant)?;
     let count = offsets.len().saturating_sub(1);
     if n < 2 || count == 0 {
