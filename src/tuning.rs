@@ -124,3 +124,19 @@ pub const TOPK_GPU_FROM_K: usize = 1024;
 /// (at most 7%, and 256M lost 17% once); below 16M the extra steps cost more than it gains. For
 /// the same reason `Sorter::auto()` keeps to one device.
 pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
+
+/// Below this many keys, sorts of keys alone take the radix kernel sets with more threads per
+/// tile (`radix_*_u32_mid`, `radix_*_u64_mid`: 512 threads, 2 blocks per SM), whose grids stay
+/// fuller at these sizes; from here up, the sets with larger tiles (32-bit keys 384 x 24, 3 blocks;
+/// 64-bit keys 256 x 20, 4 blocks; `kernels-cuda/cuda/tuning.cuh`). f32 keys keep the large set at
+/// every size (it has the float path). H200, device-resident random keys, medians (2026-11-26,
+/// session 18, `benches/sort/shapes.rs`, one call):
+///
+/// | n | u32: mid set | large set | u64: mid set | large set |
+/// | ---: | ---: | ---: | ---: | ---: |
+/// | 1M | 0.077 ms | 0.083 | 0.141 | 0.155 |
+/// | 2M | 0.090 | 0.099 | 0.212 | 0.217 |
+/// | 4M | 0.136 | 0.156 | 0.353 | 0.380 |
+/// | 8M | 0.237 | 0.241 | 0.630 | 0.628 |
+/// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
+pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;

@@ -206,6 +206,18 @@ fn every_key_type() {
             check_key_type::<f64>(&s, &stream, n, p);
         }
     }
+    // Keys alone change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it.
+    let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
+    for n in [mid - 1, mid + 3] {
+        for p in [common::Pattern::Random, common::Pattern::FewDistinct] {
+            check_key_type::<u32>(&s, &stream, n, p);
+            check_key_type::<i32>(&s, &stream, n, p);
+            check_key_type::<f32>(&s, &stream, n, p);
+            check_key_type::<u64>(&s, &stream, n, p);
+            check_key_type::<i64>(&s, &stream, n, p);
+            check_key_type::<f64>(&s, &stream, n, p);
+        }
+    }
 }
 
 /// What the device sorts refuse is refused before any work, the data untouched: keys without

@@ -80,6 +80,27 @@
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS_U64
 #define RADIX_SWEEP_BLOCKS_PAIRS_U64 2
 #endif
+// Keys alone below src/tuning.rs RADIX_MID_KEYS_BELOW (8M) take sets with more threads per tile:
+// u32 and i32 keys the integer body, 64-bit keys the masked one (the shapes all keys had before
+// session 18; figures there).
+#ifndef RADIX_SWEEP_THREADS_KEYS_MID
+#define RADIX_SWEEP_THREADS_KEYS_MID 512
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KEYS_MID
+#define RADIX_SWEEP_ITEMS_KEYS_MID 16
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_KEYS_MID
+#define RADIX_SWEEP_BLOCKS_KEYS_MID 2
+#endif
+#ifndef RADIX_SWEEP_THREADS_U64_MID
+#define RADIX_SWEEP_THREADS_U64_MID 512
+#endif
+#ifndef RADIX_SWEEP_ITEMS_U64_MID
+#define RADIX_SWEEP_ITEMS_U64_MID 10
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_U64_MID
+#define RADIX_SWEEP_BLOCKS_U64_MID 2
+#endif
 // The segmented sort's sweeps (32-bit keys of every type, alone and with values): the tile also
 // decides when a segmented sort takes them (a tile per segment on average, src/cuda/radix/segmented.rs).
 #ifndef RADIX_SEGMENT_THREADS

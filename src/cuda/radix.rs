@@ -30,6 +30,8 @@ const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 pub(crate) trait RadixKey: DeviceRepr + 'static {
     /// The keys-only entry points.
     const KEYS: Variant;
+    /// The keys-only entry points below `tuning::RADIX_MID_KEYS_BELOW` keys.
+    const KEYS_MID: Variant;
     /// The entry points for these keys with a separate u32 value array.
     const PAIRS: Variant;
     /// `ORDER_SIGNED` or `ORDER_FLOAT`, or 0.
@@ -38,31 +40,37 @@ pub(crate) trait RadixKey: DeviceRepr + 'static {
 
 impl RadixKey for u32 {
     const KEYS: Variant = Variant::U32;
+    const KEYS_MID: Variant = Variant::U32Mid;
     const PAIRS: Variant = Variant::PairsU32;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i32 {
     const KEYS: Variant = Variant::U32;
+    const KEYS_MID: Variant = Variant::U32Mid;
     const PAIRS: Variant = Variant::PairsU32;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f32 {
     const KEYS: Variant = Variant::U32;
+    const KEYS_MID: Variant = Variant::U32;
     const PAIRS: Variant = Variant::PairsF32;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 impl RadixKey for u64 {
     const KEYS: Variant = Variant::U64;
+    const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i64 {
     const KEYS: Variant = Variant::U64;
+    const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f64 {
     const KEYS: Variant = Variant::U64;
+    const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
@@ -89,7 +97,8 @@ pub(crate) fn sort_keys<K: RadixKey>(
     data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    sort::<K, u32>(gpu, stream, K::KEYS, data, None, order_flags(K::ORDER_FLAGS, order))
+    let variant = if data.len() < crate::tuning::RADIX_MID_KEYS_BELOW { K::KEYS_MID } else { K::KEYS };
+    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order))
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.

@@ -19,12 +19,16 @@ pub(crate) enum Variant {
     Kvp,
     /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
     U32,
+    /// `u32` or `i32` keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
+    U32Mid,
     /// `u32` (or `i32`) keys with a separate `u32` value array.
     PairsU32,
     /// `f32` keys with a separate `u32` value array.
     PairsF32,
-    /// `u64` keys alone.
+    /// 64-bit keys alone.
     U64,
+    /// 64-bit keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
+    U64Mid,
     /// `u64` keys with a separate `u32` value array.
     PairsU64,
     /// The segmented sort of 32-bit keys alone (every 32-bit key type; `radix_segment_*_u32`).
@@ -56,6 +60,12 @@ impl Variant {
                 onesweep: "radix_onesweep_u32",
                 small: Some("radix_small_u32"),
             },
+            Variant::U32Mid => Names {
+                config: "radix_config_u32_mid",
+                histogram: "radix_histogram_u32_mid",
+                onesweep: "radix_onesweep_u32_mid",
+                small: Some("radix_small_u32_mid"),
+            },
             Variant::PairsU32 => Names {
                 config: "radix_config_pairs_u32",
                 histogram: "radix_histogram_pairs_u32",
@@ -73,6 +83,12 @@ impl Variant {
                 histogram: "radix_histogram_u64",
                 onesweep: "radix_onesweep_u64",
                 small: Some("radix_small_u64"),
+            },
+            Variant::U64Mid => Names {
+                config: "radix_config_u64_mid",
+                histogram: "radix_histogram_u64_mid",
+                onesweep: "radix_onesweep_u64_mid",
+                small: Some("radix_small_u64_mid"),
             },
             Variant::PairsU64 => Names {
                 config: "radix_config_pairs_u64",
@@ -101,9 +117,9 @@ impl Variant {
     /// 32-bit keys; none for 64-bit keys.
     pub(crate) fn segmented(self) -> Option<Variant> {
         match self {
-            Variant::U32 | Variant::SegmentU32 => Some(Variant::SegmentU32),
+            Variant::U32 | Variant::U32Mid | Variant::SegmentU32 => Some(Variant::SegmentU32),
             Variant::PairsU32 | Variant::PairsF32 | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
-            Variant::Kvp | Variant::U64 | Variant::PairsU64 => None,
+            Variant::Kvp | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => None,
         }
     }
 }
