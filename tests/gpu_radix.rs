@@ -196,20 +196,12 @@ fn every_key_type() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
     let lengths = [0usize, 1, 2, 3, 31, 257, 4095, 4096, 4097, 16383, 16385, 20481, 65537, 1_000_003];
-    for &n in &lengths {
-        for &p in common::PATTERNS {
-            check_key_type::<u32>(&s, &stream, n, p);
-            check_key_type::<i32>(&s, &stream, n, p);
-            check_key_type::<f32>(&s, &stream, n, p);
-            check_key_type::<u64>(&s, &stream, n, p);
-            check_key_type::<i64>(&s, &stream, n, p);
-            check_key_type::<f64>(&s, &stream, n, p);
-        }
-    }
-    // Keys alone change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it.
+    // Keys alone change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it, two patterns.
     let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
-    for n in [mid - 1, mid + 3] {
-        for p in [common::Pattern::Random, common::Pattern::FewDistinct] {
+    let across: &[common::Pattern] = &[common::Pattern::Random, common::Pattern::FewDistinct];
+    let cases = lengths.iter().map(|&n| (n, common::PATTERNS)).chain([(mid - 1, across), (mid + 3, across)]);
+    for (n, patterns) in cases {
+        for &p in patterns {
             check_key_type::<u32>(&s, &stream, n, p);
             check_key_type::<i32>(&s, &stream, n, p);
             check_key_type::<f32>(&s, &stream, n, p);
