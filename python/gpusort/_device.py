@@ -2,7 +2,8 @@
 ``__cuda_array_interface__`` (versions 2 and 3).
 
 Each is read as (device pointer, length, key type, device) and sorted in place (argsort and
-top-k: read, the results in new arrays of its library) by the native module on a CUDA stream of
+top-k: read, the results in new arrays of its library; segmented sorts: with offsets on the
+device, uploaded by its library when given on the host) by the native module on a CUDA stream of
 the caller: the one named by ``stream=``, else the current stream of the array's library
 (``torch.cuda.current_stream``, ``cupy.cuda.get_current_stream``), else the stream of a
 version-3 interface, else the legacy default stream. The native module checks the
@@ -17,7 +18,7 @@ code that builds a dict).
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import Any, Callable, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -30,6 +31,9 @@ _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
 # kernels for them, so CUDA arrays of them are refused with this list.
 KEY_DTYPES = "uint32, int32, float32, uint64, int64 or float64; uint16, int16, uint8 and int8 in host arrays only"
 VALUE_DTYPES = "uint32, int32 or float32"
+# Segment offsets on the device: 8-byte integers, read as uint64 (non-negative int64 reads the same).
+_TYPESTR_OFFSETS = ("<i8", "<u8")
+OFFSET_DTYPES = "int64 or uint64"
 
 # Special stream numbers of the interface (version 3) and the driver handles they stand for.
 _CAI_LEGACY, _CAI_PER_THREAD = 1, 2
@@ -190,6 +194,77 @@ def check_values(values: DeviceArray, keys: DeviceArray) -> None:
         )
     if values.n != keys.n:
         raise ValueError(f"values: {values.n} values for {keys.n} keys; one value per key")
+
+
+def offsets_view(obj: Any) -> DeviceArray:
+    """The CUDA array of segment offsets ``obj`` (``is_device(obj)`` holds): 1-D, contiguous,
+    int64 or uint64. Only read, so a read-only interface is fine."""
+    torch = sys.modules.get("torch")
+    cupy = sys.modules.get("cupy")
+    if torch is not None and isinstance(obj, torch.Tensor):
+        u64 = getattr(torch, "uint64", None)  # from PyTorch 2.3
+        typestr = "<i8" if obj.dtype == torch.int64 else "<u8" if u64 is not None and obj.dtype == u64 else None
+        shape, dtype, contiguous = tuple(obj.shape), obj.dtype, obj.is_contiguous()
+        ptr, n = obj.data_ptr(), obj.numel()
+    elif cupy is not None and isinstance(obj, cupy.ndarray):
+        typestr, shape, dtype, contiguous = obj.dtype.str, obj.shape, obj.dtype, obj.flags.c_contiguous
+        ptr, n = obj.data.ptr, obj.size
+    else:
+        cai = obj.__cuda_array_interface__
+        typestr, shape = cai["typestr"], tuple(cai["shape"])
+        dtype, strides = repr(typestr), cai.get("strides")
+        contiguous = strides is None or len(shape) != 1 or shape[0] < 2 or tuple(strides) == (8,)
+        if cai.get("mask") is not None:
+            raise ValueError("offsets: masked arrays are not supported")
+        ptr, n = int(cai["data"][0] or 0), shape[0] if len(shape) == 1 else 0
+    if typestr not in _TYPESTR_OFFSETS:
+        raise TypeError(f"offsets: dtype {dtype} is not an offsets type of CUDA arrays ({OFFSET_DTYPES})")
+    if len(shape) != 1:
+        raise ValueError(f"offsets: a 1-D array is required; this one has shape {shape}")
+    if not contiguous:
+        raise ValueError("offsets: not contiguous; pass a contiguous copy")
+    return DeviceArray(ptr, n, typestr, "offsets", obj, None)
+
+
+def sort_segments_device(
+    keys: DeviceArray,
+    offsets: Any,
+    stream: Any,
+    host_offsets: Callable[[Any], np.ndarray],
+    sort: Callable[[int, int, int], None],
+) -> None:
+    """Sorts the segments of the CUDA array ``keys`` that ``offsets`` cuts: calls
+    ``sort(offsets_ptr, num_offsets, stream_handle)`` with the stream of :func:`stream_handle`.
+
+    CUDA offsets (:func:`offsets_view`) are passed as they are; the caller orders their writes
+    before the sort's stream. Host offsets (``host_offsets(offsets)``: the checked uint64 NumPy
+    array) are uploaded as int64 by the keys' library, allocated and copied on the sort's stream,
+    so the memory goes back to the library's pool in stream order once the sort has read it;
+    objects with only ``__cuda_array_interface__`` have no library to do that: ``TypeError``.
+    """
+    handle = stream_handle(keys, stream)
+    if is_device(offsets):
+        o = offsets_view(offsets)
+        sort(o.ptr, o.n, handle)
+        return
+    if keys.lib not in ("torch", "cupy"):
+        raise TypeError(
+            "offsets: host offsets for a CUDA array that is no torch.Tensor or cupy.ndarray, which "
+            f"could upload them; pass them as a CUDA array ({OFFSET_DTYPES}) on the keys' device"
+        )
+    host = host_offsets(offsets).view(np.int64)
+    if not host.flags.writeable:  # torch.from_numpy warns about read-only arrays
+        host = host.copy()
+    if keys.lib == "torch":
+        torch = sys.modules["torch"]
+        with _torch_stream(torch, keys.obj.device, stream):
+            d = torch.from_numpy(host).to(keys.obj.device)
+            sort(d.data_ptr(), d.numel(), handle)
+        return
+    cupy = sys.modules["cupy"]
+    with keys.obj.device, _cupy_stream(cupy, stream):
+        d = cupy.asarray(host)
+        sort(d.data.ptr, d.size, handle)
 
 
 def _library_keys(keys: Any, what: str) -> Optional[Tuple[str, Any, int]]:

@@ -44,6 +44,18 @@ class Sorter:
     def sort_pairs_device(
         self, keys: int, values: int, n: int, key: str, stream: int, descending: bool
     ) -> None: ...
+    # values 0: keys alone; offsets: the device address of num_offsets uint64 (or int64) offsets.
+    def sort_segments_device(
+        self,
+        keys: int,
+        values: int,
+        n: int,
+        key: str,
+        offsets: int,
+        num_offsets: int,
+        stream: int,
+        descending: bool,
+    ) -> None: ...
     def top_k_device(
         self,
         ptr: int,

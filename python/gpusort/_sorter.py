@@ -168,7 +168,18 @@ class Sorter:
         ``offsets=range(0, len(keys) + 1, cols)`` (or :meth:`sort` of the 2-D array). All segments
         are sorted together, in one or two sorts of the whole array, on this sorter's backend.
 
-        Host (NumPy) arrays only: device arrays raise ``TypeError`` (copy them to the host).
+        Device arrays: CUDA ``keys`` (32-bit key dtypes: uint32, int32, float32) are sorted on the
+        device of this sorter, on the caller's stream as :meth:`sort` is, with no host copy (a
+        ``"cpu"`` sorter raises :class:`gpusort.UnsupportedError`); ``values`` must then be a CUDA
+        array too, of the same length on the same device (uint32, int32 or float32), and keys and
+        values of which only one is a CUDA array raise ``TypeError``. ``offsets`` may be a CUDA
+        array (1-D, contiguous, int64 or uint64, on the keys' device; written before the sort on
+        its stream) or host offsets as above, which the keys' library uploads on the sort's stream
+        (a ``torch.Tensor`` or ``cupy.ndarray``; for other CUDA arrays host offsets raise
+        ``TypeError``). The offsets are checked on the device, which waits for the stream once.
+        64-bit CUDA keys raise :class:`gpusort.UnsupportedError` (the device sorts the segments of
+        32-bit keys only; copy them to the host). Host keys take host offsets only.
+
         Offsets that are not integers raise ``TypeError``; negative ones ``ValueError``; offsets
         that do not cut the keys into segments :class:`gpusort.InvalidArgumentError` (a
         ``ValueError``), with the arrays untouched.
@@ -180,14 +191,25 @@ class Sorter:
         >>> k, v
         (array([1, 2, 3, 7, 9, 5], dtype=uint32), array([1, 2, 0, 4, 3, 5], dtype=uint32))
         """
-        for arr, what in ((keys, "keys"), (values, "values")):
-            if arr is not None and _device.is_device(arr):
-                raise TypeError(
-                    f"{what}: sort_segments sorts host (NumPy) arrays only, not CUDA arrays; copy them to "
-                    "the host (t.cpu().numpy(), cupy.asnumpy(a)) and back"
-                )
-        _host_only(stream)
-        self._native.sort_segments(keys, _offsets(offsets), values, bool(descending))
+        kd = _device.view(keys, "keys")
+        vd = None if values is None else _device.view(values, "values")
+        if kd is None and vd is None:
+            if _device.is_device(offsets):
+                raise TypeError("offsets: a CUDA array, for host keys; host arrays take host offsets")
+            _host_only(stream)
+            self._native.sort_segments(keys, _offsets(offsets), values, bool(descending))
+            return
+        if kd is None or (vd is None and values is not None):
+            raise TypeError("keys and values: one is a CUDA array and the other is not")
+        key = _device.key_name(kd, "keys")
+        if vd is not None:
+            _device.check_values(vd, kd)
+        native, values_ptr, desc = self._native, 0 if vd is None else vd.ptr, bool(descending)
+
+        def sort(offsets_ptr: int, num_offsets: int, handle: int) -> None:
+            native.sort_segments_device(kd.ptr, values_ptr, kd.n, key, offsets_ptr, num_offsets, handle, desc)
+
+        _device.sort_segments_device(kd, offsets, stream, _offsets, sort)
 
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is

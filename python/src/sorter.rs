@@ -1,7 +1,7 @@
 //! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
-//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts and top-k
-//! that `gpusort/_device.py` calls once it has read a CUDA array's pointer, length, dtype and
-//! stream.
+//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts, segmented
+//! sorts and top-k that `gpusort/_device.py` calls once it has read a CUDA array's pointer,
+//! length, dtype and stream.
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
@@ -241,6 +241,43 @@ impl PySorter {
                 values,
                 n,
                 key,
+                stream as CUstream,
+            )
+        })
+        .map_err(|e| sort_error(py, e))
+    }
+
+    /// Queues a sort of each segment of the `n` keys at `keys` (with the u32 values at `values`
+    /// moving with them; `values` 0: keys alone) on `stream`, segment `s` running from
+    /// `offsets[s]` to `offsets[s + 1]` of the `num_offsets` u64 (or non-negative int64) offsets at
+    /// device address `offsets`. Every pointer is checked as in `sort_device`, and the arrays
+    /// must not overlap; the offsets' contents are checked on the device (one wait for the
+    /// stream), and bad ones leave the arrays untouched. `_device.py` uploads host offsets with
+    /// the keys' library on this stream and keeps them alive for the call.
+    #[allow(clippy::too_many_arguments)]
+    fn sort_segments_device(
+        &self,
+        py: Python<'_>,
+        keys: u64,
+        values: u64,
+        n: usize,
+        key: &str,
+        offsets: u64,
+        num_offsets: usize,
+        stream: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        let key = device_key(key)?;
+        let values = (values != 0).then_some(values);
+        // SAFETY: as in `sort_device`, for the three arrays.
+        py.detach(|| unsafe {
+            self.inner.clone().with_order(order(descending)).sort_foreign_segments(
+                keys,
+                values,
+                n,
+                key,
+                offsets,
+                num_offsets,
                 stream as CUstream,
             )
         })

@@ -222,10 +222,29 @@ def test_bad_keys_and_values_are_refused_untouched():
     check_refused(lambda: gpusort.sort_segments(k, offsets, v, stream=0), ValueError, k, v, match="stream")
 
 
-def test_device_arrays_are_refused_host_only():
+def test_cuda_interface_arrays_need_device_offsets_and_mixed_arrays_are_refused():
+    # CUDA arrays of PyTorch and CuPy: test_device_segments.py. Here objects with only the
+    # interface (over host memory): refused before anything is read.
     h, v = seg_input()
-    for keys, values in ((FakeCudaArray(h), None), (FakeCudaArray(h), v), (h, FakeCudaArray(v))):
-        check_refused(lambda: gpusort.sort_segments(keys, [0, 1000], values), TypeError, h, v, match="host")
+    host_offsets = [0, 1000]
+    cases = [
+        (FakeCudaArray(h), None, host_offsets, "no torch.Tensor or cupy.ndarray"),
+        (FakeCudaArray(h), v, host_offsets, "one is a CUDA array"),
+        (h, FakeCudaArray(v), host_offsets, "one is a CUDA array"),
+        (h, v, FakeCudaArray(np.array(host_offsets, dtype=np.int64)), "host arrays take host offsets"),
+        (FakeCudaArray(h), None, FakeCudaArray(np.array(host_offsets, dtype=np.int32)), "int64 or uint64"),
+        (FakeCudaArray(h), None, FakeCudaArray(np.array([[0, 1000]], dtype=np.int64)), "1-D"),
+    ]
+    for keys, values, offsets, match in cases:
+        exc = ValueError if match == "1-D" else TypeError
+        check_refused(lambda: gpusort.sort_segments(keys, offsets, values), exc, h, v, match=match)
+    # Well-formed interfaces to host memory: the driver check refuses them on a GPU sorter,
+    # without one the sort is unsupported (device arrays need a GPU).
+    want = (gpusort.InvalidArgumentError, gpusort.UnsupportedError, gpusort.NoDeviceError)
+    o = np.array(host_offsets, dtype=np.int64)
+    check_refused(lambda: gpusort.sort_segments(FakeCudaArray(h), FakeCudaArray(o), FakeCudaArray(v)), want, h, v, o)
+    check_refused(lambda: gpusort.Sorter("cpu").sort_segments(FakeCudaArray(h), FakeCudaArray(o)),
+                  gpusort.UnsupportedError, h, o)
 
 
 def test_n_zero_and_null_like_inputs():

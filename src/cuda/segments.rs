@@ -162,7 +162,8 @@ fn sort_any<T: 'static>(
     Err(SortError::Unsupported {
         backend: "cuda",
         what: format!(
-            "segmented sorts of {} items on the device (32-bit keys only; 64-bit keys' segments sort from the host)",
+            "segmented sorts of {} keys on the device: it sorts the segments of 32-bit keys (u32, i32, f32) \
+             only; other key types' segments sort from host memory",
             std::any::type_name::<T>()
         ),
     })

@@ -7,7 +7,10 @@
 //! its type, with the whole array inside one allocation, and the stream must belong to this
 //! context. The memory is wrapped for the length of one call and never freed by gpusort.
 //! [`Sorter::top_k_foreign`] reads such an array and writes the first `k` keys and their positions
-//! into two more of them.
+//! into two more of them; [`Sorter::sort_foreign_segments`] (`segments.rs`) sorts the segments
+//! of one that a third array of offsets cuts.
+
+mod segments;
 
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
@@ -24,8 +27,8 @@ use super::{gpu, CudaBackend, Gpu};
 use crate::{Key, Order, SortError, Sorter};
 
 /// The key type of a device array given by address to [`Sorter::sort_foreign_keys`],
-/// [`Sorter::sort_foreign_pairs`] and [`Sorter::top_k_foreign`]: the types [`Sorter::sort_keys`]
-/// takes on the host.
+/// [`Sorter::sort_foreign_pairs`], [`Sorter::sort_foreign_segments`] and
+/// [`Sorter::top_k_foreign`]: the types [`Sorter::sort_keys`] takes on the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DeviceKeyType {
@@ -117,10 +120,8 @@ impl Sorter {
         let target = Target::open(self, stream)?;
         target.check_array(keys, len, key_type.size(), "keys")?;
         target.check_array(values, len, 4, "values")?;
-        let (kb, vb) = (len as u64 * key_type.size() as u64, len as u64 * 4);
-        if keys < values + vb && values < keys + kb {
-            return Err(SortError::InvalidArgument("the key and value arrays overlap".into()));
-        }
+        // The byte lengths cannot overflow: `check_array` accepted them.
+        disjoint(&[(keys, len * key_type.size(), "key"), (values, len * 4, "value")])?;
         match key_type {
             DeviceKeyType::U32 => target.pairs::<u32>(keys, values, len, order),
             DeviceKeyType::I32 => target.pairs::<i32>(keys, values, len, order),
@@ -196,15 +197,7 @@ impl Sorter {
         target.check_array(out_keys, k, size, "out_keys")?;
         target.check_array(out_indices, k, 8, "out_indices")?;
         // The byte lengths cannot overflow: `check_array` accepted them.
-        let arrays =
-            [(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")];
-        for (i, &(a, a_bytes, a_name)) in arrays.iter().enumerate() {
-            for &(b, b_bytes, b_name) in &arrays[i + 1..] {
-                if a < b + b_bytes as u64 && b < a + a_bytes as u64 {
-                    return Err(SortError::InvalidArgument(format!("the {a_name} and {b_name} arrays overlap")));
-                }
-            }
-        }
+        disjoint(&[(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")])?;
         let out = (out_keys, out_indices);
         let order = self.order();
         match key_type {
@@ -216,6 +209,19 @@ impl Sorter {
             DeviceKeyType::F64 => target.top_k::<f64>(keys, len, k, out, order),
         }
     }
+}
+
+/// `InvalidArgument` naming the first two of `arrays` (address, bytes, name) that share a byte;
+/// an empty array shares none.
+fn disjoint(arrays: &[(CUdeviceptr, usize, &str)]) -> Result<(), SortError> {
+    for (i, &(a, a_bytes, a_name)) in arrays.iter().enumerate() {
+        for &(b, b_bytes, b_name) in &arrays[i + 1..] {
+            if a_bytes > 0 && b_bytes > 0 && a < b + b_bytes as u64 && b < a + a_bytes as u64 {
+                return Err(SortError::InvalidArgument(format!("the {a_name} and {b_name} arrays overlap")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The device, its context bound to this thread, and the caller's stream, checked.
@@ -389,7 +395,8 @@ mod tests {
     use cudarc::driver::{DevicePtr, DevicePtrMut, ValidAsZeroBits};
     use gpusort_cpu::check;
 
-    fn cuda() -> Option<Sorter> {
+    /// A `cuda()` sorter, or `None` (the test skips) without a GPU unless `GPUSORT_REQUIRE_GPU=1`.
+    pub(super) fn cuda() -> Option<Sorter> {
         match Sorter::cuda() {
             Ok(s) => Some(s),
             Err(e) if std::env::var("GPUSORT_REQUIRE_GPU").as_deref() != Ok("1") => {

@@ -1,0 +1,293 @@
+//! Segmented sorts of arrays owned by other libraries: keys, optional `u32` values and the `u64`
+//! segment offsets, all given by device address, checked with the driver as the other foreign
+//! arrays are (`mod.rs`), then sorted by the code behind [`Sorter::sort_segments_device`]
+//! (`cuda/segments.rs`), which checks the offsets' contents on the device first.
+
+use cudarc::driver::sys::{CUdeviceptr, CUstream};
+use cudarc::driver::DeviceRepr;
+
+use super::{disjoint, Borrowed, DeviceKeyType, Target};
+use crate::cuda::CudaBackend;
+use crate::{Key, Order, SortError, Sorter};
+
+impl Sorter {
+    /// Sorts each segment of the `len` keys of type `key_type` at device address `keys` on its
+    /// own, in place, in the sorter's order, stably, on the caller's `stream`, the `u32` values at
+    /// `values` (when given) moving with their keys: [`Sorter::sort_segments_device`] for arrays
+    /// known only by address. Segment `s` is `offsets[s]..offsets[s + 1]` of the `num_offsets`
+    /// (segments + 1) `u64`s at device address `offsets`, which run from 0 to `len` without
+    /// falling (empty segments are fine). 32-bit keys (`U32`, `I32`, `F32`); the 64-bit types are
+    /// `Unsupported`, data untouched (their segments sort from host memory,
+    /// [`Sorter::sort_segments`]). Uses this sorter's device whatever its policy and algorithm;
+    /// `Unsupported` for a sorter without one (or in a forked child, `NoDevice`).
+    ///
+    /// `InvalidArgument`, before any work is queued, for no offsets, for an array or stream
+    /// [`Sorter::sort_foreign_keys`] would refuse (the offsets as `num_offsets` items of 8 bytes),
+    /// and when any two of the arrays overlap. With `len` 0 the keys and values are not looked at
+    /// (their addresses may be null); the offsets always are. Their contents are then checked on
+    /// the device, which waits for `stream` once: `InvalidArgument`, data untouched, when they do
+    /// not cut the `len` keys. Returns once the sort is queued, as
+    /// [`Sorter::sort_foreign_keys`] does.
+    ///
+    /// ```no_run
+    /// use gpusort::cudarc::driver::{DevicePtr, DevicePtrMut};
+    /// use gpusort::{DeviceKeyType, Sorter};
+    /// let sorter = Sorter::cuda()?;
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").new_stream().expect("stream");
+    /// // Buffers another library would own, known here only by address.
+    /// let mut keys = stream.clone_htod(&[3u32, 1, 2, 9, 7, 5]).expect("upload");
+    /// let mut rows = stream.clone_htod(&[0u32, 1, 2, 3, 4, 5]).expect("upload");
+    /// let offsets = stream.clone_htod(&[0u64, 3, 5, 6]).expect("upload");
+    /// {
+    ///     let (k, _w1) = keys.device_ptr_mut(&stream);
+    ///     let (v, _w2) = rows.device_ptr_mut(&stream);
+    ///     let (o, _r) = offsets.device_ptr(&stream);
+    ///     // SAFETY: three separate live buffers of this device, used by nothing else meanwhile,
+    ///     // and a live stream of its primary context.
+    ///     unsafe { sorter.sort_foreign_segments(k, Some(v), 6, DeviceKeyType::U32, o, 4, stream.cu_stream())? };
+    /// }
+    /// assert_eq!(stream.clone_dtoh(&keys).expect("download"), [1, 2, 3, 7, 9, 5]);
+    /// assert_eq!(stream.clone_dtoh(&rows).expect("download"), [1, 2, 0, 4, 3, 5]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// As [`Sorter::sort_foreign_keys`], for the three arrays, except that other work may read
+    /// (not write) `offsets` meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn sort_foreign_segments(
+        &self,
+        keys: CUdeviceptr,
+        values: Option<CUdeviceptr>,
+        len: usize,
+        key_type: DeviceKeyType,
+        offsets: CUdeviceptr,
+        num_offsets: usize,
+        stream: CUstream,
+    ) -> Result<(), SortError> {
+        if num_offsets == 0 {
+            return Err(SortError::InvalidArgument("segment offsets: empty; give at least [0, len]".into()));
+        }
+        let target = Target::open(self, stream)?;
+        target.check_array(offsets, num_offsets, 8, "offsets")?;
+        let size = key_type.size();
+        // The byte lengths cannot overflow: `check_array` accepted them.
+        let mut arrays = vec![(offsets, num_offsets * 8, "offsets")];
+        if len > 0 {
+            target.check_array(keys, len, size, "keys")?;
+            arrays.push((keys, len * size, "keys"));
+            if let Some(values) = values {
+                target.check_array(values, len, 4, "values")?;
+                arrays.push((values, len * 4, "values"));
+            }
+        }
+        disjoint(&arrays)?;
+        let segments = (keys, values, len, offsets, num_offsets);
+        let order = self.order();
+        match key_type {
+            DeviceKeyType::U32 => target.segments::<u32>(segments, order),
+            DeviceKeyType::I32 => target.segments::<i32>(segments, order),
+            DeviceKeyType::F32 => target.segments::<f32>(segments, order),
+            // The backend's answer, `Unsupported`, before it reads anything.
+            DeviceKeyType::U64 => target.segments::<u64>(segments, order),
+            DeviceKeyType::I64 => target.segments::<i64>(segments, order),
+            DeviceKeyType::F64 => target.segments::<f64>(segments, order),
+        }
+    }
+}
+
+/// Keys, values (or none), length, offsets and their count, as `sort_foreign_segments` takes them.
+type Segments = (CUdeviceptr, Option<CUdeviceptr>, usize, CUdeviceptr, usize);
+
+impl Target {
+    fn segments<K: Key + DeviceRepr>(&self, (kp, vp, len, op, count): Segments, order: Order) -> Result<(), SortError> {
+        // SAFETY: checked by `check_array` (unless `len` is 0: then nothing reads or writes
+        // them), not overlapping (checked by the caller); live and unshared, the offsets only
+        // read, until the sort ends (caller's contract).
+        let (mut keys, mut values, offsets) = unsafe {
+            (
+                Borrowed::<K>::new(&self.stream, kp, len),
+                vp.map(|vp| Borrowed::<u32>::new(&self.stream, vp, len)),
+                Borrowed::<u64>::new(&self.stream, op, count),
+            )
+        };
+        // The limits of a backend bound host sorts only; a device-resident sort reads none of them.
+        let backend = CudaBackend::on(self.gpu.clone());
+        backend.sort_segments_device(&self.stream, &mut keys, values.as_deref_mut(), &offsets, order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checks that need no GPU run everywhere; the rest skip without a device (the Python
+    //! package's device tests cover PyTorch and CuPy arrays on the GPU machine).
+    use super::super::tests::cuda;
+    use super::*;
+    use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, ValidAsZeroBits};
+    use std::sync::Arc;
+
+    #[test]
+    fn no_offsets_are_refused_first_and_a_cpu_sorter_has_no_device() {
+        let cpu = Sorter::cpu();
+        let null = std::ptr::null_mut();
+        let r = unsafe { cpu.sort_foreign_segments(0x1000, None, 10, DeviceKeyType::U32, 0x2000, 0, null) };
+        assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{r:?}");
+        for len in [0, 10] {
+            let r =
+                unsafe { cpu.sort_foreign_segments(0x1000, Some(0x3000), len, DeviceKeyType::F32, 0x2000, 2, null) };
+            assert!(matches!(r, Err(SortError::Unsupported { .. })), "len {len}: {r:?}");
+        }
+    }
+
+    /// Offsets cutting `n` items: `lengths` gives each segment's length in turn (cycled, the last
+    /// segment cut short at `n`).
+    fn offsets(n: usize, lengths: impl Iterator<Item = usize>) -> Vec<u64> {
+        let mut o = vec![0u64];
+        let mut at = 0usize;
+        for l in lengths {
+            if at == n {
+                break;
+            }
+            at = (at + l).min(n);
+            o.push(at as u64);
+        }
+        if at < n {
+            o.push(n as u64);
+        }
+        o
+    }
+
+    /// A reproducible stream of numbers (xorshift).
+    fn numbers(seed: u64) -> impl Iterator<Item = u64> {
+        let mut x = seed | 1;
+        std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+    }
+
+    /// Cuts of `n` keys: one segment, empty segments at both ends and inside, many short ones
+    /// (0 to 50 keys), a few long ones.
+    fn cuts(n: usize) -> Vec<Vec<u64>> {
+        let third = n.div_ceil(3).max(1);
+        let mut empty_ends = vec![0u64, 0];
+        empty_ends.extend(offsets(n, [5, 0, 0, 17].into_iter().cycle()).into_iter().skip(1));
+        empty_ends.push(n as u64);
+        vec![
+            vec![0, n as u64],
+            empty_ends,
+            offsets(n, numbers(n as u64).map(|x| (x % 51) as usize)),
+            offsets(n, [third].into_iter().cycle()),
+        ]
+    }
+
+    fn bits<K: Key>(v: &[K]) -> Vec<u8> {
+        // SAFETY: the key types are plain numbers, without padding.
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }.to_vec()
+    }
+
+    fn ptr<T>(d: &CudaSlice<T>, s: &Arc<CudaStream>) -> CUdeviceptr {
+        // The guard only records an event; the tests synchronize before reading.
+        d.device_ptr(s).0
+    }
+
+    /// Each cut of each length in both orders, keys alone and with values, against the host sort.
+    fn matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(sorter: &Sorter, key_type: DeviceKeyType, pool: &[K]) {
+        let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
+        for n in [0usize, 1, 2, 3, 255, 4099, 300_007] {
+            let keys: Vec<K> = numbers(7 + n as u64).take(n).map(|x| pool[(x % pool.len() as u64) as usize]).collect();
+            for cut in cuts(n) {
+                let o: Vec<usize> = cut.iter().map(|&x| x as usize).collect();
+                let d_offsets = stream.clone_htod(&cut).unwrap();
+                for order in [Order::Ascending, Order::Descending] {
+                    let s = sorter.clone().with_order(order);
+                    let what = format!("{key_type:?}, n = {n}, {} offsets, {order:?}", cut.len());
+                    let (mut want_k, mut want_v) = (keys.clone(), (0..n as u32).collect::<Vec<_>>());
+                    Sorter::cpu().with_order(order).sort_segments(&mut want_k, &mut want_v, &o).unwrap();
+                    let (dk, dv) = (
+                        stream.clone_htod(&keys).unwrap(),
+                        stream.clone_htod(&(0..n as u32).collect::<Vec<_>>()).unwrap(),
+                    );
+                    let (kp, vp, op) = (ptr(&dk, &stream), ptr(&dv, &stream), ptr(&d_offsets, &stream));
+                    let (count, cu) = (cut.len(), stream.cu_stream());
+                    unsafe { s.sort_foreign_segments(kp, Some(vp), n, key_type, op, count, cu) }.unwrap();
+                    assert_eq!(bits(&stream.clone_dtoh(&dk).unwrap()), bits(&want_k), "keys, {what}");
+                    assert_eq!(stream.clone_dtoh(&dv).unwrap(), want_v, "values, {what}");
+                    let alone = stream.clone_htod(&keys).unwrap();
+                    unsafe { s.sort_foreign_segments(ptr(&alone, &stream), None, n, key_type, op, count, cu) }.unwrap();
+                    assert_eq!(bits(&stream.clone_dtoh(&alone).unwrap()), bits(&want_k), "keys alone, {what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn foreign_segments_match_the_host_segmented_sort() {
+        let Some(sorter) = cuda() else { return };
+        matches_the_host(&sorter, DeviceKeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3, 1 << 31]);
+        matches_the_host(&sorter, DeviceKeyType::I32, &[i32::MIN, -1, 0, 7, i32::MAX, 7, -7]);
+        let f = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.5, f32::NEG_INFINITY, 1.5, f32::INFINITY, -2.0];
+        matches_the_host(&sorter, DeviceKeyType::F32, &f);
+    }
+
+    #[test]
+    fn bad_offsets_pointers_and_64_bit_keys_are_refused_untouched() {
+        let Some(sorter) = cuda() else { return };
+        let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
+        let s = stream.cu_stream();
+        let keys: Vec<u32> = (0..8).rev().collect();
+        let dk = stream.clone_htod(&keys).unwrap();
+        let dv = stream.clone_htod(&[0u32, 1, 2, 3, 4, 5, 6, 7]).unwrap();
+        let wide = stream.clone_htod(&[9u64, 8, 7, 6, 5, 4, 3, 2]).unwrap();
+        let (k, v, w) = (ptr(&dk, &stream), ptr(&dv, &stream), ptr(&wide, &stream));
+        let host = [0u64, 8];
+        let h = host.as_ptr() as u64;
+        let bad_contents: [&[u64]; 5] = [&[0, 5, 3, 8], &[0, 7], &[0, 9], &[1, 8], &[0, 4, 8, 8, 9]];
+        for cut in bad_contents {
+            let o = stream.clone_htod(cut).unwrap();
+            for vp in [None, Some(v)] {
+                let r = unsafe {
+                    sorter.sort_foreign_segments(k, vp, 8, DeviceKeyType::U32, ptr(&o, &stream), cut.len(), s)
+                };
+                assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{cut:?}: {r:?}");
+            }
+        }
+        let o = stream.clone_htod(&[0u64, 4, 8]).unwrap();
+        let op = ptr(&o, &stream);
+        // (keys, values, offsets, count) against the 8 keys at k.
+        let bad = [
+            (k, None, h, 2, "offsets in host memory"),
+            (k, None, op + 4, 2, "offsets misaligned"),
+            (k, None, op + 8, 3, "offsets past the end"),
+            (k, Some(v + 2), op, 3, "values misaligned"),
+            (k, Some(h), op, 3, "values in host memory"),
+            (k + 4, None, op, 3, "keys past the end"),
+            (k, Some(k), op, 3, "values over the keys"),
+            (w, None, w + 32, 3, "offsets over the keys"),
+            (k, Some(w), w + 8, 3, "offsets over the values"),
+        ];
+        for (kp, vp, op, count, why) in bad {
+            let key_type = if kp == w { DeviceKeyType::U64 } else { DeviceKeyType::U32 };
+            let r = unsafe { sorter.sort_foreign_segments(kp, vp, 8, key_type, op, count, s) };
+            assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
+        }
+        for key_type in [DeviceKeyType::U64, DeviceKeyType::I64, DeviceKeyType::F64] {
+            for vp in [None, Some(v)] {
+                let r = unsafe { sorter.sort_foreign_segments(w, vp, 8, key_type, op, 3, s) };
+                assert!(matches!(&r, Err(SortError::Unsupported { what, .. }) if what.contains("32-bit")), "{r:?}");
+            }
+        }
+        assert_eq!(stream.clone_dtoh(&dk).unwrap(), keys, "keys untouched");
+        assert_eq!(stream.clone_dtoh(&dv).unwrap(), [0, 1, 2, 3, 4, 5, 6, 7], "values untouched");
+        assert_eq!(stream.clone_dtoh(&wide).unwrap(), [9, 8, 7, 6, 5, 4, 3, 2], "64-bit keys untouched");
+        // No keys: null addresses are fine, the offsets are still checked.
+        let zero = stream.clone_htod(&[0u64, 0, 0]).unwrap();
+        let zp = ptr(&zero, &stream);
+        assert!(unsafe { sorter.sort_foreign_segments(0, Some(0), 0, DeviceKeyType::F32, zp, 3, s) }.is_ok());
+        let r = unsafe { sorter.sort_foreign_segments(0, None, 0, DeviceKeyType::I32, op, 3, s) };
+        assert!(matches!(r, Err(SortError::InvalidArgument(_))), "offsets past no keys: {r:?}");
+    }
+}
