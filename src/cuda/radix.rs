@@ -9,6 +9,7 @@
 //! counters; for 64M pairs (512 MB) that is 512 MB + 32 MB.
 
 mod launch;
+mod segment_launch;
 pub(crate) mod segmented;
 
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
-use launch::{PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
+use launch::{PassWords, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
 
 /// Words at the start of the u32 metadata buffer reserved for the plan (`PLAN_WORDS` rounded up).
 const PLAN_SLOT: usize = 32;
@@ -201,12 +202,14 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
             let begin = q * portion_cap;
             let bases = |s: usize| meta64.range(passes * RADIX + (pass * 2 + s) * RADIX, RADIX);
             let portion = Portion {
-                pass,
+                words: PassWords {
+                    pass,
+                    status: status[k % 2],
+                    status_next: status[(k + 1) % 2],
+                    tile_counter: meta32.range(PLAN_SLOT + k, 1),
+                },
                 begin,
                 len: portion_cap.min(n - begin),
-                status: status[k % 2],
-                status_next: status[(k + 1) % 2],
-                tile_counter: meta32.range(PLAN_SLOT + k, 1),
                 base_in: bases(q % 2),
                 base_out: bases((q + 1) % 2),
             };

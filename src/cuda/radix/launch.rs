@@ -37,16 +37,16 @@ pub(crate) enum Variant {
     SegmentPairsU32,
 }
 
-struct Names {
+pub(super) struct Names {
     config: &'static str,
-    histogram: &'static str,
-    onesweep: &'static str,
+    pub(super) histogram: &'static str,
+    pub(super) onesweep: &'static str,
     /// The one-block sort; the segmented sort has none.
     small: Option<&'static str>,
 }
 
 impl Variant {
-    fn names(self) -> Names {
+    pub(super) fn names(self) -> Names {
         match self {
             Variant::Kvp => Names {
                 config: "radix_config_kvp",
@@ -205,11 +205,11 @@ pub(crate) const PLAN_WORDS: usize = 17;
 /// Most keys one look-back sweep can count (30-bit status values, `VALUE_MASK` in radix.cuh).
 pub(crate) const SWEEP_MAX_KEYS: usize = (1 << 30) - 1;
 
-fn launch_err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
+pub(super) fn launch_err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
     SortError::driver(what, 0)
 }
 
-fn grid_for(items: usize, per_block: usize, cap: usize) -> u32 {
+pub(super) fn grid_for(items: usize, per_block: usize, cap: usize) -> u32 {
     items.div_ceil(per_block.max(1)).clamp(1, cap.max(1)) as u32
 }
 
@@ -217,7 +217,7 @@ fn grid_for(items: usize, per_block: usize, cap: usize) -> u32 {
 /// raw pointers rather than `CudaSlice`s: with cudarc's event tracking every slice argument costs
 /// two driver calls per launch, which made up most of the time of a 1M sort.
 pub(crate) struct Dev<T> {
-    ptr: u64,
+    pub(super) ptr: u64,
     len: usize,
     _t: PhantomData<*mut T>,
 }
@@ -316,17 +316,65 @@ pub(crate) struct PingPong<K, V> {
     pub(crate) values: Option<(Dev<V>, Dev<V>)>,
 }
 
+/// The status words of one digit-pass launch, the same for the whole-input and the segmented
+/// sweep: zeroed words for its tiles' look-back (256 per tile), the next launch's words (cleared
+/// by this one, the same length), and one zeroed tile counter.
+pub(crate) struct PassWords {
+    pub(crate) pass: usize,
+    pub(crate) status: Dev<u32>,
+    pub(crate) status_next: Dev<u32>,
+    pub(crate) tile_counter: Dev<u32>,
+}
+
+/// The arguments every sweep kernel takes, in the launch's own types: `plan, pass, order, keys_a,
+/// keys_b, values_a, values_b` first, and `status, status_next, words, counter` after the
+/// kernel's own.
+pub(super) struct SweepArgs {
+    plan: u64,
+    pass: i32,
+    order: i32,
+    keys: [u64; 2],
+    values: [u64; 2],
+    status: [u64; 2],
+    words: u64,
+    counter: u64,
+}
+
+impl SweepArgs {
+    /// Checks the buffers and the words for `tiles` tiles.
+    pub(super) fn new<K, V>(plan: Dev<u32>, order: i32, buffers: &PingPong<K, V>, w: &PassWords, tiles: usize) -> Self {
+        let n = buffers.keys_a.len();
+        assert!(buffers.keys_b.len() == n && plan.len() >= PLAN_WORDS);
+        assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
+        assert!(w.status.len() >= tiles * RADIX && w.status_next.len() == w.status.len() && !w.tile_counter.is_empty());
+        let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
+        SweepArgs {
+            plan: plan.ptr,
+            pass: w.pass as i32,
+            order,
+            keys: [buffers.keys_a.ptr, buffers.keys_b.ptr],
+            values: [va, vb],
+            status: [w.status.ptr, w.status_next.ptr],
+            words: w.status_next.len() as u64,
+            counter: w.tile_counter.ptr,
+        }
+    }
+
+    pub(super) fn push_buffers<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(&self.plan).arg(&self.pass).arg(&self.order).arg(&self.keys[0]).arg(&self.keys[1]);
+        b.arg(&self.values[0]).arg(&self.values[1]);
+    }
+
+    pub(super) fn push_status<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(&self.status[0]).arg(&self.status[1]).arg(&self.words).arg(&self.counter);
+    }
+}
+
 /// Where one launch of a pass works: a portion of at most `SWEEP_MAX_KEYS` keys.
 pub(crate) struct Portion {
-    pub(crate) pass: usize,
+    pub(crate) words: PassWords,
     pub(crate) begin: usize,
     pub(crate) len: usize,
-    /// Zeroed status words, 256 per tile.
-    pub(crate) status: Dev<u32>,
-    /// The next launch's status words, cleared by this one; the same length as `status`.
-    pub(crate) status_next: Dev<u32>,
-    /// One zeroed word.
-    pub(crate) tile_counter: Dev<u32>,
     pub(crate) base_in: Dev<u64>,
     pub(crate) base_out: Dev<u64>,
 }
@@ -346,19 +394,16 @@ pub(crate) fn onesweep<K, V>(
     let tiles = portion.len.div_ceil(cfg.tile);
     let n = buffers.keys_a.len();
     assert!(portion.len > 0 && portion.len <= SWEEP_MAX_KEYS && portion.begin + portion.len <= n);
-    assert!(buffers.keys_b.len() == n && plan.len() >= PLAN_WORDS);
-    assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
-    assert!(portion.status.len() >= tiles * RADIX && portion.status_next.len() == portion.status.len());
-    assert!(!portion.tile_counter.is_empty() && portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
+    assert!(portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
+    let args = SweepArgs::new(plan, order, buffers, &portion.words, tiles);
     let f = gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?;
-    let pass = portion.pass as i32;
-    let (begin, len, words) = (portion.begin as u64, portion.len as u32, portion.status_next.len() as u64);
-    let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
+    let (begin, len) = (portion.begin as u64, portion.len as u32);
     let lc = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (cfg.sweep_threads, 1, 1), shared_mem_bytes: 0 };
     let mut b = stream.launch_builder(&f);
-    b.arg(&plan.ptr).arg(&pass).arg(&order).arg(&buffers.keys_a.ptr).arg(&buffers.keys_b.ptr).arg(&va).arg(&vb);
-    b.arg(&begin).arg(&len).arg(&portion.status.ptr).arg(&portion.status_next.ptr).arg(&words);
-    b.arg(&portion.tile_counter.ptr).arg(&portion.base_in.ptr).arg(&portion.base_out.ptr);
+    args.push_buffers(&mut b);
+    b.arg(&begin).arg(&len);
+    args.push_status(&mut b);
+    b.arg(&portion.base_in.ptr).arg(&portion.base_out.ptr);
     // SAFETY: matches radix_onesweep_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
     // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
     // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
@@ -415,151 +460,4 @@ pub(crate) fn small<K, V>(
     unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&vptr).arg(&n).arg(&order).launch(lc) }
         .map(drop)
         .map_err(launch_err("radix_small"))
-}
-
-/// `variant`'s names, when it is one of the segmented sort's.
-fn segment_names(variant: Variant) -> Result<Names, SortError> {
-    match variant {
-        Variant::SegmentU32 | Variant::SegmentPairsU32 => Ok(variant.names()),
-        _ => Err(SortError::Unsupported { backend: "cuda", what: format!("segmented radix sort of {variant:?}") }),
-    }
-}
-
-/// The segments of a segmented sort, where each one's tiles start (`first_tile`, one word per
-/// segment and the total after them) and the segment of each tile (`tile_segment`, one word per
-/// tile of the most the segments can have: the sweeps' grid).
-#[derive(Clone, Copy)]
-pub(crate) struct Segments {
-    pub(crate) offsets: Dev<u64>,
-    pub(crate) first_tile: Dev<u32>,
-    pub(crate) tile_segment: Dev<u32>,
-}
-
-impl Segments {
-    fn count(&self) -> u32 {
-        (self.offsets.len() - 1) as u32
-    }
-
-    fn max_tiles(&self) -> usize {
-        self.tile_segment.len()
-    }
-}
-
-/// Fills `segments.first_tile` for tiles of `cfg.tile` items.
-pub(crate) fn segment_tiles(
-    gpu: &Gpu,
-    stream: &Arc<CudaStream>,
-    cfg: &Config,
-    segments: Segments,
-) -> Result<(), SortError> {
-    assert!(!segments.offsets.is_empty() && segments.first_tile.len() == segments.offsets.len());
-    let f = gpu.function(&gpusort_kernels::RADIX, "radix_segment_tiles")?;
-    let (count, tile) = (segments.count(), cfg.tile as u32);
-    let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
-    b.arg(&segments.offsets.ptr).arg(&count).arg(&tile).arg(&segments.first_tile.ptr);
-    // SAFETY: matches radix_segment_tiles(const u64* offsets, u32 segments, u32 tile_items,
-    // u32* first_tile); offsets and first_tile hold segments + 1 words (checked above).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_tiles"))
-}
-
-/// Counts every pass's digits per segment into `hist` ([segment][pass][RADIX], zeroed).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn segment_histogram<K>(
-    gpu: &Gpu,
-    stream: &Arc<CudaStream>,
-    variant: Variant,
-    cfg: &Config,
-    keys: Dev<K>,
-    order: i32,
-    segments: Segments,
-    hist: Dev<u32>,
-) -> Result<(), SortError> {
-    assert!(hist.len() >= segments.count() as usize * cfg.passes * RADIX);
-    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.histogram)?;
-    let count = segments.count();
-    let max_tiles = segments.max_tiles();
-    let blocks = grid_for(max_tiles, 1, (gpu.multiprocessors * cfg.hist_blocks_per_sm) as usize);
-    let per_block = max_tiles.div_ceil(blocks as usize) as u32;
-    let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.hist_threads, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
-    b.arg(&keys.ptr).arg(&order).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count).arg(&per_block);
-    b.arg(&hist.ptr);
-    // SAFETY: matches radix_segment_histogram_<name>(const Item* keys, int order, const u64* offsets,
-    // const u32* first_tile, u32 segments, u32 tiles_per_block, u32* hist); the offsets were checked against the keys'
-    // length on the device, and hist holds every segment's counts (checked above).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_histogram"))
-}
-
-/// Each segment's digit starts per pass (`bases`, [pass][segment][RADIX]), the counts of all
-/// segments (`all`, [pass][RADIX], zeroed) for `prepare`, and `segments.tile_segment`.
-pub(crate) fn segment_bases(
-    gpu: &Gpu,
-    stream: &Arc<CudaStream>,
-    passes: usize,
-    segments: Segments,
-    hist: Dev<u32>,
-    bases: Dev<u64>,
-    all: Dev<u64>,
-) -> Result<(), SortError> {
-    let count = segments.count();
-    assert!(passes <= MAX_PASSES && all.len() >= passes * RADIX);
-    assert!(hist.len() >= count as usize * passes * RADIX && bases.len() >= count as usize * passes * RADIX);
-    assert!(segments.first_tile.len() == count as usize + 1);
-    let f = gpu.function(&gpusort_kernels::RADIX, "radix_segment_bases")?;
-    let p = passes as i32;
-    let lc = LaunchConfig { grid_dim: (count, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
-    b.arg(&hist.ptr).arg(&p).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count);
-    b.arg(&bases.ptr).arg(&all.ptr).arg(&segments.tile_segment.ptr);
-    // SAFETY: matches radix_segment_bases(const u32* hist, int passes, const u64* offsets, const u32*
-    // first_tile, u32 segments, u64* bases, u64* all, u32* tile_segment); one block per segment,
-    // sizes checked above; first_tile's tiles are fewer than tile_segment's words (segment_onesweep
-    // checks the same bound).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_bases"))
-}
-
-/// One digit pass of the segmented sort: a block per tile the segments can have (the extra ones
-/// exit).
-pub(crate) struct SegmentPass {
-    pub(crate) pass: usize,
-    pub(crate) bases: Dev<u64>,
-    pub(crate) status: Dev<u32>,
-    pub(crate) status_next: Dev<u32>,
-    pub(crate) tile_counter: Dev<u32>,
-}
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn segment_onesweep<K, V>(
-    gpu: &Gpu,
-    stream: &Arc<CudaStream>,
-    variant: Variant,
-    cfg: &Config,
-    plan: Dev<u32>,
-    order: i32,
-    buffers: &PingPong<K, V>,
-    segments: Segments,
-    p: &SegmentPass,
-) -> Result<(), SortError> {
-    let n = buffers.keys_a.len();
-    let max_tiles = segments.max_tiles();
-    assert!(buffers.keys_b.len() == n && plan.len() >= PLAN_WORDS && n.div_ceil(cfg.tile) <= max_tiles);
-    assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
-    assert!(p.status.len() >= max_tiles * RADIX && p.status_next.len() == p.status.len());
-    assert!(!p.tile_counter.is_empty() && p.bases.len() >= segments.count() as usize * RADIX);
-    let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.onesweep)?;
-    let (pass, count, words) = (p.pass as i32, segments.count(), p.status_next.len() as u64);
-    let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
-    let grid = u32::try_from(max_tiles).map_err(|_| SortError::InvalidArgument("too many radix tiles".into()))?;
-    let lc = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (cfg.sweep_threads, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
-    b.arg(&plan.ptr).arg(&pass).arg(&order).arg(&buffers.keys_a.ptr).arg(&buffers.keys_b.ptr).arg(&va).arg(&vb);
-    b.arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&segments.tile_segment.ptr).arg(&count);
-    b.arg(&p.bases.ptr);
-    b.arg(&p.status.ptr).arg(&p.status_next.ptr).arg(&words).arg(&p.tile_counter.ptr);
-    // SAFETY: matches radix_segment_onesweep_<name>(plan, int pass, int order, Item* a, Item* b,
-    // Value* va, Value* vb, const u64* offsets, const u32* first_tile, const u32* tile_segment,
-    // u32 segments, const u64* bases, u32* status, u32* status_next, u64 words, u32* counter); the segments cut [0, n) of
-    // both buffers (checked on the device before), and every size is checked above.
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_onesweep"))
 }

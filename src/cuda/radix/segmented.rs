@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
-use super::launch::{self, Dev, PingPong, SegmentPass, Segments, RADIX, SWEEP_MAX_KEYS};
+use super::launch::{self, Dev, PassWords, PingPong, RADIX, SWEEP_MAX_KEYS};
+use super::segment_launch::{self, SegmentPass, Segments};
 use super::{RadixKey, PLAN_SLOT};
 use crate::cuda::device::Gpu;
 use crate::SortError;
@@ -121,21 +122,23 @@ pub(crate) fn sort<K: RadixKey>(
     let hist = meta32.range(PLAN_SLOT + passes + count + 1 + max_tiles, count * per_segment);
     let segments = Segments { offsets, first_tile, tile_segment };
 
-    launch::segment_tiles(gpu, stream, &cfg, segments)?;
-    launch::segment_histogram(gpu, stream, variant, &cfg, keys_a, order, segments, hist)?;
+    segment_launch::segment_tiles(gpu, stream, &cfg, segments)?;
+    segment_launch::segment_histogram(gpu, stream, variant, &cfg, keys_a, order, segments, hist)?;
     let bases = meta64.range(per_segment * 3, count * per_segment);
-    launch::segment_bases(gpu, stream, passes, segments, hist, bases, counts_all)?;
+    segment_launch::segment_bases(gpu, stream, passes, segments, hist, bases, counts_all)?;
     launch::prepare(gpu, stream, counts_all, passes, n, plan, meta64.range(per_segment, per_segment * 2))?;
     let buffers = PingPong { keys_a, keys_b, values: values_a.zip(values_b) };
     for pass in 0..passes {
         let p = SegmentPass {
-            pass,
+            words: PassWords {
+                pass,
+                status: status[pass % 2],
+                status_next: status[(pass + 1) % 2],
+                tile_counter: meta32.range(PLAN_SLOT + pass, 1),
+            },
             bases: bases.range(pass * count * RADIX, count * RADIX),
-            status: status[pass % 2],
-            status_next: status[(pass + 1) % 2],
-            tile_counter: meta32.range(PLAN_SLOT + pass, 1),
         };
-        launch::segment_onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, segments, &p)?;
+        segment_launch::segment_onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, segments, &p)?;
     }
     launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
     if let (Some(a), Some(b)) = (values_a, values_b) {
