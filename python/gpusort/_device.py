@@ -18,7 +18,7 @@ code that builds a dict).
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -226,45 +226,29 @@ def offsets_view(obj: Any) -> DeviceArray:
     return DeviceArray(ptr, n, typestr, "offsets", obj, None)
 
 
-def sort_segments_device(
-    keys: DeviceArray,
-    offsets: Any,
-    stream: Any,
-    host_offsets: Callable[[Any], np.ndarray],
-    sort: Callable[[int, int, int], None],
-) -> None:
-    """Sorts the segments of the CUDA array ``keys`` that ``offsets`` cuts: calls
-    ``sort(offsets_ptr, num_offsets, stream_handle)`` with the stream of :func:`stream_handle`.
-
-    CUDA offsets (:func:`offsets_view`) are passed as they are; the caller orders their writes
-    before the sort's stream. Host offsets (``host_offsets(offsets)``: the checked uint64 NumPy
-    array) are uploaded as int64 by the keys' library, allocated and copied on the sort's stream,
-    so the memory goes back to the library's pool in stream order once the sort has read it;
-    objects with only ``__cuda_array_interface__`` have no library to do that: ``TypeError``.
-    """
-    handle = stream_handle(keys, stream)
-    if is_device(offsets):
-        o = offsets_view(offsets)
-        sort(o.ptr, o.n, handle)
-        return
+def upload_offsets(keys: DeviceArray, host: np.ndarray, stream: Any) -> Tuple[int, int, Any]:
+    """Checked host offsets (uint64) as a CUDA int64 array of the keys' library on their device:
+    ``(pointer, count, the array)``. Allocated and copied on the sort's stream (``stream`` as
+    :func:`stream_handle` reads it), so the library's pool takes the memory back in stream order
+    once the sort has read it; the caller keeps the array until the sort is queued. Objects with
+    only ``__cuda_array_interface__`` have no library to upload with: ``TypeError``."""
     if keys.lib not in ("torch", "cupy"):
         raise TypeError(
             "offsets: host offsets for a CUDA array that is no torch.Tensor or cupy.ndarray, which "
             f"could upload them; pass them as a CUDA array ({OFFSET_DTYPES}) on the keys' device"
         )
-    host = host_offsets(offsets).view(np.int64)
+    host = host.view(np.int64)
     if not host.flags.writeable:  # torch.from_numpy warns about read-only arrays
         host = host.copy()
     if keys.lib == "torch":
         torch = sys.modules["torch"]
         with _torch_stream(torch, keys.obj.device, stream):
             d = torch.from_numpy(host).to(keys.obj.device)
-            sort(d.data_ptr(), d.numel(), handle)
-        return
+        return d.data_ptr(), d.numel(), d
     cupy = sys.modules["cupy"]
     with keys.obj.device, _cupy_stream(cupy, stream):
         d = cupy.asarray(host)
-        sort(d.data.ptr, d.size, handle)
+    return d.data.ptr, d.size, d
 
 
 def _library_keys(keys: Any, what: str) -> Optional[Tuple[str, Any, int]]:

@@ -204,12 +204,19 @@ class Sorter:
         key = _device.key_name(kd, "keys")
         if vd is not None:
             _device.check_values(vd, kd)
-        native, values_ptr, desc = self._native, 0 if vd is None else vd.ptr, bool(descending)
-
-        def sort(offsets_ptr: int, num_offsets: int, handle: int) -> None:
-            native.sort_segments_device(kd.ptr, values_ptr, kd.n, key, offsets_ptr, num_offsets, handle, desc)
-
-        _device.sort_segments_device(kd, offsets, stream, _offsets, sort)
+        handle = _device.stream_handle(kd, stream)
+        # CUDA offsets as they are (the caller orders their writes before the sort's stream);
+        # host ones checked here, then uploaded by the keys' library and kept until the sort is
+        # queued.
+        if _device.is_device(offsets):
+            o = _device.offsets_view(offsets)
+            offsets_ptr, count, uploaded = o.ptr, o.n, None
+        else:
+            offsets_ptr, count, uploaded = _device.upload_offsets(kd, _offsets(offsets), stream)
+        self._native.sort_segments_device(
+            kd.ptr, 0 if vd is None else vd.ptr, kd.n, key, offsets_ptr, count, handle, bool(descending)
+        )
+        del uploaded
 
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
