@@ -6,11 +6,11 @@
 //! not see each other's settings. Unarmed, each check is one relaxed load of a static flag.
 
 #[cfg(feature = "testing")]
-pub(crate) use armed::{chunk_bytes, hit, pinned_cap};
+pub(crate) use armed::{chunk_bytes, hit, pinned_cap, split_pairs_from};
 #[cfg(feature = "testing")]
-pub use armed::{clear, inject, set_chunk_bytes, set_pinned_cap, STEPS};
+pub use armed::{clear, inject, set_chunk_bytes, set_pinned_cap, set_split_pairs_from, STEPS};
 #[cfg(not(feature = "testing"))]
-pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap};
+pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap, split_pairs_from};
 
 /// A step of a host-to-host GPU sort that can be made to fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +53,11 @@ mod unarmed {
     pub(crate) fn pinned_cap() -> Option<usize> {
         None
     }
+
+    #[inline(always)]
+    pub(crate) fn split_pairs_from() -> Option<usize> {
+        None
+    }
 }
 
 #[cfg(feature = "testing")]
@@ -81,6 +86,7 @@ mod armed {
         static FIRED: Cell<bool> = const { Cell::new(false) };
         static CHUNK_BYTES: Cell<usize> = const { Cell::new(0) };
         static PINNED_CAP: Cell<usize> = const { Cell::new(0) };
+        static SPLIT_PAIRS_FROM: Cell<usize> = const { Cell::new(0) };
     }
 
     /// Makes the `nth` (from 0) occurrence of `step` in this thread's next sorts fail once.
@@ -107,6 +113,13 @@ mod armed {
     pub fn set_pinned_cap(bytes: usize) {
         ARMED.store(true, Ordering::Relaxed);
         PINNED_CAP.set(bytes);
+    }
+
+    /// Sends split 32-bit pairs of at least `n` items (and in the held buffer) as two arrays in
+    /// this thread (0: the tuned `tuning::SPLIT_ROUND_TRIP_FROM`), so that small inputs take that path.
+    pub fn set_split_pairs_from(n: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        SPLIT_PAIRS_FROM.set(n);
     }
 
     #[inline(always)]
@@ -154,5 +167,12 @@ mod armed {
             return None;
         }
         Some(PINNED_CAP.get()).filter(|&b| b > 0)
+    }
+
+    pub(crate) fn split_pairs_from() -> Option<usize> {
+        if !armed() {
+            return None;
+        }
+        Some(SPLIT_PAIRS_FROM.get()).filter(|&n| n > 0)
     }
 }

@@ -71,6 +71,23 @@ pub const PINNED_HELD_FALLBACK_BYTES: usize = 512 << 20;
 /// bus, is what the three streams share); 8 MiB chunks: 64M 42.0 ms (8 slots 37.9).
 pub const CHUNK_BYTES: usize = 16 << 20;
 
+/// From this many split 32-bit pairs up, a host sort that fits in core and in the held buffer
+/// sends the two arrays as they are (plain copies both ways, the split-pairs kernels) instead of
+/// interleaving them into `Kvp`s on the way up and back out on the way down. H100 machine (16
+/// cores), split u32 pairs host to host through the public API, median of 9, two rounds
+/// alternating in one call (2026-11-26, session 19), ms, two arrays against `Kvp`s:
+///
+/// | n | two arrays | as `Kvp`s |
+/// | ---: | ---: | ---: |
+/// | 1M | 1.48-1.82 | 1.84-1.86 |
+/// | 4M | 3.23-3.33 | 4.17-4.22 |
+/// | 16M | 7.61-8.14 | 10.67-10.87 |
+/// | 64M | 25.6-26.1 | 41.3-41.8 |
+/// | 256M | 100.2-100.5 | 163.6-168.1 |
+///
+/// (`Kvp`s themselves, 64M, same call: 25.1-26.4.) Smaller inputs were not timed.
+pub const SPLIT_ROUND_TRIP_FROM: usize = 1 << 20;
+
 /// Slots of the download ring (and of the upload ring, for inputs past the held cap).
 pub const RING_SLOTS: usize = 4;
 

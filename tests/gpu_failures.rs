@@ -152,9 +152,11 @@ fn every_step_of_a_keys_sort_fails_cleanly() {
 }
 
 fn every_step_of_a_split_pairs_sort_fails_cleanly() {
-    // Split f32 pairs stage as Kvp (keys as ordered bits): a failed download must put the exact
-    // bits back (NaN and -0.0 included), and u64 keys take their own two-array round trip (runs of
-    // them, merged on the CPU, out of core and past the held cap).
+    // Split f32 pairs go up either as two arrays (in core, in the held buffer, from
+    // `tuning::SPLIT_ROUND_TRIP_FROM` pairs) or staged as Kvp (keys as ordered bits): a failed
+    // download must put the exact bits back (NaN and -0.0 included) either way. u64 keys take
+    // the two-array round trip too (runs of them, merged on the CPU, out of core and past the
+    // held cap).
     let Some(base) = cuda_or_skip("failure injection, split pairs") else { return };
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let n = 150_001;
@@ -166,19 +168,24 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
     let wide_rows: Vec<(u64, u64)> = wide.iter().map(|&(b, v)| (b, (v as u64) << 32 | 7)).collect();
     for shape in SHAPES {
         let s = sorter(&base, shape, n, 8, Algorithm::Auto);
-        every_step(
-            &format!("f32 pairs {}", shape.name),
-            &floats,
-            |v: &mut Vec<(u32, u32)>| {
-                let (mut k, mut vals): (Vec<f32>, Vec<u32>) = v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
-                let r = s.clone().with_order(Order::Descending).sort_pairs(&mut k, &mut vals);
-                *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
-                r
-            },
-            |out: &[(u32, u32)]| {
-                pairs_valid(&floats, out, |b| gpusort::SortKey::to_ordered_bits(f32::from_bits(b)) as u64, true)
-            },
-        );
+        for (from, layout) in [(1, "two arrays"), (usize::MAX, "as Kvp")] {
+            hooks::set_split_pairs_from(from);
+            every_step(
+                &format!("f32 pairs {layout} {}", shape.name),
+                &floats,
+                |v: &mut Vec<(u32, u32)>| {
+                    let (mut k, mut vals): (Vec<f32>, Vec<u32>) =
+                        v.iter().map(|&(b, x)| (f32::from_bits(b), x)).unzip();
+                    let r = s.clone().with_order(Order::Descending).sort_pairs(&mut k, &mut vals);
+                    *v = k.iter().map(|f| f.to_bits()).zip(vals).collect();
+                    r
+                },
+                |out: &[(u32, u32)]| {
+                    pairs_valid(&floats, out, |b| gpusort::SortKey::to_ordered_bits(f32::from_bits(b)) as u64, true)
+                },
+            );
+        }
+        hooks::set_split_pairs_from(0);
         every_step(
             &format!("u64 pairs {}", shape.name),
             &wide,

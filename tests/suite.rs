@@ -152,9 +152,12 @@ fn split_pairs(b: &Backend) {
     sweep(b, lengths, PATTERNS, check_pairs::<u64>);
     sweep(b, lengths, PATTERNS, check_pairs::<i64>);
     sweep(b, lengths, PATTERNS, check_pairs::<f64>);
+    // From 1M pairs the GPU sends 32-bit split pairs as two arrays (tuning::SPLIT_ROUND_TRIP_FROM).
     let large = &[(1 << 20) + 7];
     sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<u64>);
     sweep(b, large, &[Pattern::Random], check_pairs::<f32>);
+    sweep(b, large, &[Pattern::FewDistinct], check_pairs::<u32>);
+    sweep(b, large, &[Pattern::Random], check_pairs::<i32>);
     sweep(b, large, &[Pattern::Random, Pattern::FewDistinct], check_pairs::<i64>);
     sweep(b, large, &[Pattern::Random], check_pairs::<f64>);
 }

@@ -37,9 +37,12 @@ pub(crate) use device::{device_count, gpu, Gpu};
 use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
 use crate::{Algorithm, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
-use dispatch::{DeviceSort, WideKey};
+use dispatch::{DeviceItem, DeviceSort, WideKey};
+use host_keys::Bits32;
 use hostdata::{ArgsortAsKvp, Direct, HostData, KeysAsBits, SplitAsKvp};
 use outofcore::need_bytes;
+use radix::RadixKey;
+use staging::Plain;
 
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
@@ -179,6 +182,34 @@ impl CudaBackend {
             }
         }
         Ok(true)
+    }
+
+    /// Split pairs of 32-bit keys. In core and within the held buffer, from
+    /// `tuning::SPLIT_ROUND_TRIP_FROM` pairs up: one round trip of the two arrays as they are
+    /// (`incore::round_trip_pairs`: plain copies both ways, the split-pairs kernels). Otherwise as
+    /// `Kvp`s (`SplitAsKvp`), which every host path takes (out of core, several devices, the
+    /// sorting networks).
+    fn sort_pairs_narrow<K: Bits32 + DeviceItem + RadixKey + Plain>(
+        &self,
+        keys: &mut [K],
+        values: &mut [u32],
+        sort: DeviceSort,
+    ) -> Result<(), SortError> {
+        let n = keys.len();
+        let from = crate::hooks::split_pairs_from().unwrap_or(crate::tuning::SPLIT_ROUND_TRIP_FROM);
+        if matches!(sort.algorithm, Algorithm::Auto | Algorithm::Radix)
+            && n >= from
+            && !self.spreads::<Kvp>(n, sort.algorithm)?
+        {
+            let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
+            let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
+            // Both arrays in the held buffer, the second one 64-byte aligned (`staging::split_offset`).
+            let held_run = staging::held_cap().saturating_sub(64) / (std::mem::size_of::<K>() + 4);
+            if n <= held_run && self.budget(need)?.is_none_or(|limit| need <= limit) {
+                return incore::round_trip_pairs(&self.gpu, keys, values, &sort);
+            }
+        }
+        self.host_sort(&mut SplitAsKvp { keys, values }, sort)
     }
 
     /// Split pairs of 64-bit keys: one round trip of two arrays, or runs of them merged on the CPU
@@ -331,10 +362,10 @@ impl SortBackend for CudaBackend {
             SortJob::Keys(KeySlice::U64(k)) if radix => self.host_sort(&mut Direct(k), sort),
             SortJob::Keys(KeySlice::I64(k)) if radix => self.host_sort(&mut Direct(k), sort),
             SortJob::Keys(KeySlice::F64(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            // Split 32-bit pairs travel as `Kvp`s: the fastest kernels, and every host path.
-            SortJob::Pairs(KeySlice::U32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::I32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::F32(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
+            SortJob::Pairs(KeySlice::U32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
+            SortJob::Pairs(KeySlice::I32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
+            SortJob::Pairs(KeySlice::F32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
+            // Small keys' pairs travel as `Kvp`s of their ordered bits.
             SortJob::Pairs(KeySlice::U16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::I16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
             SortJob::Pairs(KeySlice::U8(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
