@@ -44,6 +44,19 @@ use outofcore::need_bytes;
 use radix::RadixKey;
 use staging::Plain;
 
+/// Device bytes per pair, and in all, of a radix sort of `n` split pairs of `K` keys sent as two
+/// arrays.
+fn split_need<K>(n: usize) -> (usize, usize) {
+    let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
+    (per_item, n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES))
+}
+
+/// The most split pairs of `K` keys whose round trip as two arrays the held buffer takes: it keeps
+/// both inputs, the second 64-byte aligned (`staging::split_offset`).
+fn split_held_run<K>() -> usize {
+    (staging::held_cap().saturating_sub(64) / (std::mem::size_of::<K>() + std::mem::size_of::<u32>())).max(1)
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct CudaBackend {
     pub(crate) gpu: Arc<Gpu>,
@@ -201,11 +214,8 @@ impl CudaBackend {
             && n >= from
             && !self.spreads::<Kvp>(n, sort.algorithm)?
         {
-            let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
-            let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
-            // Both arrays in the held buffer, the second one 64-byte aligned (`staging::split_offset`).
-            let held_run = staging::held_cap().saturating_sub(64) / (std::mem::size_of::<K>() + 4);
-            if n <= held_run && self.budget(need)?.is_none_or(|limit| need <= limit) {
+            let (_, need) = split_need::<K>(n);
+            if n <= split_held_run::<K>() && self.budget(need)?.is_none_or(|limit| need <= limit) {
                 return incore::round_trip_pairs(&self.gpu, keys, values, &sort);
             }
         }
@@ -222,11 +232,8 @@ impl CudaBackend {
         sort: DeviceSort,
     ) -> Result<(), SortError> {
         let n = keys.len();
-        let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix);
-        let need = n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES);
-        // Both arrays in the held buffer, the second one 64-byte aligned (`staging::split_offset`).
-        let pair_bytes = std::mem::size_of::<K>() + std::mem::size_of::<u32>();
-        let held_run = (staging::held_cap().saturating_sub(64) / pair_bytes).max(1);
+        let (per_item, need) = split_need::<K>(n);
+        let held_run = split_held_run::<K>();
         let run = match self.budget(need)? {
             Some(limit) if need > limit => self.run_within(need, n, outofcore::run_items(limit, per_item))?,
             _ => n,
