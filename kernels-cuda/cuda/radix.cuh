@@ -322,23 +322,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     constexpr bool VALUES_LATE = RADIX_VALUES_LATE == 1;
     constexpr bool VALUES_AFTER_RANK = RADIX_VALUES_LATE == 2 && VALUES;
     using Held = std::conditional_t<KEYS_FIRST, typename S::Bits, Item>;
-    Held held[ITEMS];
-    Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
     const unsigned warp_begin = tile_begin + warp * WARP_TILE + lane;
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned idx = warp_begin + i * 32;
-        if (idx < portion_len) {
-            if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
-            else held[i] = src[idx];
-            if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx];
-        }
-    }
-    auto digit = [&](int i) {
-        if (warp_begin + i * 32 >= portion_len) return PAST_END;
-        if constexpr (KEYS_FIRST) return key.digit_of_bits(held[i], shift);
-        else return key.digit(held[i], shift);
-    };
 
     // Digit t's global position of tile slot 0 (out_offset), from the look-back.
     auto find_offsets = [&](unsigned count, unsigned start) {
@@ -355,147 +339,173 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             if (t < RADIX) find_offsets(sh.tile_count[t], sh.tile_start[t]);
         }
     };
-    unsigned rank[ITEMS];  // rank among the warp's equal digits, then the tile-local slot
-    if constexpr (EARLY) {
-        // Early counts (RADIX_EARLY_COUNTS): each warp counts its digits first, the block publishes
-        // its counts before ranking, and the warp counters start at the tile slots, so the ranks
-        // come out final. The look-back waits until after the ranking, when the tiles before this
-        // one have long published theirs. The slots past the end of the input count (and then
-        // rank) in bin PAST_END, which nothing reads: no branch per item.
-        unsigned *my_bins = sh.warp_bins[warp];
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) atomicAdd(&bin_count(my_bins, digit(i)), 1u);
-        __syncthreads();
-        // Read before the counters become slot starts below (the scan's barrier orders it); kept in
-        // shared memory, since a register live through the scan made the kernels spill.
-        if constexpr (S::GROUPED_MAX > 0) {
-            const bool grouped = count_digits(my_bins) <= S::GROUPED_MAX;
-            if (lane == 0) sh.warp_grouped[warp] = grouped;
-        }
-        unsigned count = 0, warp_count[WARPS];
-        if (t < RADIX) {
-#pragma unroll
-            for (int w = 0; w < WARPS; ++w) {
-                warp_count[w] = bin_count(sh.warp_bins[w], t);
-                count += warp_count[w];
-            }
-            store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
-        }
-        const unsigned start = scan_digits(count, sh.warp_sums);
-        if (t < RADIX) {
-            unsigned slot = start;
-#pragma unroll
-            for (int w = 0; w < WARPS; ++w) {
-                bin_count(sh.warp_bins[w], t) = slot;
-                slot += warp_count[w];
-            }
-            if constexpr (LOOKBACK_LATE) {
-                sh.tile_start[t] = start;
-                sh.tile_count[t] = count;
-            }
-        }
-        __syncthreads();
-        if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
-        else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
-        else warp_rank<ITEMS>(digit, rank, my_bins);
-        if constexpr (!LOOKBACK_LATE) {
-            if (t < RADIX) find_offsets(count, start);
-        }
-    } else {
-        warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
-        __syncthreads();
 
-        // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the
-        // tiles after this one can move on.
-        unsigned count = 0;
-        if (t < RADIX) {
-            unsigned sum = 0;
-#pragma unroll
-            for (int w = 0; w < WARPS; ++w) {
-                const unsigned c = bin_count(sh.warp_bins[w], t);
-                bin_count(sh.warp_bins[w], t) = sum;
-                sum += c;
-            }
-            count = sum;
-            store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
-        }
-        const unsigned start = scan_digits(count, sh.warp_sums);
-        if (t < RADIX) {
-            // (Adding `start` into every warp's counts here, to save a load per key below, made the
-            // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
-            sh.tile_start[t] = start;
-            find_offsets(count, start);
-        }
-        __syncthreads();
-
+    // The tile's body, twice where S::FULL_PATH (tuning.cuh RADIX_FULL_TILE_PATH_*): once for full
+    // tiles, whose items need no test against the end of the input, and once for a chain's last,
+    // partial tile.
+    auto sweep_tile = [&](auto full_tile) {
+        constexpr bool FULL = decltype(full_tile)::value;
+        Held held[ITEMS];
+        Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
-            const unsigned d = digit(i);
-            if (d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
-        }
-    }
-    __syncthreads();  // the counters' memory becomes the staging buffer
-    // An opaque copy of `src`, so the compiler recomputes the reload addresses instead of keeping
-    // ITEMS 64-bit addresses live through the ranking.
-    const Item *reload = src;
-    asm("" : "+l"(reload));
-    // body(k, j) for the staged slots j = k * THREADS + t of this tile. Full tiles skip the guard
-    // (S::FULL_TILE, tuning.cuh RADIX_FULL_TILE_*), so the compiler can put every slot's loads in flight at once
-    // instead of one guarded load-load-store chain after another.
-    auto each_slot = [&](auto body) {
-        if (S::FULL_TILE && tile_len == TILE) {
-#pragma unroll
-            for (int k = 0; k < ITEMS; ++k) body(k, k * THREADS + t);
-        } else {
-#pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-                const unsigned j = k * THREADS + t;
-                if (j < tile_len) body(k, j);
+            const unsigned idx = warp_begin + i * 32;
+            if (FULL || idx < portion_len) {
+                if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
+                else held[i] = src[idx];
+                if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx];
             }
+        }
+        auto digit = [&](int i) {
+            if (!FULL && warp_begin + i * 32 >= portion_len) return PAST_END;
+            if constexpr (KEYS_FIRST) return key.digit_of_bits(held[i], shift);
+            else return key.digit(held[i], shift);
+        };
+
+        unsigned rank[ITEMS];  // rank among the warp's equal digits, then the tile-local slot
+        if constexpr (EARLY) {
+            // Early counts (RADIX_EARLY_COUNTS): each warp counts its digits first, the block publishes
+            // its counts before ranking, and the warp counters start at the tile slots, so the ranks
+            // come out final. The look-back waits until after the ranking, when the tiles before this
+            // one have long published theirs. The slots past the end of the input count (and then
+            // rank) in bin PAST_END, which nothing reads: no branch per item.
+            unsigned *my_bins = sh.warp_bins[warp];
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) atomicAdd(&bin_count(my_bins, digit(i)), 1u);
+            __syncthreads();
+            // Read before the counters become slot starts below (the scan's barrier orders it); kept in
+            // shared memory, since a register live through the scan made the kernels spill.
+            if constexpr (S::GROUPED_MAX > 0) {
+                const bool grouped = count_digits(my_bins) <= S::GROUPED_MAX;
+                if (lane == 0) sh.warp_grouped[warp] = grouped;
+            }
+            unsigned count = 0, warp_count[WARPS];
+            if (t < RADIX) {
+#pragma unroll
+                for (int w = 0; w < WARPS; ++w) {
+                    warp_count[w] = bin_count(sh.warp_bins[w], t);
+                    count += warp_count[w];
+                }
+                store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
+            }
+            const unsigned start = scan_digits(count, sh.warp_sums);
+            if (t < RADIX) {
+                unsigned slot = start;
+#pragma unroll
+                for (int w = 0; w < WARPS; ++w) {
+                    bin_count(sh.warp_bins[w], t) = slot;
+                    slot += warp_count[w];
+                }
+                if constexpr (LOOKBACK_LATE) {
+                    sh.tile_start[t] = start;
+                    sh.tile_count[t] = count;
+                }
+            }
+            __syncthreads();
+            if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
+            else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
+            else warp_rank<ITEMS>(digit, rank, my_bins);
+            if constexpr (!LOOKBACK_LATE) {
+                if (t < RADIX) find_offsets(count, start);
+            }
+        } else {
+            warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
+            __syncthreads();
+
+            // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the
+            // tiles after this one can move on.
+            unsigned count = 0;
+            if (t < RADIX) {
+                unsigned sum = 0;
+#pragma unroll
+                for (int w = 0; w < WARPS; ++w) {
+                    const unsigned c = bin_count(sh.warp_bins[w], t);
+                    bin_count(sh.warp_bins[w], t) = sum;
+                    sum += c;
+                }
+                count = sum;
+                store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
+            }
+            const unsigned start = scan_digits(count, sh.warp_sums);
+            if (t < RADIX) {
+                // (Adding `start` into every warp's counts here, to save a load per key below, made the
+                // keys kernel spill: H200, 64M keys 2.24 ms against 2.05.)
+                sh.tile_start[t] = start;
+                find_offsets(count, start);
+            }
+            __syncthreads();
+
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned d = digit(i);
+                if (FULL || d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
+            }
+        }
+        __syncthreads();  // the counters' memory becomes the staging buffer
+        // An opaque copy of `src`, so the compiler recomputes the reload addresses instead of keeping
+        // ITEMS 64-bit addresses live through the ranking.
+        const Item *reload = src;
+        asm("" : "+l"(reload));
+        // body(k, j) for the staged slots j = k * THREADS + t of this tile. Full tiles skip the guard
+        // (S::FULL_TILE, tuning.cuh RADIX_FULL_TILE_*), so the compiler can put every slot's loads in flight at once
+        // instead of one guarded load-load-store chain after another.
+        auto each_slot = [&](auto body) {
+            if (S::FULL_TILE && (FULL || tile_len == TILE)) {
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k) body(k, k * THREADS + t);
+            } else {
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k) {
+                    const unsigned j = k * THREADS + t;
+                    if (j < tile_len) body(k, j);
+                }
+            }
+        };
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (FULL || idx < portion_len) {
+                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+                else sh.keys[rank[i]] = held[i];
+            }
+        }
+        if constexpr (VALUES_AFTER_RANK) {
+            const Value *vload = vsrc;  // opaque, as `reload` above
+            asm("" : "+l"(vload));
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned idx = warp_begin + i * 32;
+                if (FULL || idx < portion_len) value[i] = vload[idx];
+            }
+        }
+        find_offsets_late();
+        __syncthreads();
+
+        unsigned long long where[VALUES ? ITEMS : 1];
+        each_slot([&](int k, unsigned j) {
+            const Item x = sh.keys[j];
+            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+            dst[o] = x;
+            if constexpr (VALUES) where[k] = o;
+        });
+        if constexpr (VALUES) {
+            const Value *vload = vsrc;  // opaque, as `reload` above
+            asm("" : "+l"(vload));
+            __syncthreads();
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned idx = warp_begin + i * 32;
+                if (FULL || idx < portion_len) {
+                    if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
+                    else sh.values[rank[i]] = value[i];
+                }
+            }
+            __syncthreads();
+            each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
         }
     };
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const unsigned idx = warp_begin + i * 32;
-        if (idx < portion_len) {
-            if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-            else sh.keys[rank[i]] = held[i];
-        }
-    }
-    if constexpr (VALUES_AFTER_RANK) {
-        const Value *vload = vsrc;  // opaque, as `reload` above
-        asm("" : "+l"(vload));
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (idx < portion_len) value[i] = vload[idx];
-        }
-    }
-    find_offsets_late();
-    __syncthreads();
-
-    unsigned long long where[VALUES ? ITEMS : 1];
-    each_slot([&](int k, unsigned j) {
-        const Item x = sh.keys[j];
-        const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
-        dst[o] = x;
-        if constexpr (VALUES) where[k] = o;
-    });
-    if constexpr (VALUES) {
-        const Value *vload = vsrc;  // opaque, as `reload` above
-        asm("" : "+l"(vload));
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (idx < portion_len) {
-                if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
-                else sh.values[rank[i]] = value[i];
-            }
-        }
-        __syncthreads();
-        each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
-    }
+    if (S::FULL_PATH && !Tiles::SEGMENTED && tile_len == TILE) sweep_tile(std::true_type{});
+    else sweep_tile(std::false_type{});
 }
 
 // ---- 4. result back into the caller's buffer ---------------------------------------------------

@@ -51,6 +51,7 @@ struct SortKvp {
     static constexpr bool RUNTIME_FLOAT = false;
     static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KVP;  // full tiles untested (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
@@ -67,6 +68,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KEYS;  // full tiles untested (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
@@ -82,6 +84,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_PAIRS;  // full tiles untested (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
@@ -97,6 +100,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KEYS;  // full tiles untested (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
@@ -112,6 +116,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
     static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
+    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_PAIRS_U64;  // full tiles untested (tuning.cuh)
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh

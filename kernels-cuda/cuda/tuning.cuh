@@ -265,6 +265,27 @@
 #ifndef RADIX_FULL_TILE_PAIRS
 #define RADIX_FULL_TILE_PAIRS RADIX_FULL_TILE_SCATTER
 #endif
+// Full tiles take a copy of the sweep's body without the per-item tests against the end of the
+// input (radix.cuh onesweep; the segmented sorts keep one body). Session 20, H200, median ms at
+// 1M / 16M / 64M, two rounds alternating in one call, against the one body:
+//   Kvp descending  0.074 / 0.563 / 2.038-2.042 against 0.079 / 0.572 / 2.084-2.086   <- on
+//   split u32 pairs 0.085 / 0.594-0.598 / 2.153-2.156 against 0.085 / 0.604-0.605 / 2.194-2.197   <- on
+//   u64 keys with u32 values 5.32-5.33 against 5.25 at 64M; u64 keys alone 6.35 against 3.98
+//   at 64M (868 bytes of spills), u32 keys 1.474 against 1.429: off for those.
+// (Loads from one pointer per lane with immediate offsets in the full body: no faster, pairs 2.206
+// against 2.153 at 64M.)
+#ifndef RADIX_FULL_TILE_PATH_KVP
+#define RADIX_FULL_TILE_PATH_KVP 1
+#endif
+#ifndef RADIX_FULL_TILE_PATH_PAIRS
+#define RADIX_FULL_TILE_PATH_PAIRS 1
+#endif
+#ifndef RADIX_FULL_TILE_PATH_PAIRS_U64
+#define RADIX_FULL_TILE_PATH_PAIRS_U64 0
+#endif
+#ifndef RADIX_FULL_TILE_PATH_KEYS
+#define RADIX_FULL_TILE_PATH_KEYS 0
+#endif
 // Up-front histogram of every digit: threads per block, loads in flight per thread, blocks per SM.
 // Not yet timed on its own (one read of the keys; about 1/9 of the bytes of a 4-pass sort).
 #ifndef RADIX_HIST_THREADS
