@@ -38,8 +38,8 @@ pub(crate) fn sort_on<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> Result
     stable::on_pool(v.len(), || sort_portable(v, order))
 }
 
-/// The vector sort, on the pool above `PAR_MIN` keys (split there when the pool has several
-/// threads); false when it has no kernel for `K` on `isa`. Input already in order, or in reverse
+/// The vector sort, split over the pool above `PAR_MIN` keys when the pool has several threads,
+/// else on the calling thread; false when it has no kernel for `K` on `isa`. Input already in order, or in reverse
 /// order, is finished in a pass or two as on the radix path (a check that stops within a few keys
 /// on other input).
 fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
@@ -53,10 +53,10 @@ fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
         };
         settled || simd::sort(v, order, isa, piece)
     };
-    if v.len() > simd::tune::PAR_MIN {
-        let piece = if threads() > 1 { simd::tune::PAR_PIECE } else { usize::MAX };
-        install(|| go(v, piece))
+    if v.len() > simd::tune::PAR_MIN && threads() > 1 {
+        install(|| go(v, simd::tune::PAR_PIECE))
     } else {
+        // One thread: the calling thread sorts, without waking the pool's only worker for it.
         go(v, usize::MAX)
     }
 }

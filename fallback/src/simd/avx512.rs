@@ -15,10 +15,20 @@ pub(crate) struct U32x16(__m512i);
 #[derive(Clone, Copy)]
 pub(crate) struct U64x8(__m512i);
 
-/// Lane masks: the low `n` bits set.
+/// Lane masks: the low `n` bits set. From a table: the partition stores a count-long prefix of
+/// a register per step, and a load is cheaper there than the shift, not and move it replaces.
 #[inline(always)]
 fn low16(n: usize) -> __mmask16 {
-    (((1u32 << n) - 1) & 0xffff) as __mmask16
+    const LOW: [u16; 17] = {
+        let mut t = [0u16; 17];
+        let mut i = 1;
+        while i <= 16 {
+            t[i] = ((1u32 << i) - 1) as u16;
+            i += 1;
+        }
+        t
+    };
+    LOW[n]
 }
 
 #[inline(always)]

@@ -99,9 +99,10 @@ fn from_ordered<B: Bits>(b: B, map: Map) -> B {
     }
 }
 
-/// Applies `f` to every word, on the pool when there are many.
+/// Applies `f` to every word, in parallel when there are many and the caller runs on a pool
+/// (a one-thread sort runs on the calling thread: `keys::sort_vector`).
 fn each<B: Bits>(v: &mut [B], f: impl Fn(B) -> B + Sync) {
-    if v.len() <= 2 * CHUNK {
+    if v.len() <= 2 * CHUNK || rayon::current_thread_index().is_none() {
         v.iter_mut().for_each(|x| *x = f(*x));
     } else {
         v.par_chunks_mut(CHUNK).for_each(|c| c.iter_mut().for_each(|x| *x = f(*x)));

@@ -70,7 +70,7 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
     debug_assert!(n > max_small(V::LANES));
     let p = v.as_mut_ptr();
     let pivot = pivot::<V>(v);
-    let (mid, lo, hi) = partition::<V>(p, n, pivot);
+    let (mid, lo, hi) = partition_any::<V>(p, n, pivot);
     if mid < n {
         // Left keys lie in [lo, pivot], right ones in (pivot, hi].
         return Split { mid, left_done: lo == pivot, right_done: hi == pivot.succ() };
@@ -81,7 +81,7 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
     }
     // Split off the keys equal to the greatest instead; lo < pivot, so the left is not empty.
     let below = pivot.pred();
-    let (mid, _, _) = partition::<V>(p, n, below);
+    let (mid, _, _) = partition_any::<V>(p, n, below);
     Split { mid, left_done: lo == below, right_done: true }
 }
 
@@ -99,13 +99,28 @@ unsafe fn pivot<V: Vector>(v: &[V::Elem]) -> V::Elem {
 }
 
 // The partition reads BATCH registers from each end first: ranges it gets are longer.
-const _: () = assert!(2 * BATCH <= super::tune::SMALL_REGS);
-use super::tune::{BATCH, WIDE_SAMPLE_MIN};
+const _: () = assert!(2 * BATCH_WIDE <= super::tune::SMALL_REGS && 2 * BATCH_NARROW <= super::tune::SMALL_REGS);
+use super::tune::{BATCH_NARROW, BATCH_WIDE, WIDE_SAMPLE_MIN};
+
+/// [`partition`] with the batch of the register width: 32 AVX-512 registers hold twice the
+/// batch that 16 AVX2 registers do.
+#[inline(always)]
+unsafe fn partition_any<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (usize, V::Elem, V::Elem) {
+    if std::mem::size_of::<V>() >= 64 {
+        partition::<V, BATCH_WIDE>(p, n, pivot)
+    } else {
+        partition::<V, BATCH_NARROW>(p, n, pivot)
+    }
+}
 
 /// Moves the keys not above `pivot` to the front of the `n >= 2 * BATCH * LANES` keys at `p`, the
 /// others to the back; returns where the back begins, and the least and greatest key.
 #[inline(always)]
-unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (usize, V::Elem, V::Elem) {
+unsafe fn partition<V: Vector, const BATCH: usize>(
+    p: *mut V::Elem,
+    n: usize,
+    pivot: V::Elem,
+) -> (usize, V::Elem, V::Elem) {
     let lanes = V::LANES;
     let step = BATCH * lanes;
     debug_assert!(n >= 2 * step);
@@ -129,6 +144,16 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
         let mut batch = [pv; BATCH];
         for (i, v) in batch.iter_mut().enumerate() {
             *v = V::load(p.add(at + i * lanes));
+        }
+        // Later batches come from either end, which only the counts of the batches before them
+        // decide: the lines of the batch after the next one are fetched at both ends now, so its
+        // loads do not wait on memory once the end is picked.
+        let (next_l, next_r) = if from_front { (l + step, r) } else { (l, r - step) };
+        if next_r >= next_l + 3 * step {
+            for i in 0..BATCH {
+                prefetch(p.add(next_l + step + i * lanes));
+                prefetch(p.add(next_r - 2 * step + i * lanes));
+            }
         }
         if from_front {
             l += step;
@@ -164,6 +189,18 @@ unsafe fn partition<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (us
     }
     debug_assert_eq!(out.ls, out.rs);
     (out.ls, out.min.reduce_min(), out.max.reduce_max())
+}
+
+/// Asks for the cache line at `p` (x86-64; nothing elsewhere).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults; SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Where the partition writes: keys not above the pivot from `ls` up, the others from `rs` down;
@@ -205,8 +242,8 @@ impl<V: Vector> Packer<V> {
         let gt = v.gt_mask(self.pivot) & valid;
         let le = !gt & valid;
         v.compress(le).store(self.p.add(self.ls));
-        self.ls += le.count_ones() as usize;
         let cg = gt.count_ones() as usize;
+        self.ls += valid.count_ones() as usize - cg;
         self.rs -= cg;
         v.compress(gt).store_part(self.p.add(self.rs), cg);
         self.min = self.min.min(v);

@@ -1,7 +1,10 @@
 //! Every number that chooses between the vector sort and the radix sort, with the measurement
 //! that set it.
 
-/// Vector sorts of more keys than this run on the pool, split in pieces of at most `PAR_PIECE`.
+/// Vector sorts of more keys than this run on the pool, split in pieces of at most `PAR_PIECE`,
+/// when it has several threads. (With one, the calling thread sorts, sparing the wake-up of the
+/// pool's worker; not timed apart from the batch and prefetch below, with which 64K u32 keys on
+/// one thread of the Intel GPU host went from 0.312-0.382 ms to 0.199-0.205.)
 /// 64K random u32 keys on the dev machine's 2 cores: 0.173 ms on the calling thread, 0.131 split
 /// (from 32K, in pieces of 16K); u64 0.381 against 0.233.
 pub(crate) const PAR_MIN: usize = 1 << 15;
@@ -51,12 +54,19 @@ pub(crate) const AVX2_MAX_64: usize = 1 << 18;
 /// dev machine: u32 64K 0.174 against 0.198 ms, 1M 3.59 against 4.05; u64 64K 0.383 against 0.411.
 pub(crate) const SMALL_REGS: usize = 16;
 
-/// Registers read per step of the partition (and kept back at each end to make room). The
-/// side to read from next depends on where the last step's keys went, a chain through a load, a
-/// compare and a count; reading several registers per decision spreads that latency. Random u32
-/// keys, one thread on the dev machine (Zen 4): one register per step 64K 0.278 ms a sort, 1M
-/// 7.2; four 0.225 and 4.5; eight no faster (0.226).
-pub(crate) const BATCH: usize = 4;
+/// Registers read per step of the partition (and kept back at each end to make room), AVX-512.
+/// The end to read from next depends on where the last step's keys went, a chain through a load,
+/// a compare and a count; reading several registers per decision spreads that latency, and the
+/// next step's lines are prefetched at both ends (`quick::partition`). Random keys, one thread,
+/// ms, each variant timed twice in one run, alternating. Session 20, the 16-core GPU host (Intel
+/// Xeon, AVX-512), against 4 registers without prefetch: u32 64K 0.249 / 1M 5.51 / 16M 86.5
+/// against 0.382 / 6.85 / 141 (np.sort 0.183 / 4.89 / 83.9); f32 1M 4.94 / 16M 115 against
+/// 7.33 / 164; u64 1M 10.1 / 16M 212 against 15.1 / 326. Eight without prefetch: u32 64K 0.259,
+/// 1M 6.04, 16M 125. (Earlier, on the dev machine (Zen 4) without the prefetch: one register 64K 0.278
+/// ms, 1M 7.2; four 0.225 and 4.5; eight no faster, 0.226.)
+pub(crate) const BATCH_WIDE: usize = 8;
+/// As [`BATCH_WIDE`], for AVX2's 16 registers (not timed again: 8 would hold all 16 at the ends).
+pub(crate) const BATCH_NARROW: usize = 4;
 
 /// Ranges with more keys than this take a sample of 64 for the pivot, smaller ones 16: a better
 /// pivot saves more than the larger sample costs only when the range is long (not measured).

@@ -1,0 +1,41 @@
+//! Keys-only sorts with a pool of one thread (`RAYON_NUM_THREADS=1`, set before the pool is
+//! made: this file is its own process): the vector sort then runs on the calling thread, key
+//! maps included, and must give what the standard library's sort of the ordered bits gives.
+
+mod common;
+
+use common::{keys_u32, ORDERS, PATTERNS};
+use gpusort_cpu::{sort_keys, Order, SortKey};
+
+fn check<K: SortKey>(input: &[K], what: &str) {
+    for order in ORDERS {
+        let mut ours = input.to_vec();
+        sort_keys(&mut ours, order).unwrap();
+        let mut expected = input.to_vec();
+        expected.sort_by_key(|k| k.to_ordered_bits());
+        if order == Order::Descending {
+            expected.reverse();
+        }
+        let same = ours.iter().zip(&expected).all(|(a, b)| a.to_ordered_bits() == b.to_ordered_bits());
+        assert!(same, "{what}, n = {}, {order:?}: differs from the oracle", input.len());
+    }
+}
+
+#[test]
+fn one_thread_sorts_every_key_type() {
+    // SAFETY: the only test of this process, before any thread or pool exists.
+    unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+    assert_eq!(gpusort_cpu::threads(), 1);
+    // Past the pool threshold and past the key maps' parallel threshold (2 x 64K keys).
+    for n in [1000, 65_537, 300_007] {
+        for pattern in PATTERNS {
+            let bits = keys_u32(pattern, n, n as u64);
+            check(&bits, &format!("u32 {pattern}"));
+            check(&bits.iter().map(|&b| b as i32).collect::<Vec<_>>(), &format!("i32 {pattern}"));
+            check(&bits.iter().map(|&b| f32::from_bits(b)).collect::<Vec<_>>(), &format!("f32 {pattern}"));
+            let wide: Vec<u64> = bits.iter().map(|&b| (b as u64) << 32 | b.rotate_left(7) as u64).collect();
+            check(&wide, &format!("u64 {pattern}"));
+            check(&wide.iter().map(|&b| f64::from_bits(b)).collect::<Vec<_>>(), &format!("f64 {pattern}"));
+        }
+    }
+}
