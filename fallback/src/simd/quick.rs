@@ -89,18 +89,17 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
 #[inline(always)]
 unsafe fn pivot<V: Vector>(v: &[V::Elem]) -> V::Elem {
     let n = v.len();
-    let count = if n > WIDE_SAMPLE_MIN { 64 } else { 16 };
-    let mut sample = [V::Elem::MIN; 64];
-    for (i, x) in sample[..count].iter_mut().enumerate() {
-        *x = *v.get_unchecked(i * n / count + n / (2 * count));
+    let mut sample = [V::Elem::MIN; SAMPLE];
+    for (i, x) in sample.iter_mut().enumerate() {
+        *x = *v.get_unchecked(i * n / SAMPLE + n / (2 * SAMPLE));
     }
-    sort_small::<V>(sample.as_mut_ptr(), count);
-    sample[count / 2 - 1]
+    sort_small::<V>(sample.as_mut_ptr(), SAMPLE);
+    sample[SAMPLE / 2 - 1]
 }
 
 // The partition reads BATCH registers from each end first: ranges it gets are longer.
 const _: () = assert!(2 * BATCH_WIDE <= super::tune::SMALL_REGS && 2 * BATCH_NARROW <= super::tune::SMALL_REGS);
-use super::tune::{BATCH_NARROW, BATCH_WIDE, WIDE_SAMPLE_MIN};
+use super::tune::{BATCH_NARROW, BATCH_WIDE, SAMPLE};
 
 /// [`partition`] with the batch of the register width: 32 AVX-512 registers hold twice the
 /// batch that 16 AVX2 registers do.
