@@ -5,6 +5,7 @@
 
 use std::arch::x86_64::*;
 
+use super::map::KeyMap;
 use super::quick;
 use super::vector::Vector;
 
@@ -234,6 +235,21 @@ unsafe impl Vector for U32x8 {
         }
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U32x8(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U32x8(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sign_fill(self) -> Self {
+        // SAFETY: as above.
+        U32x8(unsafe { _mm256_srai_epi32::<31>(self.0) })
+    }
+    #[inline(always)]
     fn reduce_min(self) -> u32 {
         lanes32(self.0).into_iter().min().unwrap_or(u32::MAX)
     }
@@ -357,6 +373,21 @@ unsafe impl Vector for U64x4 {
         }
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U64x4(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U64x4(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sign_fill(self) -> Self {
+        // SAFETY: as above.
+        U64x4(unsafe { _mm256_cmpgt_epi64(_mm256_setzero_si256(), self.0) })
+    }
+    #[inline(always)]
     fn reduce_min(self) -> u64 {
         lanes64(self.0).into_iter().min().unwrap_or(u64::MAX)
     }
@@ -371,8 +402,8 @@ unsafe impl Vector for U64x4 {
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn sort_u32(v: &mut [u32]) {
-    quick::sort::<U32x8>(v)
+pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
+    quick::sort::<U32x8>(v, map, mapped)
 }
 
 /// One partition step of a parallel sort (see `quick::split`).
@@ -380,8 +411,8 @@ pub(crate) unsafe fn sort_u32(v: &mut [u32]) {
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn split_u32(v: &mut [u32]) -> quick::Split {
-    quick::split::<U32x8>(v)
+pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
+    quick::split::<U32x8>(v, map, map_in)
 }
 
 /// As [`sort_u32`], for u64 keys.
@@ -389,8 +420,8 @@ pub(crate) unsafe fn split_u32(v: &mut [u32]) -> quick::Split {
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn sort_u64(v: &mut [u64]) {
-    quick::sort::<U64x4>(v)
+pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
+    quick::sort::<U64x4>(v, map, mapped)
 }
 
 /// As [`split_u32`], for u64 keys.
@@ -398,6 +429,6 @@ pub(crate) unsafe fn sort_u64(v: &mut [u64]) {
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn split_u64(v: &mut [u64]) -> quick::Split {
-    quick::split::<U64x4>(v)
+pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
+    quick::split::<U64x4>(v, map, map_in)
 }

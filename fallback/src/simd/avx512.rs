@@ -6,6 +6,7 @@
 
 use std::arch::x86_64::*;
 
+use super::map::KeyMap;
 use super::quick;
 use super::vector::Vector;
 
@@ -118,6 +119,21 @@ unsafe impl Vector for U32x16 {
     fn zip_high(self, other: Self) -> Self {
         // SAFETY: as above.
         unsafe { U32x16(_mm512_permutex2var_epi32(self.0, zip_index32(8), other.0)) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U32x16(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U32x16(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sign_fill(self) -> Self {
+        // SAFETY: as above.
+        U32x16(unsafe { _mm512_srai_epi32::<31>(self.0) })
     }
     #[inline(always)]
     fn reduce_min(self) -> u32 {
@@ -250,6 +266,21 @@ unsafe impl Vector for U64x8 {
         unsafe { U64x8(_mm512_permutex2var_epi64(self.0, zip_index64(4), other.0)) }
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U64x8(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: as above.
+        U64x8(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sign_fill(self) -> Self {
+        // SAFETY: as above.
+        U64x8(unsafe { _mm512_srai_epi64::<63>(self.0) })
+    }
+    #[inline(always)]
     fn reduce_min(self) -> u64 {
         // SAFETY: as above.
         unsafe { _mm512_reduce_min_epu64(self.0) }
@@ -266,8 +297,8 @@ unsafe impl Vector for U64x8 {
 /// # Safety
 /// AVX-512F is present.
 #[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn sort_u32(v: &mut [u32]) {
-    quick::sort::<U32x16>(v)
+pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
+    quick::sort::<U32x16>(v, map, mapped)
 }
 
 /// One partition step of a parallel sort (see `quick::split`).
@@ -275,8 +306,8 @@ pub(crate) unsafe fn sort_u32(v: &mut [u32]) {
 /// # Safety
 /// AVX-512F is present.
 #[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn split_u32(v: &mut [u32]) -> quick::Split {
-    quick::split::<U32x16>(v)
+pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
+    quick::split::<U32x16>(v, map, map_in)
 }
 
 /// As [`sort_u32`], for u64 keys.
@@ -284,8 +315,8 @@ pub(crate) unsafe fn split_u32(v: &mut [u32]) -> quick::Split {
 /// # Safety
 /// AVX-512F is present.
 #[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn sort_u64(v: &mut [u64]) {
-    quick::sort::<U64x8>(v)
+pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
+    quick::sort::<U64x8>(v, map, mapped)
 }
 
 /// As [`split_u32`], for u64 keys.
@@ -293,6 +324,6 @@ pub(crate) unsafe fn sort_u64(v: &mut [u64]) {
 /// # Safety
 /// AVX-512F is present.
 #[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn split_u64(v: &mut [u64]) -> quick::Split {
-    quick::split::<U64x8>(v)
+pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
+    quick::split::<U64x8>(v, map, map_in)
 }

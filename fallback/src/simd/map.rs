@@ -6,6 +6,7 @@ use std::any::TypeId;
 
 use rayon::prelude::*;
 
+use super::vector::{Lane, Vector};
 use crate::key::SortKey;
 
 /// Keys per parallel task of a map; shorter inputs are mapped on the calling thread.
@@ -36,6 +37,83 @@ impl Map {
         } else {
             None
         }
+    }
+}
+
+/// A key type's map and the sort's direction, as the vector sort applies them: to registers as
+/// its first pass loads the keys and as its base case stores them, so the keys need no passes
+/// of their own; to single words (pivot samples, fill lanes); and, by [`back`], to ranges that
+/// are finished without reaching the base case (runs of one value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyMap {
+    pub map: Map,
+    pub descending: bool,
+}
+
+impl KeyMap {
+    /// Ascending unsigned keys: their bits are already the ordered bits.
+    pub(crate) const IDENTITY: KeyMap = KeyMap { map: Map::Plain, descending: false };
+
+    pub(crate) fn is_identity(self) -> bool {
+        self == Self::IDENTITY
+    }
+
+    /// Raw key bits to directed ordered bits, lane by lane ([`forward`]'s map).
+    #[inline(always)]
+    pub(crate) fn fwd<V: Vector>(self, v: V) -> V {
+        let sign = V::splat(V::Elem::SIGN);
+        let v = match self.map {
+            Map::Plain => v,
+            Map::Signed => v.xor(sign),
+            // Negative floats: every bit flipped; others: the sign bit.
+            Map::Float => v.xor(v.sign_fill().or(sign)),
+        };
+        if self.descending {
+            v.xor(V::splat(V::Elem::MAX))
+        } else {
+            v
+        }
+    }
+
+    /// The inverse of [`KeyMap::fwd`].
+    #[inline(always)]
+    pub(crate) fn back<V: Vector>(self, v: V) -> V {
+        let all = V::splat(V::Elem::MAX);
+        let sign = V::splat(V::Elem::SIGN);
+        let v = if self.descending { v.xor(all) } else { v };
+        match self.map {
+            Map::Plain => v,
+            Map::Signed => v.xor(sign),
+            // A clear top bit marks a key that was negative.
+            Map::Float => v.xor(v.sign_fill().xor(all).or(sign)),
+        }
+    }
+
+    /// [`KeyMap::fwd`] on one word.
+    #[inline(always)]
+    pub(crate) fn fwd_word<B: Bits>(self, b: B) -> B {
+        let b = to_ordered(b, self.map);
+        if self.descending {
+            b.not()
+        } else {
+            b
+        }
+    }
+
+    /// [`KeyMap::back`] on one word.
+    #[inline(always)]
+    pub(crate) fn back_word<B: Bits>(self, b: B) -> B {
+        from_ordered(if self.descending { b.not() } else { b }, self.map)
+    }
+
+    /// [`KeyMap::fwd`] on every word of `v`.
+    pub(crate) fn fwd_slice<B: Bits>(self, v: &mut [B]) {
+        forward(v, self.map, self.descending)
+    }
+
+    /// [`KeyMap::back`] on every word of `v`.
+    pub(crate) fn back_slice<B: Bits>(self, v: &mut [B]) {
+        back(v, self.map, self.descending)
     }
 }
 

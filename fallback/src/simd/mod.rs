@@ -30,6 +30,7 @@ use std::sync::OnceLock;
 
 use crate::key::SortKey;
 use crate::order::Order;
+use map::KeyMap;
 pub(crate) use map::Map;
 use quick::Split;
 use vector::Lane;
@@ -81,10 +82,10 @@ impl Isa {
 /// One key width's entry points on one instruction set.
 #[derive(Clone, Copy)]
 struct Kernel<B> {
-    /// Sorts on the calling thread.
-    sort: unsafe fn(&mut [B]),
-    /// Partitions a range longer than the base case.
-    split: unsafe fn(&mut [B]) -> Split,
+    /// Sorts on the calling thread (`quick::sort`).
+    sort: unsafe fn(&mut [B], KeyMap, bool),
+    /// Partitions a range longer than the base case (`quick::split`).
+    split: unsafe fn(&mut [B], KeyMap, bool) -> Split,
 }
 
 trait Width: Lane {
@@ -145,37 +146,35 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize
 
 fn run<B: Width + map::Bits>(v: &mut [B], map: Map, order: Order, isa: Isa, piece: usize) -> bool {
     let Some(kernel) = B::kernel(isa) else { return false };
-    let descending = order == Order::Descending;
-    map::forward(v, map, descending);
+    // The keys go to ordered bits as the first pass reads them and back as the last stores
+    // them: no passes of their own.
+    let key_map = KeyMap { map, descending: order == Order::Descending };
     let depth = 2 * (usize::BITS - v.len().leading_zeros());
     // The network takes any range up to its size: splitting below it gains nothing.
-    split_sort(v, kernel, piece.max(1 << 10), depth);
-    map::back(v, map, descending);
+    split_sort(v, kernel, (piece.max(1 << 10), depth), key_map, false);
     true
 }
 
 /// Splits until the pieces are at most `piece` keys, sorting the two sides of each split in
 /// parallel. `depth` bounds the splits: past it (bad pivots) a piece goes to one thread, whose
-/// sort has its own bound.
-fn split_sort<B: Width>(v: &mut [B], kernel: Kernel<B>, piece: usize, depth: u32) {
+/// sort has its own bound. `mapped`: the keys are ordered bits already (else raw key bits, which
+/// the first pass maps); they come back as raw key bits.
+fn split_sort<B: Width>(v: &mut [B], kernel: Kernel<B>, (piece, depth): (usize, u32), map: KeyMap, mapped: bool) {
     if v.len() <= piece || depth == 0 {
         // SAFETY: `kernel` exists only for an available instruction set (checked in `sort`).
-        unsafe { (kernel.sort)(v) };
+        unsafe { (kernel.sort)(v, map, mapped) };
         return;
     }
     // SAFETY: as above; `v` is longer than `piece`, which is above the base case.
-    let s = unsafe { (kernel.split)(v) };
+    let s = unsafe { (kernel.split)(v, map, !mapped) };
     let (left, right) = v.split_at_mut(s.mid);
-    rayon::join(
-        || {
-            if !s.left_done {
-                split_sort(left, kernel, piece, depth - 1)
-            }
-        },
-        || {
-            if !s.right_done {
-                split_sort(right, kernel, piece, depth - 1)
-            }
-        },
-    );
+    let side = |side: &mut [B], done: bool| {
+        if done {
+            // One value: finished, back to raw key bits.
+            map.back_slice(side)
+        } else {
+            split_sort(side, kernel, (piece, depth - 1), map, true)
+        }
+    };
+    rayon::join(|| side(left, s.left_done), || side(right, s.right_done));
 }

@@ -12,6 +12,7 @@
 //! Unused lanes of the last registers hold the greatest key, which sorts to the end and is never
 //! stored. The load needs no reordering: the keys are not sorted yet.
 
+use super::map::KeyMap;
 use super::vector::{Lane, Vector};
 
 /// Compares lane i with lane `i ^ x`, the smaller going to the lane with `bit` clear.
@@ -115,25 +116,38 @@ fn transpose<V: Vector, const R: usize>(r: &mut [V; R]) {
     }
 }
 
-/// Sorts the `n <= R * LANES` keys at `p` in `R` registers.
+/// Sorts the `n <= R * LANES` keys at `p` in `R` registers. The keys are stored mapped back by
+/// `map` from ordered bits; `map_in` says they are raw key bits still, mapped as they are loaded.
 ///
 /// # Safety
 /// `p` is valid for reads and writes of `n` keys.
 #[inline(always)]
-unsafe fn sort_block<V: Vector, const R: usize>(p: *mut V::Elem, n: usize) {
+unsafe fn sort_block<V: Vector, const R: usize>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool) {
     let lanes = V::LANES;
     let fill = V::splat(V::Elem::MAX);
+    // Raw bits that map to the greatest ordered bits, for the lanes past `n`.
+    let raw_fill = if map_in { V::splat(map.back_word(V::Elem::MAX)) } else { fill };
     let mut r = [fill; R];
     for (a, v) in r.iter_mut().enumerate() {
         let start = a * lanes;
         if start + lanes <= n {
             *v = V::load(p.add(start));
         } else if start < n {
-            *v = V::load_part(p.add(start), n - start, fill);
+            *v = V::load_part(p.add(start), n - start, raw_fill);
+        } else {
+            continue;
+        }
+        if map_in {
+            *v = map.fwd(*v);
         }
     }
     sort_regs(&mut r);
     transpose(&mut r);
+    if !map.is_identity() {
+        for v in r.iter_mut() {
+            *v = map.back(*v);
+        }
+    }
     for (a, v) in r.iter().enumerate() {
         let start = a * lanes;
         if start + lanes <= n {
@@ -150,18 +164,18 @@ pub(crate) const fn max_small(lanes: usize) -> usize {
 }
 
 /// Sorts the `n <= max_small(LANES)` keys at `p`, in as few registers (a power of two) as hold
-/// them.
+/// them; `map` and `map_in` as for [`sort_block`].
 ///
 /// # Safety
 /// `p` is valid for reads and writes of `n` keys.
 #[inline(always)]
-pub(crate) unsafe fn sort_small<V: Vector>(p: *mut V::Elem, n: usize) {
+pub(crate) unsafe fn sort_small<V: Vector>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool) {
     match n.div_ceil(V::LANES) {
         0 => {}
-        1 => sort_block::<V, 1>(p, n),
-        2 => sort_block::<V, 2>(p, n),
-        3..=4 => sort_block::<V, 4>(p, n),
-        5..=8 => sort_block::<V, 8>(p, n),
-        _ => sort_block::<V, 16>(p, n),
+        1 => sort_block::<V, 1>(p, n, map, map_in),
+        2 => sort_block::<V, 2>(p, n, map, map_in),
+        3..=4 => sort_block::<V, 4>(p, n, map, map_in),
+        5..=8 => sort_block::<V, 8>(p, n, map, map_in),
+        _ => sort_block::<V, 16>(p, n, map, map_in),
     }
 }

@@ -7,6 +7,7 @@
 //! above the pivot go left. The range's least and greatest keys come out of the same pass: a side
 //! whose bounds meet holds one value and is done, which makes runs of equal keys cost one pass.
 
+use super::map::KeyMap;
 use super::network::{max_small, sort_small};
 use super::vector::{Lane, Vector};
 
@@ -19,12 +20,14 @@ pub(crate) struct Split {
     pub right_done: bool,
 }
 
-/// Sorts `v` on the calling thread.
+/// Sorts `v` on the calling thread: `map` takes its keys to ordered bits and back, `mapped` says
+/// whether they are ordered bits already (else the first pass maps them as it reads them). The
+/// keys come back as raw key bits either way.
 ///
 /// # Safety
 /// The instruction set behind `V` is present.
 #[inline(always)]
-pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem]) {
+pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: bool) {
     let n = v.len();
     let p = v.as_mut_ptr();
     let small = max_small(V::LANES);
@@ -35,19 +38,26 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem]) {
     // Past this many splits of one range, the pivots were bad; the standard library's sort (also
     // O(n log n)) takes the rest, so no input makes the sort quadratic.
     stack[0] = (0, n, 2 * (usize::BITS - n.leading_zeros()));
+    // Only the first range (the whole of `v`) can hold raw keys.
+    let mut map_in = !mapped;
     while top > 0 {
         top -= 1;
         let (s, len, budget) = stack[top];
+        let first = std::mem::replace(&mut map_in, false);
         if len <= small {
-            sort_small::<V>(p.add(s), len);
+            sort_small::<V>(p.add(s), len, map, first);
             continue;
         }
         let range = std::slice::from_raw_parts_mut(p.add(s), len);
         if budget == 0 || top + 2 > stack.len() {
+            if first {
+                map.fwd_slice(range);
+            }
             range.sort_unstable();
+            map.back_slice(range);
             continue;
         }
-        let sp = split::<V>(range);
+        let sp = split::<V>(range, map, first);
         let left = (s, sp.mid, budget - 1, sp.left_done);
         let right = (s + sp.mid, len - sp.mid, budget - 1, sp.right_done);
         let (first, second) = if left.1 <= right.1 { (left, right) } else { (right, left) };
@@ -55,22 +65,27 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem]) {
             if !done && len > 1 {
                 stack[top] = (s, len, budget);
                 top += 1;
+            } else {
+                // Finished here (one value, or one key): back to raw key bits.
+                map.back_slice(std::slice::from_raw_parts_mut(p.add(s), len));
             }
         }
     }
 }
 
-/// Partitions `v` (longer than `max_small`) around a pivot drawn from it.
+/// Partitions `v` (longer than `max_small`) around a pivot drawn from it. The keys come out as
+/// ordered bits; `map_in` says they go in as raw key bits, which `map` takes to ordered bits.
 ///
 /// # Safety
 /// The instruction set behind `V` is present.
 #[inline(always)]
-pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
+pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bool) -> Split {
     let n = v.len();
     debug_assert!(n > max_small(V::LANES));
     let p = v.as_mut_ptr();
-    let pivot = pivot::<V>(v);
-    let (mid, lo, hi) = partition_any::<V>(p, n, pivot);
+    let pivot = pivot::<V>(v, map, map_in);
+    let (mid, lo, hi) =
+        if map_in { partition_any::<V, true>(p, n, pivot, map) } else { partition_any::<V, false>(p, n, pivot, map) };
     if mid < n {
         // Left keys lie in [lo, pivot], right ones in (pivot, hi].
         return Split { mid, left_done: lo == pivot, right_done: hi == pivot.succ() };
@@ -81,19 +96,22 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem]) -> Split {
     }
     // Split off the keys equal to the greatest instead; lo < pivot, so the left is not empty.
     let below = pivot.pred();
-    let (mid, _, _) = partition_any::<V>(p, n, below);
+    let (mid, _, _) = partition_any::<V, false>(p, n, below, map);
     Split { mid, left_done: lo == below, right_done: true }
 }
 
 /// The median of an evenly spread sample (exact on sorted and reversed input).
 #[inline(always)]
-unsafe fn pivot<V: Vector>(v: &[V::Elem]) -> V::Elem {
+unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> V::Elem {
     let n = v.len();
     let mut sample = [V::Elem::MIN; SAMPLE];
     for (i, x) in sample.iter_mut().enumerate() {
         *x = *v.get_unchecked(i * n / SAMPLE + n / (2 * SAMPLE));
+        if map_in {
+            *x = map.fwd_word(*x);
+        }
     }
-    sort_small::<V>(sample.as_mut_ptr(), SAMPLE);
+    sort_small::<V>(sample.as_mut_ptr(), SAMPLE, KeyMap::IDENTITY, false);
     sample[SAMPLE / 2 - 1]
 }
 
@@ -104,22 +122,30 @@ use super::tune::{BATCH_NARROW, BATCH_WIDE, SAMPLE};
 /// [`partition`] with the batch of the register width: 32 AVX-512 registers hold twice the
 /// batch that 16 AVX2 registers do.
 #[inline(always)]
-unsafe fn partition_any<V: Vector>(p: *mut V::Elem, n: usize, pivot: V::Elem) -> (usize, V::Elem, V::Elem) {
+unsafe fn partition_any<V: Vector, const MAP_IN: bool>(
+    p: *mut V::Elem,
+    n: usize,
+    pivot: V::Elem,
+    map: KeyMap,
+) -> (usize, V::Elem, V::Elem) {
     if std::mem::size_of::<V>() >= 64 {
-        partition::<V, BATCH_WIDE>(p, n, pivot)
+        partition::<V, BATCH_WIDE, MAP_IN>(p, n, pivot, map)
     } else {
-        partition::<V, BATCH_NARROW>(p, n, pivot)
+        partition::<V, BATCH_NARROW, MAP_IN>(p, n, pivot, map)
     }
 }
 
 /// Moves the keys not above `pivot` to the front of the `n >= 2 * BATCH * LANES` keys at `p`, the
 /// others to the back; returns where the back begins, and the least and greatest key.
 #[inline(always)]
-unsafe fn partition<V: Vector, const BATCH: usize>(
+unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
     p: *mut V::Elem,
     n: usize,
     pivot: V::Elem,
+    map: KeyMap,
 ) -> (usize, V::Elem, V::Elem) {
+    // MAP_IN: the keys are raw bits, taken to ordered bits as they are read (the sort's first pass).
+    let load = |at: *const V::Elem| if MAP_IN { map.fwd(V::load(at)) } else { V::load(at) };
     let lanes = V::LANES;
     let step = BATCH * lanes;
     debug_assert!(n >= 2 * step);
@@ -127,8 +153,8 @@ unsafe fn partition<V: Vector, const BATCH: usize>(
     let mut first = [pv; BATCH];
     let mut last = [pv; BATCH];
     for i in 0..BATCH {
-        first[i] = V::load(p.add(i * lanes));
-        last[i] = V::load(p.add(n - step + i * lanes));
+        first[i] = load(p.add(i * lanes));
+        last[i] = load(p.add(n - step + i * lanes));
     }
     // Unread keys are [l, r); the front is written from ls up, the back from rs down. The room
     // at the front (l - ls) and at the back (rs - r) add up to 2 * step at the top of each loop.
@@ -142,7 +168,7 @@ unsafe fn partition<V: Vector, const BATCH: usize>(
         let at = if from_front { l } else { r - step };
         let mut batch = [pv; BATCH];
         for (i, v) in batch.iter_mut().enumerate() {
-            *v = V::load(p.add(at + i * lanes));
+            *v = load(p.add(at + i * lanes));
         }
         // Later batches come from either end, which only the counts of the batches before them
         // decide: the lines of the batch after the next one are fetched at both ends now, so its
@@ -166,7 +192,7 @@ unsafe fn partition<V: Vector, const BATCH: usize>(
     while r - l >= lanes {
         let from_front = l - out.ls <= out.rs - r;
         let at = if from_front { l } else { r - lanes };
-        let v = V::load(p.add(at));
+        let v = load(p.add(at));
         if from_front {
             l += lanes;
         } else {
@@ -178,7 +204,12 @@ unsafe fn partition<V: Vector, const BATCH: usize>(
     // between ls and rs is free. Pivot copies fill the lanes past them, leaving min and max as
     // they are (the pivot is one of the keys).
     let rest = r - l;
-    let tail = V::load_part(p.add(l), rest, pv);
+    let tail = if MAP_IN {
+        // Raw bits that map to the pivot fill the lanes past the keys.
+        map.fwd(V::load_part(p.add(l), rest, V::splat(map.back_word(pivot))))
+    } else {
+        V::load_part(p.add(l), rest, pv)
+    };
     out.pack(tail, full >> (lanes - rest));
     for v in first {
         out.pack(v, full);

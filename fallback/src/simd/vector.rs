@@ -6,9 +6,11 @@
 //! intrinsics inline. Constant lane arguments (`x`, `bit`) fold into fixed shuffles there.
 
 /// An unsigned key word: the ordered bits of a key.
-pub(crate) trait Lane: Copy + Ord + Send + Sync + 'static {
+pub(crate) trait Lane: super::map::Bits + Ord {
     const MIN: Self;
     const MAX: Self;
+    /// Only the top bit set.
+    const SIGN: Self;
     /// `self - 1`; only called on values above `MIN`.
     fn pred(self) -> Self;
     /// `self + 1`; only called on values below `MAX`.
@@ -18,6 +20,7 @@ pub(crate) trait Lane: Copy + Ord + Send + Sync + 'static {
 impl Lane for u32 {
     const MIN: u32 = 0;
     const MAX: u32 = u32::MAX;
+    const SIGN: u32 = 1 << 31;
     #[inline(always)]
     fn pred(self) -> u32 {
         self.wrapping_sub(1)
@@ -31,6 +34,7 @@ impl Lane for u32 {
 impl Lane for u64 {
     const MIN: u64 = 0;
     const MAX: u64 = u64::MAX;
+    const SIGN: u64 = 1 << 63;
     #[inline(always)]
     fn pred(self) -> u64 {
         self.wrapping_sub(1)
@@ -78,6 +82,12 @@ pub(crate) unsafe trait Vector: Copy {
     fn zip_low(self, other: Self) -> Self;
     /// As [`Vector::zip_low`], for the high halves.
     fn zip_high(self, other: Self) -> Self;
+    /// Lane-wise `self ^ other`.
+    fn xor(self, other: Self) -> Self;
+    /// Lane-wise `self | other`.
+    fn or(self, other: Self) -> Self;
+    /// All ones in the lanes whose top bit is set, zero in the others.
+    fn sign_fill(self) -> Self;
     /// The least and the greatest lane.
     fn reduce_min(self) -> Self::Elem;
     fn reduce_max(self) -> Self::Elem;
