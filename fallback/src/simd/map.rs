@@ -1,4 +1,5 @@
-//! Keys to their directed ordered bits and back, in place. The vector sort compares unsigned
+//! Keys to their directed ordered bits and back: in registers (`KeyMap`, as the vector sort
+//! loads and stores keys) or in place over a slice. The vector sort compares unsigned
 //! words; these maps are `SortKey::to_ordered_bits` (then inverted for a descending sort) and
 //! their inverses, on the raw bits, so a key comes back bit for bit (NaN payloads included).
 

@@ -1,7 +1,7 @@
 //! Keys-only sorts in vector registers: a vectorized quicksort (see `quick`) whose base case is a
 //! sorting network (see `network`), on the instruction set found at run time. Keys sort as their
-//! directed ordered bits (u32 or u64), mapped in place and back, so float keys keep
-//! `total_cmp` order bit for bit. Inputs too small or too large for this to win, key types it does
+//! directed ordered bits (u32 or u64), mapped in registers as the first pass reads them and back
+//! as the last stores them (`map::KeyMap`), so float keys keep `total_cmp` order bit for bit. Inputs too small or too large for this to win, key types it does
 //! not know, and machines without the instruction set keep the radix sort: the portable path.
 //!
 //! Instruction sets: AVX-512F (`avx512.rs`, 16 u32 or 8 u64 lanes) and AVX2 (`avx2.rs`, 8 or 4),
