@@ -87,12 +87,12 @@ typedef struct gpusort_sorter gpusort_sorter;
 // Sort order: `GPUSORT_ASCENDING` or `GPUSORT_DESCENDING`.
 typedef uint32_t gpusort_order;
 
+// The type of the key inside a record (`gpusort_sort_records`), or of the keys of a device
+// array (`gpusort_sort_device_*`, `gpusort_top_k_device`): one of the `GPUSORT_KEY_*` values.
+typedef uint32_t gpusort_key_type;
+
 // Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
 typedef uint32_t gpusort_algorithm;
-
-// The type of the key inside a record (`gpusort_sort_records`): one of the `GPUSORT_KEY_*`
-// values.
-typedef uint32_t gpusort_key_type;
 
 // A 32-bit key and its 32-bit value: 8 bytes, 4-byte aligned, key first.
 typedef struct gpusort_kvp {
@@ -249,6 +249,105 @@ enum gpusort_status gpusort_argsort_f64(const struct gpusort_sorter *sorter,
                                         size_t len,
                                         uint64_t *out,
                                         gpusort_order order);
+
+// Sorts `len` keys of type `key_type` (`GPUSORT_KEY_U32`, `_I32`, `_F32`, `_U64`, `_I64` or
+// `_F64`; floats in IEEE 754 totalOrder) in GPU memory at `keys`, in place, in `order`, with
+// `algorithm`, on `stream`. Returns once the sort is queued: work the caller queues later on
+// `stream` sees the sorted keys, and the host must synchronize the stream before it reads them.
+//
+// `sorter` may be NULL (the default sorter); it must have a GPU (`GPUSORT_UNSUPPORTED` for a CPU
+// sorter, or an auto sorter on a machine without one; `GPUSORT_NO_DEVICE` in a forked child).
+// The sorter's device is used whatever its backend says, as the data is there already. `keys`
+// must be memory of that device, aligned to the key size, with all `len` keys inside one
+// allocation, and `stream` a stream of that device's primary context (the CUDA runtime's) or
+// NULL: otherwise `GPUSORT_INVALID_ARGUMENT`, before any work is queued. Fewer than two keys:
+// `GPUSORT_OK` at once, nothing checked. 16- and 8-bit keys are `GPUSORT_UNSUPPORTED` here.
+//
+// ```c
+// float *d_keys;                       /* n floats on the device, filled by the caller */
+// cudaMalloc((void **)&d_keys, n * sizeof(float));
+// gpusort_sort_device_keys(NULL, GPUSORT_KEY_F32, d_keys, n, GPUSORT_ASCENDING,
+//                          GPUSORT_ALGORITHM_AUTO, stream);
+// cudaStreamSynchronize(stream);
+// ```
+//
+// # Safety
+// `keys` must stay allocated, and be read or written by nothing else, until the sort queued on
+// `stream` has finished. `stream` must be a live stream (the driver cannot tell a destroyed
+// handle from a live one).
+enum gpusort_status gpusort_sort_device_keys(const struct gpusort_sorter *sorter,
+                                             gpusort_key_type key_type,
+                                             void *keys,
+                                             size_t len,
+                                             gpusort_order order,
+                                             gpusort_algorithm algorithm,
+                                             void *stream);
+
+// Sorts `len` keys of type `key_type` at `keys` and the `uint32_t` values at `values`, both in
+// GPU memory, by key, in place, values moving with their keys, stably, in `order`, on
+// `stream`. `algorithm` must be `GPUSORT_ALGORITHM_AUTO` or `_RADIX` (the networks sort one
+// array of `gpusort_kvp`: `GPUSORT_UNSUPPORTED` here). Everything else as
+// `gpusort_sort_device_keys`; also `GPUSORT_INVALID_ARGUMENT` when the two arrays overlap.
+//
+// # Safety
+// As `gpusort_sort_device_keys`, for both arrays.
+enum gpusort_status gpusort_sort_device_pairs(const struct gpusort_sorter *sorter,
+                                              gpusort_key_type key_type,
+                                              void *keys,
+                                              void *values,
+                                              size_t len,
+                                              gpusort_order order,
+                                              gpusort_algorithm algorithm,
+                                              void *stream);
+
+// Sorts each segment of the `len` keys of type `key_type` at `keys` on its own, in place, in
+// `order`, stably, the `uint32_t` values at `values` (unless NULL) moving with their keys, all in
+// GPU memory, on `stream`. Segment `s` runs from `offsets[s]` up to `offsets[s + 1]`: the
+// `num_offsets` (segments + 1) `uint64_t` at `offsets`, also in GPU memory, start at 0, end at
+// `len` and never fall (empty segments are fine). The offsets are checked on the device first,
+// which waits for `stream` once: offsets that do not cut `len` keys are
+// `GPUSORT_INVALID_ARGUMENT`, the data untouched. The 64-bit key types are
+// `GPUSORT_UNSUPPORTED` where this version's device sort does not take them (the host entry
+// points `gpusort_sort_segments_*` do).
+//
+// `num_offsets` 0, arrays that overlap, and the arrays and streams `gpusort_sort_device_keys`
+// refuses are `GPUSORT_INVALID_ARGUMENT`. With `len` 0 the keys and values are not looked at
+// (they may be NULL); the offsets always are. Otherwise as `gpusort_sort_device_keys`.
+//
+// # Safety
+// As `gpusort_sort_device_keys`, for the three arrays, except that other work may read (not
+// write) `offsets` meanwhile.
+enum gpusort_status gpusort_sort_device_segments(const struct gpusort_sorter *sorter,
+                                                 gpusort_key_type key_type,
+                                                 void *keys,
+                                                 void *values,
+                                                 size_t len,
+                                                 const void *offsets,
+                                                 size_t num_offsets,
+                                                 gpusort_order order,
+                                                 void *stream);
+
+// Writes the `k` first of the `len` keys of type `key_type` at `keys` in `order` (the `k`
+// smallest, or largest with `GPUSORT_DESCENDING`) to `out_keys` (`k` keys of that type) and
+// where each stood in `keys` to `out_indices` (`k` `uint64_t`), all in GPU memory, on `stream`:
+// exactly the first `k` of a stable sort, ties at the `k`-th key to the earliest positions, as
+// `gpusort_top_k_u32` picks them on the host. `keys` is only read. `k` runs from 0 to `len`
+// and below 2^32 (`GPUSORT_INVALID_ARGUMENT` otherwise); `k` 0 is `GPUSORT_OK` at once, nothing
+// checked or written. The outputs must not overlap the keys or each other. Otherwise as
+// `gpusort_sort_device_keys`.
+//
+// # Safety
+// As `gpusort_sort_device_keys`, for the three arrays, except that other work may read (not
+// write) `keys` meanwhile.
+enum gpusort_status gpusort_top_k_device(const struct gpusort_sorter *sorter,
+                                         gpusort_key_type key_type,
+                                         const void *keys,
+                                         size_t len,
+                                         size_t k,
+                                         void *out_keys,
+                                         void *out_indices,
+                                         gpusort_order order,
+                                         void *stream);
 
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls

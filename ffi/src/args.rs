@@ -43,8 +43,8 @@ pub const GPUSORT_BACKEND_CPU: gpusort_backend = 1;
 /// The first CUDA GPU only, for every length; `gpusort_sorter_new` fails without one.
 pub const GPUSORT_BACKEND_CUDA: gpusort_backend = 2;
 
-/// The type of the key inside a record (`gpusort_sort_records`): one of the `GPUSORT_KEY_*`
-/// values.
+/// The type of the key inside a record (`gpusort_sort_records`), or of the keys of a device
+/// array (`gpusort_sort_device_*`, `gpusort_top_k_device`): one of the `GPUSORT_KEY_*` values.
 pub type gpusort_key_type = u32;
 /// `uint32_t`.
 pub const GPUSORT_KEY_U32: gpusort_key_type = 0;

@@ -12,13 +12,15 @@
 //! handle), `sort` (the sort entry points), `argsort` (permutations), `records` (records of a
 //! run-time size sorted by a key inside them), `segments` (runs of one array, each sorted on its
 //! own), `topk` (the first `k` keys of an order, without sorting the rest), `small_keys` (every
-//! family's entry points for `uint16_t`, `int16_t`, `uint8_t` and `int8_t` keys).
+//! family's entry points for `uint16_t`, `int16_t`, `uint8_t` and `int8_t` keys), `device`
+//! (arrays already in GPU memory, sorted on the caller's stream).
 
 // C names for C types: the header is what users read.
 #![allow(non_camel_case_types)]
 
 mod args;
 mod argsort;
+mod device;
 mod error;
 mod failure;
 mod guard;
@@ -40,6 +42,7 @@ pub use args::{
     GPUSORT_KEY_U32, GPUSORT_KEY_U64, GPUSORT_KEY_U8,
 };
 pub use argsort::*;
+pub use device::*;
 pub use error::gpusort_last_error_message;
 pub use pairs64::*;
 pub use records::gpusort_sort_records;

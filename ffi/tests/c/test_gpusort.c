@@ -418,6 +418,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "segments_checks.h"
 #include "topk_checks.h"
 #include "pairs64_checks.h"
+#include "device_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -516,6 +517,7 @@ int main(void) {
     segments_checks(cpu);
     topk_checks(cpu);
     pairs64_error_checks(cpu);
+    device_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);

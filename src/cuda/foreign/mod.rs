@@ -10,6 +10,39 @@
 //! into two more of them; [`Sorter::sort_foreign_segments`] (`segments.rs`) sorts the segments
 //! of one that a third array of offsets cuts.
 
+/// Evaluates `$body` with the type alias `$K` naming the Rust key type of the `DeviceKeyType`
+/// `$key_type`: the one place a run-time key type becomes a type parameter.
+macro_rules! with_key_type {
+    ($key_type:expr, $K:ident => $body:expr) => {
+        match $key_type {
+            DeviceKeyType::U32 => {
+                type $K = u32;
+                $body
+            }
+            DeviceKeyType::I32 => {
+                type $K = i32;
+                $body
+            }
+            DeviceKeyType::F32 => {
+                type $K = f32;
+                $body
+            }
+            DeviceKeyType::U64 => {
+                type $K = u64;
+                $body
+            }
+            DeviceKeyType::I64 => {
+                type $K = i64;
+                $body
+            }
+            DeviceKeyType::F64 => {
+                type $K = f64;
+                $body
+            }
+        }
+    };
+}
+
 mod segments;
 
 use std::ffi::c_void;
@@ -87,14 +120,7 @@ impl Sorter {
         }
         let target = Target::open(self, stream)?;
         target.check_array(keys, len, key_type.size(), "keys")?;
-        match key_type {
-            DeviceKeyType::U32 => target.keys::<u32>(keys, len, order),
-            DeviceKeyType::I32 => target.keys::<i32>(keys, len, order),
-            DeviceKeyType::F32 => target.keys::<f32>(keys, len, order),
-            DeviceKeyType::U64 => target.keys::<u64>(keys, len, order),
-            DeviceKeyType::I64 => target.keys::<i64>(keys, len, order),
-            DeviceKeyType::F64 => target.keys::<f64>(keys, len, order),
-        }
+        with_key_type!(key_type, K => target.keys::<K>(keys, len, order))
     }
 
     /// Sorts `len` keys at `keys` and the `u32` values at `values` by key, in place, values moving
@@ -122,14 +148,7 @@ impl Sorter {
         target.check_array(values, len, 4, "values")?;
         // The byte lengths cannot overflow: `check_array` accepted them.
         disjoint(&[(keys, len * key_type.size(), "key"), (values, len * 4, "value")])?;
-        match key_type {
-            DeviceKeyType::U32 => target.pairs::<u32>(keys, values, len, order),
-            DeviceKeyType::I32 => target.pairs::<i32>(keys, values, len, order),
-            DeviceKeyType::F32 => target.pairs::<f32>(keys, values, len, order),
-            DeviceKeyType::U64 => target.pairs::<u64>(keys, values, len, order),
-            DeviceKeyType::I64 => target.pairs::<i64>(keys, values, len, order),
-            DeviceKeyType::F64 => target.pairs::<f64>(keys, values, len, order),
-        }
+        with_key_type!(key_type, K => target.pairs::<K>(keys, values, len, order))
     }
 
     /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device
@@ -200,14 +219,7 @@ impl Sorter {
         disjoint(&[(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")])?;
         let out = (out_keys, out_indices);
         let order = self.order();
-        match key_type {
-            DeviceKeyType::U32 => target.top_k::<u32>(keys, len, k, out, order),
-            DeviceKeyType::I32 => target.top_k::<i32>(keys, len, k, out, order),
-            DeviceKeyType::F32 => target.top_k::<f32>(keys, len, k, out, order),
-            DeviceKeyType::U64 => target.top_k::<u64>(keys, len, k, out, order),
-            DeviceKeyType::I64 => target.top_k::<i64>(keys, len, k, out, order),
-            DeviceKeyType::F64 => target.top_k::<f64>(keys, len, k, out, order),
-        }
+        with_key_type!(key_type, K => target.top_k::<K>(keys, len, k, out, order))
     }
 }
 
