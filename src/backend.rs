@@ -173,3 +173,28 @@ pub(crate) trait SortBackend: Send + Sync + std::fmt::Debug {
     fn describe(&self) -> String;
     fn sort(&self, job: SortJob<'_>, order: Order, algorithm: Algorithm) -> Result<(), SortError>;
 }
+
+/// Four bytes of a record that a backend moves without reading it (`Sorter::sort_by_key` on the
+/// GPU): any bit pattern, padding included, which is why it is not a `u32`.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct RecordWord(#[allow(dead_code)] std::mem::MaybeUninit<u32>);
+
+/// `v` as the words of its records, when its items can move as whole 4-byte words: a size that
+/// is a nonzero multiple of 4 and an alignment of at least 4.
+///
+/// # Safety
+/// Whatever writes through the words must leave whole records of `v` (each at a record
+/// boundary) or `v`'s own words: any other bytes might not be a valid `T`.
+pub(crate) unsafe fn record_words<T: Copy>(v: &mut [T]) -> Option<&mut [RecordWord]> {
+    let words = words_per_record::<T>()?;
+    // SAFETY: the items are `words` whole words each, aligned to 4, and a `RecordWord` may hold
+    // any bytes (uninitialised padding too); what is written back is the caller's contract.
+    Some(unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<RecordWord>(), v.len() * words) })
+}
+
+/// The words of one `T`, when it can move as whole 4-byte words (see `record_words`).
+pub(crate) fn words_per_record<T>() -> Option<usize> {
+    let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
+    (size > 0 && size.is_multiple_of(4) && align >= 4).then_some(size / 4)
+}

@@ -2,7 +2,7 @@
 //! `Sorter` calls on the real one (`gpu.rs`). None is ever reached, as no value is ever made, but
 //! each still answers as a GPU that cannot sort would.
 
-use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
+use crate::backend::{BackendKind, KeySlice, KeyView, RecordWord, SortBackend, SortJob};
 use crate::{Algorithm, Order, SortError};
 
 #[derive(Clone, Debug)]
@@ -71,6 +71,10 @@ impl GpuBackend {
         _out_keys: KeySlice<'_>,
         _out_positions: &mut [u64],
     ) -> Result<(), SortError> {
+        Err(SortError::NoDriver)
+    }
+
+    pub(crate) fn permute_host(&self, _positions: &[u32], _records: &mut [RecordWord]) -> Result<(), SortError> {
         Err(SortError::NoDriver)
     }
 }

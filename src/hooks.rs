@@ -6,11 +6,13 @@
 //! not see each other's settings. Unarmed, each check is one relaxed load of a static flag.
 
 #[cfg(feature = "testing")]
-pub(crate) use armed::{chunk_bytes, hit, pinned_cap, split_pairs_from};
+pub(crate) use armed::{chunk_bytes, hit, pinned_cap, records_on_device_from, split_pairs_from};
 #[cfg(feature = "testing")]
-pub use armed::{clear, inject, set_chunk_bytes, set_pinned_cap, set_split_pairs_from, STEPS};
+pub use armed::{
+    clear, inject, set_chunk_bytes, set_pinned_cap, set_records_on_device_from, set_split_pairs_from, STEPS,
+};
 #[cfg(not(feature = "testing"))]
-pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap, split_pairs_from};
+pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap, records_on_device_from, split_pairs_from};
 
 /// A step of a host-to-host GPU sort that can be made to fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,6 +60,11 @@ mod unarmed {
     pub(crate) fn split_pairs_from() -> Option<usize> {
         None
     }
+
+    #[inline(always)]
+    pub(crate) fn records_on_device_from() -> Option<usize> {
+        None
+    }
 }
 
 #[cfg(feature = "testing")]
@@ -87,6 +94,7 @@ mod armed {
         static CHUNK_BYTES: Cell<usize> = const { Cell::new(0) };
         static PINNED_CAP: Cell<usize> = const { Cell::new(0) };
         static SPLIT_PAIRS_FROM: Cell<usize> = const { Cell::new(0) };
+        static RECORDS_ON_DEVICE_FROM: Cell<usize> = const { Cell::new(0) };
     }
 
     /// Makes the `nth` (from 0) occurrence of `step` in this thread's next sorts fail once.
@@ -120,6 +128,13 @@ mod armed {
     pub fn set_split_pairs_from(n: usize) {
         ARMED.store(true, Ordering::Relaxed);
         SPLIT_PAIRS_FROM.set(n);
+    }
+
+    /// Puts records of at least `bytes` in order on the GPU in this thread's `sort_by_key` (0:
+    /// the tuned `tuning::RECORDS_ON_DEVICE_FROM_BYTES`), so that small inputs take that path.
+    pub fn set_records_on_device_from(bytes: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        RECORDS_ON_DEVICE_FROM.set(bytes);
     }
 
     #[inline(always)]
@@ -174,5 +189,12 @@ mod armed {
             return None;
         }
         Some(SPLIT_PAIRS_FROM.get()).filter(|&n| n > 0)
+    }
+
+    pub(crate) fn records_on_device_from() -> Option<usize> {
+        if !armed() {
+            return None;
+        }
+        Some(RECORDS_ON_DEVICE_FROM.get()).filter(|&n| n > 0)
     }
 }

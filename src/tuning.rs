@@ -157,3 +157,11 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 8M | 0.237 | 0.241 | 0.630 | 0.628 |
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
+
+/// `Sorter::sort_by_key` puts records in order on the GPU (up, a gather in device memory, down)
+/// from this many bytes of records up, when its sorter runs the keys' argsort there; below, the
+/// host gathers them from a copy. H200 machine, 2026-11-26, the records bench
+/// (`GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM` 1 and `usize::MAX`, one call, 32-byte records, median
+/// of 7, ms, device / host): 1M 7.59 / 11.18, 4M 19.7 / 29.0, 16M 87.0 / 102.5, 64M 326.8 /
+/// 321.9. Not below 1M records measured.
+pub const RECORDS_ON_DEVICE_FROM_BYTES: usize = 32 << 20;

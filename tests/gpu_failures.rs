@@ -228,6 +228,45 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
+fn every_step_of_a_records_sort_fails_cleanly() {
+    // `sort_by_key` with the records put in order on the device (the hook lowers the threshold):
+    // the keys' argsort, then the positions and records up, the gather, the records down. A
+    // failure anywhere leaves the records untouched; past the pinned cap ("ring" shapes) the
+    // permutation falls back to the host gather, whose result must then be right.
+    let Some(base) = cuda_or_skip("failure injection, records") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 70_001;
+    let raw = bits(n, Pattern::Random, 36);
+    // 24-byte records: key bits, position, two payload words.
+    let input: Vec<(u32, u32, [u64; 2])> =
+        raw.iter().enumerate().map(|(i, &b)| (b as u32, i as u32, [b, b.rotate_left(17)])).collect();
+    hooks::set_records_on_device_from(1);
+    // Records have no out-of-core form: the shapes with runs would only repeat the others.
+    for shape in SHAPES {
+        if shape.runs != 0 {
+            continue;
+        }
+        let s = sorter(&base, shape, n, 24, Algorithm::Auto).with_order(Order::Descending);
+        every_step(
+            &format!("records {}", shape.name),
+            &input,
+            |v: &mut Vec<(u32, u32, [u64; 2])>| s.sort_by_key(v, |r| f32::from_bits(r.0)),
+            |out: &[(u32, u32, [u64; 2])]| {
+                let mut expect = input.clone();
+                expect.sort_by_key(|r| std::cmp::Reverse(gpusort::SortKey::to_ordered_bits(f32::from_bits(r.0))));
+                if out == expect.as_slice() {
+                    Ok(())
+                } else {
+                    Err("records differ from the stable sort of the input".into())
+                }
+            },
+        );
+    }
+    hooks::set_records_on_device_from(0);
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
 /// `out` is `input` sorted stably by `key` (descending when asked): values are unique indices.
 fn pairs_valid<K: Copy + PartialEq, V: Copy + PartialEq>(
     input: &[(K, V)],
@@ -264,6 +303,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("every_step_of_a_kvp_sort_fails_cleanly", every_step_of_a_kvp_sort_fails_cleanly),
         harness::gpu("every_step_of_a_keys_sort_fails_cleanly", every_step_of_a_keys_sort_fails_cleanly),
         harness::gpu("every_step_of_a_split_pairs_sort_fails_cleanly", every_step_of_a_split_pairs_sort_fails_cleanly),
+        harness::gpu("every_step_of_a_records_sort_fails_cleanly", every_step_of_a_records_sort_fails_cleanly),
         harness::cpu("injection_hooks_are_inert_without_a_gpu_sort", injection_hooks_are_inert_without_a_gpu_sort),
     ])
 }

@@ -134,12 +134,73 @@ fn sort_by_key_records(b: &Backend) {
     }
 }
 
+/// Records put in order on the device (`gpusort::hooks::set_records_on_device_from` lowers the
+/// threshold to every input): each width the gather kernel moves (32-byte `Row`s as 16-byte
+/// units, 24-byte records as 8-byte units, 12-byte ones as 4-byte units), both orders, against
+/// the standard library's stable sort. Records that are not whole words (`[u8; 9]`) take the
+/// host path whatever the threshold. On the CPU backend the hook changes nothing.
+fn sort_by_key_on_the_device(b: &Backend) {
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Wide {
+        key: f32,
+        id: u32,
+        pay: [u64; 2],
+    }
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Narrow {
+        key: u16,
+        id: u32,
+        tail: u32,
+    }
+    gpusort::hooks::set_records_on_device_from(1);
+    for order in ORDERS {
+        let s = b.sorter.clone().with_order(order);
+        // The CPU backend ignores the hook: its share of this test stays short.
+        let sizes: &[usize] = if b.name == "cpu" { &[2, 3, 1000] } else { &[2, 3, 1000, 65537, (1 << 20) + 3] };
+        for &n in sizes {
+            for &p in PATTERNS {
+                let what = format!("{} sort_by_key on the device n={n} {p:?} {order:?}", b.name);
+                let input = rows(n, p, 35);
+                let mut v = input.clone();
+                s.sort_by_key(&mut v, |r| r.stamp).unwrap_or_else(|e| panic!("{what} (Row): {e}"));
+                assert!(same_bits(&v, &reference(&input, order, |r| r.stamp)), "{what}: 32-byte rows");
+                let wide: Vec<Wide> = input
+                    .iter()
+                    .map(|r| Wide { key: f32::from_bits(r.check), id: r.id as u32, pay: [r.stamp, !r.stamp] })
+                    .collect();
+                let mut v = wide.clone();
+                s.sort_by_key(&mut v, |r| r.key).unwrap_or_else(|e| panic!("{what} (24 bytes): {e}"));
+                let mut expect = wide.clone();
+                expect.sort_by_key(|r| order.directed(r.key.to_ordered_bits() as u64));
+                let bits = |v: &[Wide]| v.iter().map(|r| (r.key.to_bits(), r.id, r.pay)).collect::<Vec<_>>();
+                assert!(bits(&v) == bits(&expect), "{what}: 24-byte records");
+                let narrow: Vec<Narrow> =
+                    input.iter().map(|r| Narrow { key: r.tag as u16, id: r.id as u32, tail: r.check }).collect();
+                let mut v = narrow.clone();
+                s.sort_by_key(&mut v, |r| r.key).unwrap_or_else(|e| panic!("{what} (12 bytes): {e}"));
+                let mut expect = narrow.clone();
+                expect.sort_by_key(|r| order.directed(r.key as u64));
+                assert!(v == expect, "{what}: 12-byte records");
+                let bytes: Vec<[u8; 9]> =
+                    input.iter().map(|r| std::array::from_fn(|i| (r.stamp >> (i * 7)) as u8)).collect();
+                let mut v = bytes.clone();
+                s.sort_by_key(&mut v, |r| r[0]).unwrap_or_else(|e| panic!("{what} ([u8; 9]): {e}"));
+                let mut expect = bytes.clone();
+                expect.sort_by_key(|r| order.directed(r[0] as u64));
+                assert!(v == expect, "{what}: 9-byte records");
+            }
+        }
+    }
+    gpusort::hooks::set_records_on_device_from(0);
+}
+
 fn main() -> std::process::ExitCode {
     type PerBackend = (&'static str, fn(&Backend));
-    let per_backend: [PerBackend; 3] = [
+    let per_backend: [PerBackend; 4] = [
         ("argsort_every_key_type", argsort_every_key_type),
         ("argsort_refuses_a_wrong_output_length", argsort_refuses_a_wrong_output_length),
         ("sort_by_key_records", sort_by_key_records),
+        ("sort_by_key_on_the_device", sort_by_key_on_the_device),
     ];
     let mut trials = Vec::new();
     for (name, f) in per_backend {

@@ -152,8 +152,9 @@ fn bad_offsets_are_refused_untouched(b: &Backend) {
     assert_eq!(k, [2, 1, 0]);
 }
 
-/// Keys already on the device: the same expected result, for the 32-bit key types; 64-bit keys
-/// are refused there (`Unsupported`), and bad offsets leave the device data untouched.
+/// Keys already on the device: the same expected result, for the 32- and 64-bit key types (those
+/// of 8 and 16 bits are refused there, `Unsupported`), and bad offsets leave the device data
+/// untouched.
 #[cfg(feature = "cuda")]
 mod device {
     use super::*;
@@ -200,7 +201,24 @@ mod device {
         }
     }
 
-    pub fn every_32_bit_key_type(b: &Backend) {
+    /// Offsets that do not cut the 4 keys of `keys0` are refused, keys and values untouched.
+    fn bad_offsets_leave_the_data<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, keys0: [K; 4]) {
+        let bad: [&[u64]; 4] = [&[1, 4], &[0, 3], &[0, 3, 2, 4], &[0, 5]];
+        let ids = keys0.map(|k| k.id());
+        for offsets in bad {
+            let what = format!("{} {offsets:?}", std::any::type_name::<K>());
+            let (mut k, mut v) = (stream.clone_htod(&keys0).unwrap(), stream.clone_htod(&[0u32, 1, 2, 3]).unwrap());
+            let o = stream.clone_htod(offsets).unwrap();
+            let e = s.sort_segments_device(&mut k, &mut v, &o, stream).expect_err("bad offsets");
+            assert!(matches!(e, SortError::InvalidArgument(_)), "{what}: {e}");
+            let e = s.sort_segments_keys_device(&mut k, &o, stream).expect_err("bad offsets, keys only");
+            assert!(matches!(e, SortError::InvalidArgument(_)), "{what} (keys only): {e}");
+            assert!(stream.clone_dtoh(&k).unwrap().iter().map(|k| k.id()).eq(ids), "{what}: a refused sort wrote");
+            assert_eq!(stream.clone_dtoh(&v).unwrap(), [0, 1, 2, 3], "{what}: a refused sort wrote");
+        }
+    }
+
+    pub fn every_32_and_64_bit_key_type(b: &Backend) {
         let stream = b.sorter.cuda_context().expect("a cuda sorter").new_stream().expect("a stream");
         for order in ORDERS {
             for &n in &[1, 2, 3, 31, 256, 257, 4097, 65537] {
@@ -208,25 +226,25 @@ mod device {
                     device_case::<u32>(&b.sorter, &stream, n, p, order);
                     device_case::<i32>(&b.sorter, &stream, n, p, order);
                     device_case::<f32>(&b.sorter, &stream, n, p, order);
+                    device_case::<u64>(&b.sorter, &stream, n, p, order);
+                    device_case::<i64>(&b.sorter, &stream, n, p, order);
+                    device_case::<f64>(&b.sorter, &stream, n, p, order);
                 }
             }
             device_case::<u32>(&b.sorter, &stream, 1_000_003, Pattern::Random, order);
             device_case::<f32>(&b.sorter, &stream, 1_000_003, Pattern::FewDistinct, order);
+            device_case::<i64>(&b.sorter, &stream, 1_000_003, Pattern::Random, order);
+            device_case::<f64>(&b.sorter, &stream, 1_000_003, Pattern::FewDistinct, order);
         }
-        let keys0 = [5u32, 3, 9, 1];
-        let bad: [&[u64]; 4] = [&[1, 4], &[0, 3], &[0, 3, 2, 4], &[0, 5]];
-        for offsets in bad {
-            let (mut k, mut v) = (stream.clone_htod(&keys0).unwrap(), stream.clone_htod(&[0u32, 1, 2, 3]).unwrap());
-            let o = stream.clone_htod(offsets).unwrap();
-            let e = b.sorter.sort_segments_device(&mut k, &mut v, &o, &stream).expect_err("bad offsets");
-            assert!(matches!(e, SortError::InvalidArgument(_)), "{offsets:?}: {e}");
-            assert_eq!(stream.clone_dtoh(&k).unwrap(), keys0, "{offsets:?}: a refused sort wrote");
-            assert_eq!(stream.clone_dtoh(&v).unwrap(), [0, 1, 2, 3], "{offsets:?}: a refused sort wrote");
-        }
-        let mut wide = stream.clone_htod(&[3u64, 1]).unwrap();
+        bad_offsets_leave_the_data(&b.sorter, &stream, [5u32, 3, 9, 1]);
+        bad_offsets_leave_the_data(&b.sorter, &stream, [5u64 << 40, 3, 9, 1]);
+        bad_offsets_leave_the_data(&b.sorter, &stream, [-5i64, 3, i64::MIN, 1]);
+        bad_offsets_leave_the_data(&b.sorter, &stream, [f64::NAN, -0.0, 9.5, f64::NEG_INFINITY]);
+        let mut small = stream.clone_htod(&[3u16, 1]).unwrap();
         let o = stream.clone_htod(&[0u64, 2]).unwrap();
-        let e = b.sorter.sort_segments_keys_device(&mut wide, &o, &stream).expect_err("64-bit keys");
+        let e = b.sorter.sort_segments_keys_device(&mut small, &o, &stream).expect_err("16-bit keys");
         assert!(matches!(e, SortError::Unsupported { .. }), "{e}");
+        assert_eq!(stream.clone_dtoh(&small).unwrap(), [3, 1], "16-bit keys: a refused sort wrote");
     }
 }
 
@@ -243,6 +261,6 @@ fn main() -> std::process::ExitCode {
         trials.push(harness::gpu(&format!("{name}::cuda"), move || f(&cuda_backend())));
     }
     #[cfg(feature = "cuda")]
-    trials.push(harness::gpu("device_resident::cuda", || device::every_32_bit_key_type(&cuda_backend())));
+    trials.push(harness::gpu("device_resident::cuda", || device::every_32_and_64_bit_key_type(&cuda_backend())));
     harness::run(trials)
 }

@@ -7,7 +7,9 @@
 //! `cuda-sort-by-key`, `cpu-sort-by-key`, `copy-twice` (two `par_copy`s of the records, the
 //! memory floor of a permutation done out of place and copied back); `bytes` (the records' or
 //! the keys' size). Sizes: `GPUSORT_BENCH_RECORDS_SIZES` (default 64M); the CPU rows up to
-//! `GPUSORT_BENCH_HOST_CPU_MAX`.
+//! `GPUSORT_BENCH_HOST_CPU_MAX`. `GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM=<bytes>` moves the
+//! threshold from which `sort_by_key` puts the records in order on the GPU (the tuning's
+//! `RECORDS_ON_DEVICE_FROM_BYTES`), to time both paths at one size.
 
 use gpusort::{SortError, Sorter};
 use rayon::prelude::*;
@@ -123,6 +125,10 @@ impl Case for RecordsCase {
 
 pub fn run(gpu: &Sorter) {
     let cpu_max = env_count("GPUSORT_BENCH_HOST_CPU_MAX", 256 * MIB);
+    if let Ok(from) = std::env::var("GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM") {
+        // Per thread: the bench sorts on this one.
+        gpusort::hooks::set_records_on_device_from(from.trim().parse().expect("GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM"));
+    }
     let cpu = Sorter::cpu();
     for n in env_sizes("GPUSORT_BENCH_RECORDS_SIZES", &[64 * MIB]) {
         let keys = Pattern::Random.keys(n, 0);

@@ -306,9 +306,8 @@ enum gpusort_status gpusort_sort_device_pairs(const struct gpusort_sorter *sorte
 // `num_offsets` (segments + 1) `uint64_t` at `offsets`, also in GPU memory, start at 0, end at
 // `len` and never fall (empty segments are fine). The offsets are checked on the device first,
 // which waits for `stream` once: offsets that do not cut `len` keys are
-// `GPUSORT_INVALID_ARGUMENT`, the data untouched. The 64-bit key types are
-// `GPUSORT_UNSUPPORTED` where this version's device sort does not take them (the host entry
-// points `gpusort_sort_segments_*` do).
+// `GPUSORT_INVALID_ARGUMENT`, the data untouched. 64-bit keys take up to 2^32 - 1 of them
+// (`GPUSORT_UNSUPPORTED` beyond).
 //
 // `num_offsets` 0, arrays that overlap, and the arrays and streams `gpusort_sort_device_keys`
 // refuses are `GPUSORT_INVALID_ARGUMENT`. With `len` 0 the keys and values are not looked at

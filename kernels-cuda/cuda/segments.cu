@@ -1,4 +1,4 @@
-// Segmented sorts of 32-bit keys on the device (src/cuda/segments.rs runs the steps): every key
+// Segmented sorts on the device (src/cuda/segments.rs runs the steps). 32-bit keys: every key
 // becomes the 64-bit word `segment << 32 | its ordered bits`, one stable radix sort of those words
 // (with the values beside them) orders each segment on its own, and the keys are read back out of
 // the low halves. Digit passes over segment bits that no key sets are skipped by the radix sort.
@@ -9,6 +9,12 @@
 // below) instead, and segments of at most 256 keys (all of them) segments_lanes_<N>: N / 8 lanes
 // per segment hold it in registers, 8 keys each, and sort it with a bitonic network (see
 // lanes_bitonic).
+// 64-bit keys leave no room for the segment beside them, so src/cuda/segments/wide.rs sorts
+// positions instead, by two stable radix sorts: by key, then by segment.
+//   segments_iota:    the positions 0..n;
+//   segments_samples: the segment of every SAMPLE_ITEMS-th item;
+//   segments_of:      the segment of each sorted position, searched between two samples;
+//   segments_gather:  the keys (8 bytes) and values in the order of the positions.
 #include "radix_keys.cuh"
 
 namespace segments {
@@ -36,15 +42,20 @@ __device__ __forceinline__ unsigned unordered(unsigned o, int order) {
 }
 
 // The segment of item i: the last s with offsets[s] <= i (segments [offsets[s], offsets[s+1]);
-// empty ones are never the answer, as a later offset equals theirs).
-__device__ __forceinline__ unsigned long long segment_of(const unsigned long long *offsets,
-                                                         unsigned long long segments, unsigned long long i) {
-    unsigned long long lo = 0, hi = segments;  // answer in [lo, hi)
+// empty ones are never the answer, as a later offset equals theirs), known to lie in [lo, hi).
+__device__ __forceinline__ unsigned long long segment_between(const unsigned long long *offsets,
+                                                              unsigned long long lo, unsigned long long hi,
+                                                              unsigned long long i) {
     while (hi - lo > 1) {
         const unsigned long long mid = lo + (hi - lo) / 2;
         if (offsets[mid] <= i) lo = mid; else hi = mid;
     }
     return lo;
+}
+
+__device__ __forceinline__ unsigned long long segment_of(const unsigned long long *offsets,
+                                                         unsigned long long segments, unsigned long long i) {
+    return segment_between(offsets, 0, segments, i);
 }
 
 // Segments of at most N keys (N a power of two, 8 to 256) take N / 8 lanes each, 8 keys per lane
@@ -264,4 +275,56 @@ extern "C" __global__ void segments_decompose(const unsigned long long *words, u
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         keys[i] = segments::unordered((unsigned)words[i], order);
+}
+
+// Positions fit 32 bits (n < 2^32, checked by the caller), as the radix sort's values.
+extern "C" __global__ void segments_iota(unsigned *positions, unsigned long long n) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        positions[i] = (unsigned)i;
+}
+
+// Items per sample of segments_samples (SAMPLE_ITEMS in wide.rs): the samples of 64M keys take
+// 4 MB, which stays in L2 while segments_of reads them at random.
+#define SAMPLE_ITEMS 64
+
+// samples[b]: the segment of item b * SAMPLE_ITEMS, for every such item below n. Fewer than 2^32
+// segments (checked), so every number fits.
+extern "C" __global__ void segments_samples(const unsigned long long *offsets, unsigned long long segments,
+                                            unsigned long long n, unsigned *samples) {
+    const unsigned long long count = (n + SAMPLE_ITEMS - 1) / SAMPLE_ITEMS;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; b < count; b += stride)
+        samples[b] = (unsigned)segments::segment_of(offsets, segments, b * SAMPLE_ITEMS);
+}
+
+// The positions come sorted by key, so neighbours lie in unrelated segments and no walk as in
+// compose helps. A binary search over all offsets each took 5.2 ms of the 12.9 (H200, 64M keys in
+// 1M segments), and one load each from a table of every item's segment 1.7 (random reads of
+// 256 MB): the samples bound the search to the segments between two of them instead, mostly one
+// or two.
+extern "C" __global__ void segments_of(const unsigned *positions, unsigned long long n,
+                                       const unsigned long long *offsets, unsigned long long segments,
+                                       const unsigned *samples, unsigned *seg) {
+    const unsigned long long count = (n + SAMPLE_ITEMS - 1) / SAMPLE_ITEMS;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const unsigned long long at = positions[i], b = at / SAMPLE_ITEMS;
+        // Segments never go back: item at lies in a segment from its sample's to the next one's.
+        const unsigned long long lo = samples[b], hi = b + 1 < count ? samples[b + 1] + 1ull : segments;
+        seg[i] = (unsigned)segments::segment_between(offsets, lo, hi, at);
+    }
+}
+
+// Out of place: the caller's buffers are the sources, written back only once every step before
+// was queued. values and values_out are both null for keys alone.
+extern "C" __global__ void segments_gather(const unsigned *positions, unsigned long long n,
+                                           const unsigned long long *keys, unsigned long long *keys_out,
+                                           const unsigned *values, unsigned *values_out) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const unsigned from = positions[i];
+        keys_out[i] = keys[from];
+        if (values) values_out[i] = values[from];
+    }
 }

@@ -103,7 +103,7 @@ def argsort(keys: Any, stable: bool = True, descending: bool = False, *, stream:
 
 def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool = False, *, stream: Any = None) -> None:
     """Sorts each segment ``keys[offsets[s]:offsets[s + 1]]`` of a NumPy array, or of a CUDA array
-    of 32-bit keys on its device, in place on its own, stably, values (optional) moving with their
+    on its device, in place on its own, stably, values (optional) moving with their
     keys; see :meth:`Sorter.sort_segments`."""
     default_sorter().sort_segments(keys, offsets, values, descending, stream=stream)
 

@@ -168,8 +168,8 @@ class Sorter:
         ``offsets=range(0, len(keys) + 1, cols)`` (or :meth:`sort` of the 2-D array). All segments
         are sorted together, in one or two sorts of the whole array, on this sorter's backend.
 
-        Device arrays: CUDA ``keys`` (32-bit key dtypes: uint32, int32, float32) are sorted on the
-        device of this sorter, on the caller's stream as :meth:`sort` is, with no host copy (a
+        Device arrays: CUDA ``keys`` (uint32, int32, float32, uint64, int64, float64) are sorted on
+        the device of this sorter, on the caller's stream as :meth:`sort` is, with no host copy (a
         ``"cpu"`` sorter raises :class:`gpusort.UnsupportedError`); ``values`` must then be a CUDA
         array too, of the same length on the same device (uint32, int32 or float32), and keys and
         values of which only one is a CUDA array raise ``TypeError``. ``offsets`` may be a CUDA
@@ -177,8 +177,9 @@ class Sorter:
         its stream) or host offsets as above, which the keys' library uploads on the sort's stream
         (a ``torch.Tensor`` or ``cupy.ndarray``; for other CUDA arrays host offsets raise
         ``TypeError``). The offsets are checked on the device, which waits for the stream once.
-        64-bit CUDA keys raise :class:`gpusort.UnsupportedError` (the device sorts the segments of
-        32-bit keys only; copy them to the host). Host keys take host offsets only.
+        64-bit CUDA keys take two stable sorts of positions (by key, then by segment) and about
+        24 bytes of device scratch per key; fewer than 2^32 of them. Host keys take host offsets
+        only.
 
         Offsets that are not integers raise ``TypeError``; negative ones ``ValueError``; offsets
         that do not cut the keys into segments :class:`gpusort.InvalidArgumentError` (a

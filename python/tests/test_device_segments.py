@@ -1,10 +1,10 @@
 """sort_segments of CUDA arrays of PyTorch and CuPy: sorted on the device, segment by segment,
 against NumPy (per segment, the stable argsort of each key's rank, values following their keys)
-and the exact stable permutation of test_segments.py: 32-bit key dtypes, both orders, keys alone
-and with values, empty and single segments, many short segments and a few long ones, NaN and
--0.0 in total order; offsets given on the host (uploaded by the keys' library) or on the device;
-on the caller's stream; and every refused argument with the arrays left as they were (64-bit
-keys: UnsupportedError). Skipped where there is no CUDA device or neither library is installed."""
+and the exact stable permutation of test_segments.py: 32- and 64-bit key dtypes, both orders,
+keys alone and with values, empty and single segments, many short segments and a few long ones,
+NaN and -0.0 in total order; offsets given on the host (uploaded by the keys' library) or on the
+device; on the caller's stream; and every refused argument with the arrays left as they were.
+Skipped where there is no CUDA device or neither library is installed."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from test_device import Lib, Raw, _ptr, bits, refused  # noqa: E402 - they need 
 from test_segments import offsets_for, segment_perm  # noqa: E402
 
 KEYS_32 = [np.uint32, np.int32, np.float32]
+# 64-bit keys take another route on the device (positions sorted by key, then by segment).
+KEYS_64 = [np.uint64, np.int64, np.float64]
 SIZES = [0, 1, 2, 3, 8, 255, 256, 257, 2049, 4099, 65537]
 # As in test_segments.py: a positive cut is a row length, the others are named; 2048 and 4099
 # reach the one-block and radix kernels.
@@ -54,8 +56,10 @@ def check_per_segment(keys, offsets, got_keys, got_values, descending, where):
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
-@pytest.mark.parametrize("dtype", KEYS_32, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", KEYS_32 + KEYS_64, ids=lambda d: np.dtype(d).name)
 def test_device_segments_are_each_sorted_stably(lib, dtype, descending):
+    if not lib.has(dtype):
+        pytest.skip(f"{lib.name} has no {np.dtype(dtype).name}")
     form = 0
     for n in SIZES:
         for cut in CUTS:
@@ -74,15 +78,17 @@ def test_device_segments_are_each_sorted_stably(lib, dtype, descending):
             np.testing.assert_array_equal(bits(lib.get(alone)), bits(keys[perm]), err_msg=f"keys alone, {where}")
 
 
-@pytest.mark.parametrize("dtype", KEYS_32, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", KEYS_32 + KEYS_64, ids=lambda d: np.dtype(d).name)
 def test_many_short_and_a_few_long_segments_equal_numpy(lib, dtype):
+    if not lib.has(dtype):
+        pytest.skip(f"{lib.name} has no {np.dtype(dtype).name}")
     rng = np.random.default_rng(41)
     short = np.concatenate([[0], np.cumsum(rng.integers(0, 51, 10_000))])  # 10000 of 0 to 50 keys
     n = 1 << 20
     long = np.array([0, 1, 600_001, n])  # a segment of one key, then two long ones
     for offsets in (short, long):
         n = int(offsets[-1])
-        pattern = "specials" if dtype == np.float32 else "few"
+        pattern = "specials" if dtype in (np.float32, np.float64) else "few"
         keys = make_keys(dtype, n, pattern, seed=len(offsets))
         for descending in (False, True):
             dk, dv = lib.put(keys), lib.put(np.arange(n, dtype=np.uint32))
@@ -218,7 +224,7 @@ BAD_OFFSETS = {
 @pytest.mark.parametrize("case", BAD_OFFSETS, ids=list(BAD_OFFSETS))
 def test_bad_offsets_are_refused_untouched(lib, case):
     offsets, match = BAD_OFFSETS[case]
-    for dtype in KEYS_32:
+    for dtype in [d for d in KEYS_32 + KEYS_64 if lib.has(d)]:
         k, v = lib.put(make_keys(dtype, 1000, "random", seed=48)), lib.put(np.arange(1000, dtype=np.uint32))
         on_device = lib.put(np.asarray(offsets, dtype=np.uint64).view(np.int64))
         for o in (offsets, on_device):
@@ -261,15 +267,22 @@ def test_bad_arrays_are_refused_untouched(lib):
             gpusort.sort_segments(g, o)
 
 
-@pytest.mark.parametrize("dtype", [np.uint64, np.int64, np.float64], ids=lambda d: np.dtype(d).name)
-def test_64_bit_keys_are_unsupported_on_the_device_untouched(lib, dtype):
+@pytest.mark.parametrize("dtype", KEYS_64, ids=lambda d: np.dtype(d).name)
+def test_64_bit_keys_equal_numpy_on_the_device(lib, dtype):
     if not lib.has(dtype):
         pytest.skip(f"{lib.name} has no {np.dtype(dtype).name}")
-    k = lib.put(make_keys(dtype, 1000, "random", seed=50))
-    v = lib.put(np.arange(1000, dtype=np.uint32))
-    for values in (None, v):
-        call = lambda: gpusort.sort_segments(k, [0, 500, 1000], values)  # noqa: E731
-        refused(lib, call, gpusort.UnsupportedError, k, v, match="32-bit keys")
+    pattern = "specials" if dtype == np.float64 else "random"
+    keys = make_keys(dtype, 70_001, pattern, seed=50)
+    # Empty segments at both ends and inside, one key each, and the rest of random lengths.
+    offsets = np.concatenate([[0, 0, 1, 1, 2], offsets_for(69_999, "random", seed=50)[1:] + 2, [70_001]])
+    for descending in (False, True):
+        dk, dv = lib.put(keys), lib.put(np.arange(70_001, dtype=np.uint32))
+        gpusort.sort_segments(dk, offsets, dv, descending=descending)
+        where = f"{np.dtype(dtype).name}, descending={descending}"
+        check_per_segment(keys, offsets, lib.get(dk), lib.get(dv), descending, where)
+        alone = lib.put(keys)
+        gpusort.sort_segments(alone, offsets, descending=descending)
+        np.testing.assert_array_equal(bits(lib.get(alone)), bits(lib.get(dk)), err_msg=f"keys alone, {where}")
 
 
 def test_arrays_on_another_device_are_refused(lib):

@@ -4,9 +4,9 @@
 //! while they are copied anyway, so they take the `Kvp` kernels and the whole host path of one
 //! array, out of core included.
 
+use cudarc::driver::DeviceRepr;
 use rayon::prelude::*;
 
-use super::dispatch::DeviceItem;
 use super::host_keys::Bits32;
 use super::staging::Plain;
 use crate::hostcopy::par_copy;
@@ -14,7 +14,9 @@ use crate::{Kvp, SortError};
 
 /// The caller's data, seen as `len()` staged items.
 pub(crate) trait HostData: Send {
-    type Item: DeviceItem;
+    /// What goes up: the sorts' items (`DeviceItem`), or the words of records that are only
+    /// moved (`records.rs`).
+    type Item: Plain + DeviceRepr;
     /// The same kind of data over a range of it: what one device of a sort spread over several
     /// devices reads and writes (`multi`).
     type Part<'b>: HostData<Item = Self::Item>
@@ -49,7 +51,7 @@ fn starts(cuts: &[usize]) -> impl Iterator<Item = usize> + '_ {
 
 /// Items the host pipeline only reads: what an upload needs. Every `HostData` is one.
 pub(crate) trait HostSource {
-    type Item: DeviceItem;
+    type Item: Plain + DeviceRepr;
     fn len(&self) -> usize;
     /// Staged items `start..start + dst.len()` into `dst`.
     fn gather(&self, start: usize, dst: &mut [Self::Item]);
@@ -68,7 +70,7 @@ impl<H: HostData> HostSource for H {
 /// Keys that are read and never written (a top-k's input), staged as they are.
 pub(crate) struct ReadOnly<'a, T>(pub(crate) &'a [T]);
 
-impl<T: DeviceItem> HostSource for ReadOnly<'_, T> {
+impl<T: Plain + DeviceRepr> HostSource for ReadOnly<'_, T> {
     type Item = T;
     fn len(&self) -> usize {
         self.0.len()
@@ -81,7 +83,7 @@ impl<T: DeviceItem> HostSource for ReadOnly<'_, T> {
 /// A slice whose items are staged as they are.
 pub(crate) struct Direct<'a, T>(pub(crate) &'a mut [T]);
 
-impl<T: DeviceItem> HostData for Direct<'_, T> {
+impl<T: Plain + DeviceRepr> HostData for Direct<'_, T> {
     type Item = T;
     type Part<'b>
         = Direct<'b, T>

@@ -23,7 +23,10 @@ use crate::SortError;
 
 /// Sorts `data` in place on the device: upload, sort, download (see the module docs for what the
 /// caller's data holds after a failure).
-pub(crate) fn round_trip<H: HostData, S: DeviceStep>(gpu: &Gpu, data: &mut H, sort: &S) -> Result<(), SortError> {
+pub(crate) fn round_trip<H: HostData, S: DeviceStep>(gpu: &Gpu, data: &mut H, sort: &S) -> Result<(), SortError>
+where
+    H::Item: DeviceItem,
+{
     let n = data.len();
     let c = chunks::<H::Item>(n);
     let stream = begin(gpu)?;

@@ -18,6 +18,7 @@ mod outofcore;
 mod overlap;
 mod pinned;
 pub(crate) mod radix;
+mod records;
 mod segments;
 mod select;
 #[cfg(test)]
@@ -164,7 +165,10 @@ impl CudaBackend {
 
     /// Sorts host data on the device: one pipelined round trip when the sort fits the budget,
     /// else out of core. Either way the data is left untouched when an error is returned.
-    fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError> {
+    fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError>
+    where
+        H::Item: DeviceItem,
+    {
         if self.spreads::<H::Item>(data.len(), sort.algorithm)? {
             return multi::sort(&self.spread, data, sort.order);
         }

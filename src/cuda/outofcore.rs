@@ -61,7 +61,10 @@ fn run_bounds(n: usize, run: usize) -> Vec<usize> {
 }
 
 /// Sorts `data` in runs of at most `run` items, then merges them.
-pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &DeviceSort) -> Result<(), SortError> {
+pub(crate) fn sort<H: HostData>(gpu: &Gpu, data: &mut H, run: usize, sort: &DeviceSort) -> Result<(), SortError>
+where
+    H::Item: DeviceItem,
+{
     let n = data.len();
     let bounds = run_bounds(n, run);
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
@@ -119,7 +122,10 @@ fn held_runs<H: HostData>(
     ring: &mut [H::Item],
     c: Chunks,
     sort: &DeviceSort,
-) -> Result<(), SortError> {
+) -> Result<(), SortError>
+where
+    H::Item: DeviceItem,
+{
     let n = data.len();
     let size = std::mem::size_of::<H::Item>();
     let stream = &ahead.main;

@@ -10,12 +10,18 @@
 //!   back out. The radix sort skips the digit passes of segment bits no key sets: 1M segments
 //!   leave 12 of the 32 high bits zero.
 //!
+//! 64-bit keys leave no room for the segment beside them: they take two stable radix sorts of
+//! positions, by key and then by segment (`wide`).
+//!
 //! The offsets are checked on the device first, which also finds the longest segment; that
 //! answer is what this reads back (a wait for the stream), so bad offsets leave the data
 //! untouched.
 //!
 //! Extra device memory: the words (8 bytes per key) and the radix sort's ping-pong copy of them
-//! and of the values; the segmented radix sort needs less (`radix::segmented`).
+//! and of the values; the segmented radix sort needs less (`radix::segmented`); 64-bit keys 24
+//! bytes per key (`wide`).
+
+mod wide;
 
 use std::any::Any;
 use std::sync::Arc;
@@ -108,7 +114,7 @@ impl CudaBackend {
 
     /// Sorts each segment of `keys` (with `values`, when given) on its own, in `order`, stably,
     /// queued on `stream`; segment `s` is `offsets[s]..offsets[s + 1]`. `K` is one of the `Key`
-    /// types; the 64-bit ones are `Unsupported` here.
+    /// types; those of 8 and 16 bits are `Unsupported` here.
     pub(crate) fn sort_segments_device<K: Key + DeviceRepr>(
         &self,
         stream: &Arc<CudaStream>,
@@ -140,8 +146,8 @@ fn small<K: Bits32 + Plain>(
     Ok(())
 }
 
-/// `sort` for whichever of the 32-bit key types `T` is (the downcasts find it); `Unsupported`
-/// for any other item.
+/// `sort` (32-bit keys) or `wide::sort` (64-bit keys) for whichever key type `T` is (the
+/// downcasts find it); `Unsupported` for any other item.
 fn sort_any<T: 'static>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
@@ -152,21 +158,45 @@ fn sort_any<T: 'static>(
 ) -> Result<(), SortError> {
     let any = keys as &mut dyn Any;
     macro_rules! as_type {
-        ($($t:ty),*) => {$(
+        ($sort:path: $($t:ty),*) => {$(
             if let Some(keys) = any.downcast_mut::<CudaSlice<$t>>() {
-                return sort::<$t>(gpu, stream, keys, values, offsets, order);
+                return $sort(gpu, stream, keys, values, offsets, order);
             }
         )*};
     }
-    as_type!(u32, i32, f32);
+    as_type!(sort: u32, i32, f32);
+    as_type!(wide::sort: u64, i64, f64);
     Err(SortError::Unsupported {
         backend: "cuda",
         what: format!(
-            "segmented sorts of {} keys on the device: it sorts the segments of 32-bit keys (u32, i32, f32) \
-             only; other key types' segments sort from host memory",
+            "segmented sorts of {} keys on the device: it sorts the segments of 32- and 64-bit keys (u32, i32, \
+             f32, u64, i64, f64) only; other key types' segments sort from host memory",
             std::any::type_name::<T>()
         ),
     })
+}
+
+/// Checks the lengths and the offsets (on the device, a wait for `stream`) before anything is
+/// queued that writes, and returns the longest segment.
+fn validate(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    n: usize,
+    values: Option<usize>,
+    offsets: &CudaSlice<u64>,
+) -> Result<usize, SortError> {
+    if let Some(v) = values {
+        SortError::check_pair_lengths(n, v)?;
+    }
+    let bad = |why: String| Err(SortError::InvalidArgument(format!("segment offsets: {why}")));
+    let count = offsets.len();
+    if count == 0 {
+        return bad("empty; give at least [0, n]".into());
+    }
+    if count - 1 > u32::MAX as usize {
+        return bad(format!("{} segments; at most 2^32 - 1 on the device", count - 1));
+    }
+    check(gpu, stream, offsets, n)
 }
 
 fn sort<K: RadixKey>(
@@ -178,18 +208,8 @@ fn sort<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     let n = keys.len();
-    if let Some(v) = values.as_deref() {
-        SortError::check_pair_lengths(n, v.len())?;
-    }
-    let bad = |why: String| Err(SortError::InvalidArgument(format!("segment offsets: {why}")));
+    let longest = validate(gpu, stream, n, values.as_deref().map(|v| v.len()), offsets)?;
     let count = offsets.len();
-    if count == 0 {
-        return bad("empty; give at least [0, n]".into());
-    }
-    if count - 1 > u32::MAX as usize {
-        return bad(format!("{} segments; at most 2^32 - 1 on the device", count - 1));
-    }
-    let longest = check(gpu, stream, offsets, n)?;
     if n < 2 || longest < 2 {
         return Ok(());
     }
@@ -282,7 +302,7 @@ fn check(gpu: &Gpu, stream: &Arc<CudaStream>, offsets: &CudaSlice<u64>, n: usize
 mod launch {
     use super::*;
 
-    fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
+    pub(super) fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
         SortError::driver(what, 0)
     }
 
@@ -290,11 +310,11 @@ mod launch {
     /// `SEGMENTS_ITEMS` in segments.cu.
     const COMPOSE_ITEMS: usize = 8;
 
-    fn blocks(gpu: &Gpu, items: usize) -> u32 {
+    pub(super) fn blocks(gpu: &Gpu, items: usize) -> u32 {
         items.div_ceil(THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32
     }
 
-    fn config(blocks: u32) -> LaunchConfig {
+    pub(super) fn config(blocks: u32) -> LaunchConfig {
         LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
     }
 

@@ -163,10 +163,13 @@ impl Sorter {
     /// Sorts each segment of split pairs already on the device on its own, in place, in the
     /// sorter's order, stably, on the caller's stream (see [`Sorter::sort_segments`] for the
     /// host form): segment `s` is `offsets[s]..offsets[s + 1]`, with `offsets` (on the device)
-    /// running from 0 to `keys.len()` without falling. Values move with their keys. 32-bit keys
-    /// (`u32`, `i32`, `f32`); 64-bit keys are `Unsupported` here. The offsets are checked first,
-    /// which waits for `stream` once: `InvalidArgument`, data untouched, when they do not fit
-    /// (or the lengths differ).
+    /// running from 0 to `keys.len()` without falling. Values move with their keys. Keys of 32 and
+    /// 64 bits (`u32`, `i32`, `f32`, `u64`, `i64`, `f64`; floats in `total_cmp` order); those of
+    /// 8 and 16 bits are `Unsupported` here. 64-bit keys take two stable radix sorts of positions
+    /// (by key, then by segment) and about 24 bytes of device scratch per key, whatever the
+    /// segments; at most 2^32 - 1 of them. The offsets are checked first, which waits for
+    /// `stream` once: `InvalidArgument`, data untouched, when they do not fit (or the lengths
+    /// differ).
     ///
     /// ```no_run
     /// use gpusort::Sorter;

@@ -6,8 +6,9 @@
 use rayon::prelude::*;
 
 use super::Sorter;
-use crate::backend::SortJob;
-use crate::{Key, SortError};
+use crate::backend::{record_words, words_per_record, BackendKind, SortJob};
+use crate::gpu::GpuBackend;
+use crate::{tuning, Key, SortError};
 
 /// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
 /// small enough that 16 cores share a 1M-item input.
@@ -166,11 +167,13 @@ impl Sorter {
     }
 
     /// Sorts records of any `Copy` type by the key `key` reads from each, stably, in the sorter's
-    /// order. The records are copied to scratch in huge pages on all cores, their keys read in the
-    /// same pass; the keys are sorted with their positions (on the GPU when the sorter picks it);
-    /// then the records are gathered from the copy back into `v` in that order. Extra host
-    /// memory: one record per record, plus a key and a `u32` per record. On failure `v` keeps its
-    /// original contents.
+    /// order. The keys are read on all cores and sorted with their positions (on the GPU when the
+    /// sorter picks it); then the records are put in that order. Large inputs on the GPU (records
+    /// of whole 4-byte words, at least `tuning::RECORDS_ON_DEVICE_FROM_BYTES` of them) are put in
+    /// order on the device: up and back through pinned memory, which keeps them meanwhile. Others
+    /// are copied to scratch in huge pages (their keys read in the same pass) and gathered back
+    /// into `v` on all cores. Extra host memory: one record per record on the host path, plus a
+    /// key and a `u32` per record. On failure `v` keeps its original contents.
     ///
     /// ```
     /// #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,6 +203,42 @@ impl Sorter {
         self.check_config()?;
         let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
         let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
+        if let Some(gpu) = self.records_gpu::<T, K>(n) {
+            // The records stay where they are until the device has put them in order: only their
+            // keys are read here.
+            gpusort_cpu::install(|| {
+                keys.spare_capacity_mut()[..n].par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(k, s)| {
+                    k.iter_mut().zip(s).for_each(|(k, r)| {
+                        k.write(key(r));
+                    })
+                })
+            });
+            // SAFETY: the pieces above wrote all n keys.
+            unsafe { keys.set_len(n) };
+            self.run_stable(SortJob::Argsort(K::view(&keys), &mut positions))?;
+            drop(keys);
+            // SAFETY: the device writes back whole records, each at a record boundary, or leaves
+            // `v` as it was.
+            let words = unsafe { record_words(v) }.expect("records_gpu checked that the records are whole words");
+            match gpu.permute_host(&positions, words) {
+                Ok(()) => return self.after_sort(Ok(())),
+                // Too large for the device or the pinned buffer now: the host gathers them.
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
+                Err(e) => return self.after_sort(Err(e)),
+            }
+            let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
+                .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
+            gpusort_cpu::install(|| {
+                copy.spare_capacity_mut().par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(c, s)| {
+                    // SAFETY: `c` has room for `s.len()` items and cannot overlap the caller's `s`.
+                    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr() as *mut T, s.len()) }
+                })
+            });
+            // SAFETY: the pieces above wrote all n records.
+            unsafe { copy.set_len(n) };
+            gpusort_cpu::gather(&copy, &positions, v);
+            return Ok(());
+        }
         let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
             .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
         // One read of the records: each piece is copied whole, then its keys are read while it is
@@ -230,5 +269,19 @@ impl Sorter {
         // pages would; nothing can fail from here on, so `v` ends sorted or untouched.
         gpusort_cpu::gather(&copy, &positions, v);
         Ok(())
+    }
+
+    /// The GPU that puts `n` records of `T` in order, if any: records of whole words, at least
+    /// `tuning::RECORDS_ON_DEVICE_FROM_BYTES` of them, whose keys' argsort this sorter runs on
+    /// the GPU.
+    fn records_gpu<T, K: Key>(&self, n: usize) -> Option<&GpuBackend> {
+        words_per_record::<T>()?;
+        let from = crate::hooks::records_on_device_from().unwrap_or(tuning::RECORDS_ON_DEVICE_FROM_BYTES);
+        if n.saturating_mul(std::mem::size_of::<T>()) < from {
+            return None;
+        }
+        let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
+        let gpu = self.live_gpu()?;
+        (self.pick(shape, n).kind() == BackendKind::Cuda).then_some(gpu)
     }
 }

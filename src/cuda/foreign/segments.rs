@@ -16,10 +16,11 @@ impl Sorter {
     /// `values` (when given) moving with their keys: [`Sorter::sort_segments_device`] for arrays
     /// known only by address. Segment `s` is `offsets[s]..offsets[s + 1]` of the `num_offsets`
     /// (segments + 1) `u64`s at device address `offsets`, which run from 0 to `len` without
-    /// falling (empty segments are fine). 32-bit keys (`U32`, `I32`, `F32`); the 64-bit types are
-    /// `Unsupported`, data untouched (their segments sort from host memory,
-    /// [`Sorter::sort_segments`]). Uses this sorter's device whatever its policy and algorithm;
-    /// `Unsupported` for a sorter without one (or in a forked child, `NoDevice`).
+    /// falling (empty segments are fine). Every [`DeviceKeyType`]: 64-bit keys take two stable
+    /// radix sorts of positions (by key, then by segment) and about 24 bytes of device scratch per
+    /// key, and at most 2^32 - 1 of them (`Unsupported` past that, data untouched). Uses this
+    /// sorter's device whatever its policy and algorithm; `Unsupported` for a sorter without one
+    /// (or in a forked child, `NoDevice`).
     ///
     /// `InvalidArgument`, before any work is queued, for no offsets, for an array or stream
     /// [`Sorter::sort_foreign_keys`] would refuse (the offsets as `num_offsets` items of 8 bytes),
@@ -89,7 +90,7 @@ impl Sorter {
             DeviceKeyType::U32 => target.segments::<u32>(segments, order),
             DeviceKeyType::I32 => target.segments::<i32>(segments, order),
             DeviceKeyType::F32 => target.segments::<f32>(segments, order),
-            // The backend's answer, `Unsupported`, before it reads anything.
+            // Positions sorted by key, then by segment (`cuda/segments/wide.rs`).
             DeviceKeyType::U64 => target.segments::<u64>(segments, order),
             DeviceKeyType::I64 => target.segments::<i64>(segments, order),
             DeviceKeyType::F64 => target.segments::<f64>(segments, order),
@@ -231,10 +232,14 @@ mod tests {
         matches_the_host(&sorter, DeviceKeyType::I32, &[i32::MIN, -1, 0, 7, i32::MAX, 7, -7]);
         let f = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.5, f32::NEG_INFINITY, 1.5, f32::INFINITY, -2.0];
         matches_the_host(&sorter, DeviceKeyType::F32, &f);
+        matches_the_host(&sorter, DeviceKeyType::U64, &[5u64, 0, u64::MAX, 5, 17 << 40, 3, 1 << 63]);
+        matches_the_host(&sorter, DeviceKeyType::I64, &[i64::MIN, -1, 0, 7 << 33, i64::MAX, 7 << 33, -7]);
+        let f = [f64::NAN, -f64::NAN, -0.0, 0.0, 1.5, f64::NEG_INFINITY, 1.5, f64::INFINITY, -2.0, 5e-324];
+        matches_the_host(&sorter, DeviceKeyType::F64, &f);
     }
 
     #[test]
-    fn bad_offsets_pointers_and_64_bit_keys_are_refused_untouched() {
+    fn bad_offsets_and_pointers_are_refused_untouched() {
         let Some(sorter) = cuda() else { return };
         let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
         let s = stream.cu_stream();
@@ -246,13 +251,17 @@ mod tests {
         let host = [0u64, 8];
         let h = host.as_ptr() as u64;
         let bad_contents: [&[u64]; 5] = [&[0, 5, 3, 8], &[0, 7], &[0, 9], &[1, 8], &[0, 4, 8, 8, 9]];
+        let wide_types = [DeviceKeyType::U64, DeviceKeyType::I64, DeviceKeyType::F64];
         for cut in bad_contents {
             let o = stream.clone_htod(cut).unwrap();
             for vp in [None, Some(v)] {
-                let r = unsafe {
-                    sorter.sort_foreign_segments(k, vp, 8, DeviceKeyType::U32, ptr(&o, &stream), cut.len(), s)
-                };
+                let op = ptr(&o, &stream);
+                let r = unsafe { sorter.sort_foreign_segments(k, vp, 8, DeviceKeyType::U32, op, cut.len(), s) };
                 assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{cut:?}: {r:?}");
+                for key_type in wide_types {
+                    let r = unsafe { sorter.sort_foreign_segments(w, vp, 8, key_type, op, cut.len(), s) };
+                    assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{key_type:?} {cut:?}: {r:?}");
+                }
             }
         }
         let o = stream.clone_htod(&[0u64, 4, 8]).unwrap();
@@ -273,12 +282,6 @@ mod tests {
             let key_type = if kp == w { DeviceKeyType::U64 } else { DeviceKeyType::U32 };
             let r = unsafe { sorter.sort_foreign_segments(kp, vp, 8, key_type, op, count, s) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
-        }
-        for key_type in [DeviceKeyType::U64, DeviceKeyType::I64, DeviceKeyType::F64] {
-            for vp in [None, Some(v)] {
-                let r = unsafe { sorter.sort_foreign_segments(w, vp, 8, key_type, op, 3, s) };
-                assert!(matches!(&r, Err(SortError::Unsupported { what, .. }) if what.contains("32-bit")), "{r:?}");
-            }
         }
         assert_eq!(stream.clone_dtoh(&dk).unwrap(), keys, "keys untouched");
         assert_eq!(stream.clone_dtoh(&dv).unwrap(), [0, 1, 2, 3, 4, 5, 6, 7], "values untouched");

@@ -43,7 +43,10 @@ pub(crate) fn share_start(n: usize, shares: usize, i: usize) -> usize {
 
 /// Sorts `data` in place over `gpus` (one share each; see the module docs for what the caller's
 /// data holds after a failure). Every share must hold at least one item.
-pub(crate) fn sort<H: HostData>(gpus: &[Arc<Gpu>], data: &mut H, order: Order) -> Result<(), SortError> {
+pub(crate) fn sort<H: HostData>(gpus: &[Arc<Gpu>], data: &mut H, order: Order) -> Result<(), SortError>
+where
+    H::Item: DeviceItem,
+{
     let n = data.len();
     let devices = gpus.len();
     assert!(devices >= 2 && n >= devices, "{n} items over {devices} devices");
