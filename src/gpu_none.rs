@@ -74,6 +74,10 @@ impl GpuBackend {
         Err(SortError::NoDriver)
     }
 
+    pub(crate) fn records_on_device(&self, _bytes: usize) -> bool {
+        false
+    }
+
     pub(crate) fn permute_host(&self, _positions: &[u32], _records: &mut [RecordWord]) -> Result<(), SortError> {
         Err(SortError::NoDriver)
     }

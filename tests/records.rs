@@ -152,6 +152,8 @@ fn sort_by_key_on_the_device(b: &Backend) {
         id: u32,
         tail: u32,
     }
+    // The hooks exist with the `cuda` feature only; without it there is no device path anyway.
+    #[cfg(feature = "cuda")]
     gpusort::hooks::set_records_on_device_from(1);
     for order in ORDERS {
         let s = b.sorter.clone().with_order(order);
@@ -191,6 +193,7 @@ fn sort_by_key_on_the_device(b: &Backend) {
             }
         }
     }
+    #[cfg(feature = "cuda")]
     gpusort::hooks::set_records_on_device_from(0);
 }
 

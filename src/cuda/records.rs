@@ -28,6 +28,12 @@ impl Plain for RecordWord {}
 unsafe impl cudarc::driver::DeviceRepr for RecordWord {}
 
 impl CudaBackend {
+    /// Whether `bytes` of records are worth putting in order here rather than on the host
+    /// (`tuning::RECORDS_ON_DEVICE_FROM_BYTES`, which the test hooks may lower).
+    pub(crate) fn records_on_device(&self, bytes: usize) -> bool {
+        bytes >= hooks::records_on_device_from().unwrap_or(crate::tuning::RECORDS_ON_DEVICE_FROM_BYTES)
+    }
+
     /// `records` (one record per position, each `records.len() / positions.len()` words) put in
     /// the order `positions` gives: record `i` becomes the one that stood at `positions[i]`. The
     /// positions are a permutation of `0..positions.len()` (an argsort's). `OutOfMemory` when the

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::Sorter;
 use crate::backend::{record_words, words_per_record, BackendKind, SortJob};
 use crate::gpu::GpuBackend;
-use crate::{tuning, Key, SortError};
+use crate::{Key, SortError};
 
 /// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
 /// small enough that 16 cores share a 1M-item input.
@@ -276,12 +276,9 @@ impl Sorter {
     /// the GPU.
     fn records_gpu<T, K: Key>(&self, n: usize) -> Option<&GpuBackend> {
         words_per_record::<T>()?;
-        let from = crate::hooks::records_on_device_from().unwrap_or(tuning::RECORDS_ON_DEVICE_FROM_BYTES);
-        if n.saturating_mul(std::mem::size_of::<T>()) < from {
-            return None;
-        }
-        let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
         let gpu = self.live_gpu()?;
-        (self.pick(shape, n).kind() == BackendKind::Cuda).then_some(gpu)
+        let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
+        let on_gpu = self.pick(shape, n).kind() == BackendKind::Cuda;
+        (on_gpu && gpu.records_on_device(n.saturating_mul(std::mem::size_of::<T>()))).then_some(gpu)
     }
 }
