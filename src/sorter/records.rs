@@ -226,17 +226,9 @@ impl Sorter {
                 Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
                 Err(e) => return self.after_sort(Err(e)),
             }
-            let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
+            let copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
                 .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
-            gpusort_cpu::install(|| {
-                copy.spare_capacity_mut().par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(c, s)| {
-                    // SAFETY: `c` has room for `s.len()` items and cannot overlap the caller's `s`.
-                    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr() as *mut T, s.len()) }
-                })
-            });
-            // SAFETY: the pieces above wrote all n records.
-            unsafe { copy.set_len(n) };
-            gpusort_cpu::gather(&copy, &positions, v);
+            super::segments::permute(v, copy, &positions);
             return Ok(());
         }
         let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
