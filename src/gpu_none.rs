@@ -78,7 +78,21 @@ impl GpuBackend {
         false
     }
 
-    pub(crate) fn permute_host(&self, _positions: &[u32], _records: &mut [RecordWord]) -> Result<(), SortError> {
+    pub(crate) fn sort_pairs_by_records(
+        &self,
+        _keys: KeySlice<'_>,
+        _values: &mut [RecordWord],
+        _order: Order,
+    ) -> Result<(), SortError> {
+        Err(SortError::NoDriver)
+    }
+
+    pub(crate) fn sort_records(
+        &self,
+        _keys: KeyView<'_>,
+        _records: &mut [RecordWord],
+        _order: Order,
+    ) -> Result<(), SortError> {
         Err(SortError::NoDriver)
     }
 }

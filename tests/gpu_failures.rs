@@ -197,8 +197,10 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
             },
             |out: &[(u64, u32)]| pairs_valid(&wide, out, |k| k, false),
         );
-        // u64 values: the keys' argsort runs on the GPU and the pairs are permuted on the host
-        // only after it succeeded, so a failure anywhere in it leaves both slices untouched.
+        // u64 values: keys and values in one round trip, the values as two-word records (a
+        // failed download of the values puts the keys back too); past the pinned cap or the
+        // device budget the keys' argsort, then the permute on the host. A failure anywhere
+        // leaves both slices untouched.
         every_step(
             &format!("f32 keys, u64 values {}", shape.name),
             &rows,
@@ -230,7 +232,7 @@ fn every_step_of_a_split_pairs_sort_fails_cleanly() {
 
 fn every_step_of_a_records_sort_fails_cleanly() {
     // `sort_by_key` with the records put in order on the device (the hook lowers the threshold):
-    // the keys' argsort, then the positions and records up, the gather, the records down. A
+    // the keys up and sorted with their positions, the records up, the gather, the records down. A
     // failure anywhere leaves the records untouched; past the pinned cap ("ring" shapes) the
     // permutation falls back to the host gather, whose result must then be right.
     let Some(base) = cuda_or_skip("failure injection, records") else { return };

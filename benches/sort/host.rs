@@ -323,8 +323,9 @@ impl Case for SplitCase {
 }
 
 /// Split pairs with `u64` values (row ids past 2^32): the same random keys as `SplitCase`, each
-/// with an 8-byte value, for the `pairs-u64-values` row beside `pairs` (on the GPU the keys are
-/// argsorted there and keys and values permuted on the host; on the CPU the split pair sort).
+/// with an 8-byte value, for the `pairs-u64-values` row beside `pairs` (on the GPU keys and values
+/// in one round trip, the keys sorted with their positions and the values gathered by them; on
+/// the CPU the split pair sort).
 pub struct Split64Case {
     keys_in: Vec<u32>,
     values_in: Vec<u64>,

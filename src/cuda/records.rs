@@ -1,27 +1,31 @@
-//! Host records put in the order of host positions on the device: the second half of
-//! `Sorter::sort_by_key` (the first is the keys' stable argsort). On the CPU that permutation is a
-//! random gather over host memory, bound by its latency (2 GiB of 32-byte records: about 200 ms
-//! on the 16-core GPU host); here the records cross the bus twice at its rate and the gather runs
-//! in device memory (`kernels-cuda/cuda/records.cu`).
+//! Host records put in order by their keys on the device: `Sorter::sort_by_key` for large inputs.
+//! On the CPU the permutation is a random gather over host memory, bound by its latency (2 GiB
+//! of 32-byte records: about 200 ms on the 16-core GPU host); here the records cross the bus
+//! twice at its rate and the gather runs in device memory (`kernels-cuda/cuda/records.cu`).
 //!
-//! The positions and the records go up through the held pinned buffer, which keeps them until the
-//! download is over: a download that fails after writing some records puts those back from it, so
-//! the caller's records end untouched or in the new order. Device memory: the records twice and a
-//! `u32` per record.
+//! One pipeline: the keys go up (through the held pinned buffer), their positions are made on the
+//! device and sorted with them (a stable radix sort of split pairs), the records go up behind
+//! them, are gathered by the sorted positions and come back. The positions never visit the host.
+//! The held buffer keeps the keys and the records until the download is over: a download that
+//! fails after writing some records puts those back from it, so the caller's records end
+//! untouched or in the new order. Device memory at its peak: the larger of the sort (keys and
+//! positions twice) and the gather (the records twice and the positions).
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
 
 use super::device::Gpu;
-use super::hostdata::{Direct, ReadOnly};
+use super::host_keys::Bits32;
+use super::hostdata::{narrow, widen, Direct, ReadOnly};
+use super::radix::{self, Dev, RadixKey};
 use super::staging::{split_offset, Plain};
 use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, upload};
-use super::CudaBackend;
-use crate::backend::RecordWord;
+use super::{split_need, CudaBackend};
+use crate::backend::{KeySlice, KeyView, RecordWord};
 use crate::hooks::{self, Step};
 use crate::hostcopy::par_copy;
-use crate::SortError;
+use crate::{Order, SortError};
 
 impl Plain for RecordWord {}
 // SAFETY: four plain bytes, no pointers; the kernels only copy them.
@@ -34,13 +38,75 @@ impl CudaBackend {
         bytes >= hooks::records_on_device_from().unwrap_or(crate::tuning::RECORDS_ON_DEVICE_FROM_BYTES)
     }
 
-    /// `records` (one record per position, each `records.len() / positions.len()` words) put in
-    /// the order `positions` gives: record `i` becomes the one that stood at `positions[i]`. The
-    /// positions are a permutation of `0..positions.len()` (an argsort's). `OutOfMemory` when the
-    /// records do not fit the device budget or the held pinned buffer (the caller then gathers on
-    /// the CPU); on any failure the records hold their original contents.
-    pub(crate) fn permute_host(&self, positions: &[u32], records: &mut [RecordWord]) -> Result<(), SortError> {
-        let n = positions.len();
+    /// `records` (one record per key, each `records.len() / keys.len()` words) put in the order of
+    /// `keys` (record `i`'s key is `keys[i]`), stably, in `order`; the keys are only read. Keys
+    /// narrower than 32 bits sort as their 32-bit ordered bits. `OutOfMemory` when the sort does
+    /// not fit the device budget or the held pinned buffer (the caller then sorts on the host); on
+    /// any failure the records hold their original contents.
+    pub(crate) fn sort_records(
+        &self,
+        keys: KeyView<'_>,
+        records: &mut [RecordWord],
+        order: Order,
+    ) -> Result<(), SortError> {
+        match keys {
+            KeyView::U32(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::I32(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::F32(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::U64(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::I64(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::F64(k) => self.records_round_trip(Keys::Read(k), records, order),
+            KeyView::U16(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
+            KeyView::I16(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
+            KeyView::U8(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
+            KeyView::I8(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
+        }
+    }
+
+    /// Split pairs whose values are records of whole words (8-byte values: two words each), keys
+    /// and values both put in order, as `sort_records` does; on any failure both hold their
+    /// original contents.
+    pub(crate) fn sort_pairs_by_records(
+        &self,
+        keys: KeySlice<'_>,
+        values: &mut [RecordWord],
+        order: Order,
+    ) -> Result<(), SortError> {
+        match keys {
+            KeySlice::U32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::I32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::F32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::U64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::I64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::F64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
+            KeySlice::U16(k) => self.narrow_pairs_by_records(k, values, order),
+            KeySlice::I16(k) => self.narrow_pairs_by_records(k, values, order),
+            KeySlice::U8(k) => self.narrow_pairs_by_records(k, values, order),
+            KeySlice::I8(k) => self.narrow_pairs_by_records(k, values, order),
+        }
+    }
+
+    /// Small keys travel as their ordered bits and are written back once the sort has succeeded.
+    fn narrow_pairs_by_records<K: Bits32>(
+        &self,
+        keys: &mut [K],
+        values: &mut [RecordWord],
+        order: Order,
+    ) -> Result<(), SortError> {
+        let mut bits = widen(keys)?;
+        self.records_round_trip(Keys::Sorted(bits.as_mut_slice()), values, order)?;
+        narrow(keys, bits.as_slice());
+        Ok(())
+    }
+
+    /// The pipeline of the module docs; the sorted keys come back too when they are `Sorted`.
+    fn records_round_trip<K: RadixKey + Plain>(
+        &self,
+        mut keys: Keys<'_, K>,
+        records: &mut [RecordWord],
+        order: Order,
+    ) -> Result<(), SortError> {
+        let n = keys.read().len();
         if n < 2 {
             return Ok(());
         }
@@ -48,36 +114,75 @@ impl CudaBackend {
         let width = records.len() / n;
         self.bind()?;
         let record_bytes = std::mem::size_of_val(records);
-        let need = record_bytes.saturating_mul(2).saturating_add(n * 4).saturating_add(1 << 20);
+        let key_bytes = if matches!(keys, Keys::Sorted(_)) { std::mem::size_of_val(keys.read()) } else { 0 };
+        let (_, sort_need) = split_need::<K>(n);
+        let need =
+            sort_need.max(record_bytes.saturating_mul(2).saturating_add(n * 4 + key_bytes).saturating_add(1 << 20));
         if self.budget(need)?.is_some_and(|limit| need > limit) {
             return Err(SortError::OutOfMemory { op: "records on the device (device memory)", bytes: need });
         }
-        let held_bytes = split_offset::<u32>(n) + record_bytes;
+        let held_bytes = split_offset::<K>(n) + record_bytes;
         if !held_fits(held_bytes) {
             return Err(SortError::OutOfMemory { op: "records past the pinned staging cap", bytes: held_bytes });
         }
-        let (cp, cr) = (chunks::<u32>(n), chunks::<RecordWord>(records.len()));
-        let ring_bytes = cr.ring * 4;
+        let (ck, cr) = (chunks::<K>(n), chunks::<RecordWord>(records.len()));
         let gpu = &self.gpu;
         let stream = begin(gpu)?;
+        let ring_bytes = (cr.ring * 4).max(ck.ring * size_of::<K>());
         let mut lease = gpu.staging.lease(&gpu.ctx, held_bytes, ring_bytes, true)?;
-        let (positions_up, records_up, ring) = lease.split_held::<u32, RecordWord>(n, records.len());
+        let (keys_up, records_up, ring) = lease.split_held::<K, RecordWord>(n, records.len());
         let result = (|| {
             let mut at = device_buffer::<u32>(&stream, n)?;
-            let mut from = device_buffer::<RecordWord>(&stream, records.len())?;
-            let mut to = device_buffer::<RecordWord>(&stream, records.len())?;
-            upload(&stream, &ReadOnly(positions), 0, positions_up, &mut at, cp.chunk)?;
-            upload(&stream, &ReadOnly(&*records), 0, records_up, &mut from, cr.chunk)?;
+            let mut dk = device_buffer::<K>(&stream, n)?;
+            upload(&stream, &ReadOnly(keys.read()), 0, keys_up, &mut dk, ck.chunk)?;
+            {
+                let (ap, _ga) = at.device_ptr_mut(&stream);
+                // SAFETY: borrowed until the launch is queued; `at` holds n positions.
+                super::segments::iota(gpu, &stream, unsafe { Dev::<u32>::new(ap, n) })?;
+            }
             hooks::hit(Step::Sort)?;
+            radix::sort_pairs(gpu, &stream, &mut dk, &mut at, order)?;
+            // Keys that are only read are spent: their memory goes back to the stream's pool for
+            // the records.
+            let sorted = matches!(keys, Keys::Sorted(_)).then_some(dk);
+            let mut from = device_buffer::<RecordWord>(&stream, records.len())?;
+            upload(&stream, &ReadOnly(&*records), 0, records_up, &mut from, cr.chunk)?;
+            let mut to = device_buffer::<RecordWord>(&stream, records.len())?;
             launch::gather(gpu, &stream, &from, &at, &mut to, width)?;
+            drop(from);
+            if let (Keys::Sorted(k), Some(dk)) = (&mut keys, &sorted) {
+                let ring = ring.view::<K>(0, ck.ring);
+                download(&stream, &dk.as_view(), &mut Direct(k), 0, ring, ck.chunk).map_err(|(e, written)| {
+                    par_copy(&mut k[..written], &keys_up[..written]);
+                    e
+                })?;
+            }
             let ring = ring.view::<RecordWord>(0, cr.ring);
             download(&stream, &to.as_view(), &mut Direct(&mut *records), 0, ring, cr.chunk).map_err(|(e, written)| {
-                // The held buffer still holds the records as they were: put back what was overwritten.
+                // The held buffer still holds the input as it was: put back what was overwritten.
+                if let Keys::Sorted(k) = &mut keys {
+                    par_copy(k, keys_up);
+                }
                 par_copy(&mut records[..written], &records_up[..written]);
                 e
             })
         })();
         finish(&stream, result)
+    }
+}
+
+/// The keys of a records sort: only read (`sort_by_key`), or put in order too (pairs).
+enum Keys<'a, K> {
+    Read(&'a [K]),
+    Sorted(&'a mut [K]),
+}
+
+impl<K> Keys<'_, K> {
+    fn read(&self) -> &[K] {
+        match self {
+            Keys::Read(k) => k,
+            Keys::Sorted(k) => k,
+        }
     }
 }
 

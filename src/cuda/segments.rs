@@ -23,6 +23,8 @@
 
 mod wide;
 
+pub(super) use launch::iota;
+
 use std::any::Any;
 use std::sync::Arc;
 
@@ -316,6 +318,16 @@ mod launch {
 
     pub(super) fn config(blocks: u32) -> LaunchConfig {
         LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    /// `positions[i] = i`: the values of an argsort (64-bit keys' segments, records by key).
+    pub(in crate::cuda) fn iota(gpu: &Gpu, stream: &Arc<CudaStream>, positions: Dev<u32>) -> Result<(), SortError> {
+        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_iota")?;
+        let (pp, n) = (positions.ptr(), positions.len() as u64);
+        let mut b = stream.launch_builder(&f);
+        b.arg(&pp).arg(&n);
+        // SAFETY: matches segments_iota(u32* positions, u64 n); writes the n positions.
+        unsafe { b.launch(config(blocks(gpu, positions.len()))) }.map(drop).map_err(err("segments_iota"))
     }
 
     pub(super) fn check(

@@ -1,7 +1,9 @@
 //! The permutation that sorts keys (`argsort`), and records of any type ordered by a key they
 //! carry (`sort_by_key`). The keys go to the sorter's backend as one argsort job (on the GPU,
 //! staged with their positions as `Kvp`s, only the positions coming back); the records are then
-//! permuted on all cores of the host, on the CPU backend's pool (which survives fork).
+//! permuted on all cores of the host, on the CPU backend's pool (which survives fork). Large
+//! records whose keys the GPU sorts are instead put in order on the device in one pipeline, keys
+//! and records together (`cuda/records.rs`).
 
 use rayon::prelude::*;
 
@@ -170,10 +172,11 @@ impl Sorter {
     /// order. The keys are read on all cores and sorted with their positions (on the GPU when the
     /// sorter picks it); then the records are put in that order. Large inputs on the GPU (records
     /// of whole 4-byte words, at least `tuning::RECORDS_ON_DEVICE_FROM_BYTES` of them) are put in
-    /// order on the device: up and back through pinned memory, which keeps them meanwhile. Others
-    /// are copied to scratch in huge pages (their keys read in the same pass) and gathered back
-    /// into `v` on all cores. Extra host memory: one record per record on the host path, plus a
-    /// key and a `u32` per record. On failure `v` keeps its original contents.
+    /// order on the device: the keys go up and are sorted there with their positions, the records
+    /// go up and back through pinned memory, which keeps them meanwhile. Others are copied to
+    /// scratch in huge pages (their keys read in the same pass) and gathered back into `v` on all
+    /// cores. Extra host memory: a key per record on the device path; a record, a key and a `u32`
+    /// per record on the host path. On failure `v` keeps its original contents.
     ///
     /// ```
     /// #[derive(Clone, Copy, Debug, PartialEq)]
@@ -201,13 +204,13 @@ impl Sorter {
             return Err(SortError::InvalidArgument(format!("{n} records: sort_by_key takes up to 2^32")));
         }
         self.check_config()?;
-        let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
-        let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
         if let Some(gpu) = self.records_gpu::<T, K>(n) {
             // The records stay where they are until the device has put them in order: only their
-            // keys are read here.
+            // keys are read here, into huge pages (fewer faults than a fresh allocation's).
+            let mut keys = gpusort_cpu::HugeVec::<K>::with_capacity(n)
+                .map_err(|e| SortError::OutOfMemory { op: "sort_by_key keys (host memory)", bytes: e.bytes })?;
             gpusort_cpu::install(|| {
-                keys.spare_capacity_mut()[..n].par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(k, s)| {
+                keys.spare_capacity_mut().par_chunks_mut(PIECE).zip(v.par_chunks(PIECE)).for_each(|(k, s)| {
                     k.iter_mut().zip(s).for_each(|(k, r)| {
                         k.write(key(r));
                     })
@@ -215,22 +218,18 @@ impl Sorter {
             });
             // SAFETY: the pieces above wrote all n keys.
             unsafe { keys.set_len(n) };
-            self.run_stable(SortJob::Argsort(K::view(&keys), &mut positions))?;
-            drop(keys);
             // SAFETY: the device writes back whole records, each at a record boundary, or leaves
             // `v` as it was.
             let words = unsafe { record_words(v) }.expect("records_gpu checked that the records are whole words");
-            match gpu.permute_host(&positions, words) {
+            match gpu.sort_records(K::view(&keys), words, self.order()) {
                 Ok(()) => return self.after_sort(Ok(())),
-                // Too large for the device or the pinned buffer now: the host gathers them.
+                // Too large for the device or the pinned buffer now: the host path below.
                 Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
                 Err(e) => return self.after_sort(Err(e)),
             }
-            let copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
-                .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
-            super::segments::permute(v, copy, &positions);
-            return Ok(());
         }
+        let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
+        let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
         let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
             .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
         // One read of the records: each piece is copied whole, then its keys are read while it is

@@ -1,15 +1,16 @@
 //! Split pairs with 8-byte values (`Sorter::sort_pairs` with `u64`, `i64` or `f64` values).
 //!
-//! No GPU kernel moves 8-byte values, and none is needed: on the CPU the split pair sort of
-//! `gpusort-cpu` is generic over the value type; on the GPU the keys' stable argsort runs there
-//! (the machinery of `Sorter::argsort`, only `u32` positions coming back), then keys and values
-//! are permuted on all host cores, as `sort_by_key` does with records. Both routes are stable, so
-//! they agree bit for bit.
+//! On the CPU the split pair sort of `gpusort-cpu` is generic over the value type; on the GPU the
+//! values travel as records of two words: the keys are sorted there with their positions and the
+//! values gathered by them, as `sort_by_key` puts large records in order (`cuda/records.rs`).
+//! Where that round trip does not fit, the keys' stable argsort runs on the backend `run` picks
+//! (only `u32` positions coming back), then keys and values are permuted on all host cores. All
+//! routes are stable, so they agree bit for bit.
 
 use super::records::zeroed_positions;
 use super::segments::permute;
 use super::Sorter;
-use crate::backend::{BackendKind, SortJob};
+use crate::backend::{record_words, BackendKind, SortJob};
 use crate::{Key, SortError};
 
 impl Sorter {
@@ -31,9 +32,20 @@ impl Sorter {
         self.pairs_wide_by_argsort(keys, values)
     }
 
-    /// The GPU route: the keys' stable argsort on the backend `run` picks, then the permute on the
-    /// host. At most 2^32 pairs (u32 positions).
+    /// The GPU route: keys and values in one round trip (`GpuBackend::sort_pairs_by_records`: the
+    /// keys sorted there with their positions, the values gathered by them); where that does not
+    /// fit the device or the pinned buffer, the keys' stable argsort on the backend `run` picks,
+    /// then the permute on the host. At most 2^32 pairs (u32 positions).
     fn pairs_wide_by_argsort<K: Key>(&self, keys: &mut [K], values: &mut [u64]) -> Result<(), SortError> {
+        if let Some(gpu) = self.live_gpu() {
+            // SAFETY: a u64 is two whole words; the device writes back whole values or none.
+            let words = unsafe { record_words(values) }.expect("u64 values are whole words");
+            match gpu.sort_pairs_by_records(K::slice(keys), words, self.order()) {
+                Ok(()) => return self.after_sort(Ok(())),
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
+                Err(e) => return self.after_sort(Err(e)),
+            }
+        }
         let n = keys.len();
         // All scratch first: once the argsort has succeeded nothing can fail, so the slices end
         // sorted or untouched.

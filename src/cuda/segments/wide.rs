@@ -124,18 +124,10 @@ pub(super) fn sort<K: RadixKey>(
 
 /// Typed wrappers of the 64-bit keys' kernels.
 mod launch {
+    pub(super) use super::super::launch::iota;
     use super::super::launch::{blocks, config, err};
     use super::*;
     use cudarc::driver::PushKernelArg;
-
-    pub(super) fn iota(gpu: &Gpu, stream: &Arc<CudaStream>, positions: Dev<u32>) -> Result<(), SortError> {
-        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_iota")?;
-        let (pp, n) = (positions.ptr(), positions.len() as u64);
-        let mut b = stream.launch_builder(&f);
-        b.arg(&pp).arg(&n);
-        // SAFETY: matches segments_iota(u32* positions, u64 n); writes the n positions.
-        unsafe { b.launch(config(blocks(gpu, positions.len()))) }.map(drop).map_err(err("segments_iota"))
-    }
 
     /// Items per sample (`SAMPLE_ITEMS` in segments.cu).
     pub(super) const SAMPLE_ITEMS: usize = 64;
