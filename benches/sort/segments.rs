@@ -5,7 +5,8 @@
 //! sorts (`ci/cub/segmented.sh`, device to device too).
 //!
 //! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>`,
-//! `cpu-segments-<segment length>`, `cuda-device-segments-<length>` and
+//! `cpu-segments-<segment length>`, the same with u64 keys (`cuda-segments-u64-<length>`,
+//! `cpu-segments-u64-<length>`), `cuda-device-segments-<length>` and
 //! `cuda-device-segments-keys-<length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
 //! (default 64M, 0 for none); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
 
@@ -14,24 +15,24 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::host::{measure, Case};
-use crate::inputs::{env_count, par_copy, Pattern};
+use crate::inputs::{env_count, par_copy, splitmix, Pattern};
 
 const MIB: usize = 1 << 20;
 
-struct SegmentsCase {
-    keys: Vec<u32>,
+struct SegmentsCase<K> {
+    keys: Vec<K>,
     values: Vec<u32>,
-    work_keys: Vec<u32>,
+    work_keys: Vec<K>,
     work_values: Vec<u32>,
     offsets: Vec<usize>,
 }
 
-impl Case for SegmentsCase {
+impl<K: gpusort::Key + Ord> Case for SegmentsCase<K> {
     fn len(&self) -> usize {
         self.keys.len()
     }
     fn bytes(&self) -> usize {
-        self.keys.len() * 8
+        self.keys.len() * (size_of::<K>() + 4)
     }
     fn restore(&mut self) {
         par_copy(&mut self.work_keys, &self.keys);
@@ -64,7 +65,7 @@ impl Case for SegmentsCase {
 /// `DeviceSegmentedSort` (`ci/cub/segmented.sh`) compares with. The results must equal the host
 /// sort's (`want_keys`, `want_values`).
 #[cfg(feature = "cuda")]
-fn device_rows(gpu: &Sorter, case: &SegmentsCase, len: usize) {
+fn device_rows(gpu: &Sorter, case: &SegmentsCase<u32>, len: usize) {
     use crate::record::emit_times;
     use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
     let Some(ctx) = gpu.cuda_context() else { return };
@@ -126,6 +127,7 @@ pub fn run(gpu: &Sorter) {
     let cpu = Sorter::cpu();
     let keys = Pattern::Random.keys(n, 0);
     let values: Vec<u32> = (0..n as u32).collect();
+    let wide_keys: Vec<u64> = (0..n as u64).into_par_iter().map(|i| splitmix(3, i)).collect();
     for len in [64, 1024, 256 * 1024] {
         let offsets: Vec<usize> = (0..n.div_ceil(len)).map(|s| s * len).chain([n]).collect();
         let mut case = SegmentsCase {
@@ -141,6 +143,19 @@ pub fn run(gpu: &Sorter) {
         device_rows(gpu, &case, len);
         if n <= cpu_max {
             measure("segments", &format!("cpu-segments-{len}"), &mut case, &cpu, true, &b);
+        }
+        // The same layout with u64 keys (the device's two position sorts, `cuda/segments/wide.rs`).
+        let mut wide = SegmentsCase {
+            work_keys: wide_keys.clone(),
+            work_values: values.clone(),
+            keys: wide_keys.clone(),
+            values: values.clone(),
+            offsets: std::mem::take(&mut case.offsets),
+        };
+        let b = [("bytes", Value::from(wide.bytes())), ("segment", Value::from(len))];
+        measure("segments", &format!("cuda-segments-u64-{len}"), &mut wide, gpu, false, &b);
+        if n <= cpu_max {
+            measure("segments", &format!("cpu-segments-u64-{len}"), &mut wide, &cpu, true, &b);
         }
     }
 }

@@ -64,21 +64,25 @@ impl DeviceStep for SegmentedSort<'_> {
     }
 }
 
-/// Bytes of device memory a segmented sort of `n` keys (with values) needs: the data, the words,
-/// and the radix sort's copies of words and values.
+/// Bytes of device memory a segmented sort of `n` keys of `key_bytes` (with values) needs: the
+/// data and the scratch. 32-bit keys: the words and the radix sort's copies of words and values;
+/// 64-bit keys: 24 bytes per key whether values are given or not (`wide`).
 fn need_bytes(n: usize, key_bytes: usize, values: bool, segments: usize) -> usize {
-    let value_bytes = if values { 8 } else { 0 };
-    n.saturating_mul(key_bytes + 16 + value_bytes + 1)
-        .saturating_add(segments.saturating_mul(8))
-        .saturating_add(1 << 20)
+    let per_key = match (key_bytes, values) {
+        (8, true) => 8 + 4 + 24,
+        (8, false) => 8 + 24,
+        (_, true) => key_bytes + 16 + 4 + 8,
+        (_, false) => key_bytes + 16,
+    };
+    n.saturating_mul(per_key + 1).saturating_add(segments.saturating_mul(8)).saturating_add(1 << 20)
 }
 
 impl CudaBackend {
-    /// Sorts each segment of host `keys` (32-bit key types; with `values`) on its own on the
-    /// device: the offsets go up first, then one round trip of the keys (and values) through the
-    /// pinned staging, as a sort's data does. The data is untouched on failure; `OutOfMemory`
-    /// when it does not fit the device budget in one piece (no out-of-core form), `Unsupported`
-    /// for 64-bit keys: `auto()` then sorts on the host.
+    /// Sorts each segment of host `keys` (with `values`) on its own on the device: the offsets go
+    /// up first, then one round trip of the keys (and values) through the pinned staging, as a
+    /// sort's data does. The data is untouched on failure; `OutOfMemory` when it does not fit the
+    /// device budget or the held pinned buffer in one piece (no out-of-core form), `Unsupported`
+    /// for 2^32 64-bit keys or more: `auto()` then sorts on the host.
     pub(crate) fn sort_segments_host(
         &self,
         keys: KeySlice<'_>,
@@ -87,7 +91,9 @@ impl CudaBackend {
         order: Order,
     ) -> Result<(), SortError> {
         self.bind()?;
-        let need = need_bytes(keys.len(), 4, values.is_some(), offsets.len());
+        // Small keys travel as their 32-bit ordered bits.
+        let wide = matches!(keys, KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_));
+        let need = need_bytes(keys.len(), if wide { 8 } else { 4 }, values.is_some(), offsets.len());
         if self.budget(need)?.is_some_and(|limit| need > limit) {
             return Err(SortError::OutOfMemory { op: "segmented sort on the device (device memory)", bytes: need });
         }
@@ -103,14 +109,16 @@ impl CudaBackend {
             (KeySlice::U32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
             (KeySlice::I32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
             (KeySlice::F32(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::U64(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::I64(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::F64(k), Some(v)) => incore::round_trip_pairs(&self.gpu, k, v, &step),
+            (KeySlice::U64(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::I64(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
+            (KeySlice::F64(k), None) => incore::round_trip(&self.gpu, &mut Direct(k), &step),
             (KeySlice::U16(k), v) => small(&self.gpu, k, v, &step),
             (KeySlice::I16(k), v) => small(&self.gpu, k, v, &step),
             (KeySlice::U8(k), v) => small(&self.gpu, k, v, &step),
             (KeySlice::I8(k), v) => small(&self.gpu, k, v, &step),
-            _ => Err(SortError::Unsupported {
-                backend: "cuda",
-                what: "segmented sorts of 64-bit keys on the device".into(),
-            }),
         }
     }
 

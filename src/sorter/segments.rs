@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::records::{host_buffer, PIECE};
 use super::{Policy, Sorter};
 use crate::backend::{KeySlice, SortJob};
-use crate::tuning::{self, JobShape};
+use crate::tuning;
 use crate::value::ValueSlice;
 use crate::{Key, Order, SortError, SortKey, Value};
 
@@ -132,16 +132,26 @@ impl Sorter {
         self.segmented(keys, None, offsets)
     }
 
+    /// On the GPU, the keys (and values) go up, are sorted there segment by segment
+    /// (`cuda/segments.rs`) and come back; elsewhere, or when the device has no room for that in
+    /// one piece, on the host routes below.
     fn segmented<K: Key>(
         &self,
         keys: &mut [K],
-        values: Option<&mut [u32]>,
+        mut values: Option<&mut [u32]>,
         offsets: &[usize],
     ) -> Result<(), SortError> {
         self.check_config()?;
         check_offsets(offsets, keys.len())?;
         if nothing_to_order(keys.len(), offsets) {
             return Ok(());
+        }
+        if let Some(gpu) = self.segments_gpu::<K>(keys.len()) {
+            match gpu.sort_segments_host(K::slice(keys), values.as_deref_mut(), offsets, self.order()) {
+                Ok(()) => return self.after_sort(Ok(())),
+                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
+                Err(e) => return self.after_sort(Err(e)),
+            }
         }
         match K::slice(keys) {
             KeySlice::U32(k) => self.segmented_narrow(k, values, offsets),
@@ -157,24 +167,15 @@ impl Sorter {
         }
     }
 
-    /// 32-bit and small keys (their ordered bits are 32 bits wide): on the GPU, the keys (and values) go up, are sorted there segment by segment
-    /// (`cuda/segments.rs`) and come back; elsewhere, or when the device has no room for that in
-    /// one piece, one ascending sort of `segment << 32 | ordered bits` on the sorter's backend,
-    /// then the keys back.
+    /// 32-bit and small keys (their ordered bits are 32 bits wide) on the host route: one
+    /// ascending sort of `segment << 32 | ordered bits` on the sorter's backend, then the keys back.
     fn segmented_narrow<K: Key + SortKey<Bits = u32>>(
         &self,
         keys: &mut [K],
-        mut values: Option<&mut [u32]>,
+        values: Option<&mut [u32]>,
         offsets: &[usize],
     ) -> Result<(), SortError> {
         let n = keys.len();
-        if let Some(gpu) = self.segments_gpu(n) {
-            match gpu.sort_segments_host(K::slice(keys), values.as_deref_mut(), offsets, self.order()) {
-                Ok(()) => return self.after_sort(Ok(())),
-                Err(SortError::OutOfMemory { .. } | SortError::Unsupported { .. }) => {}
-                Err(e) => return self.after_sort(Err(e)),
-            }
-        }
         let flip = if self.order() == Order::Descending { u32::MAX } else { 0 };
         let mut composite = host_buffer::<u64>(n, "segmented sort keys (host memory)")?;
         let out = Out(composite.as_mut_ptr());
@@ -201,20 +202,22 @@ impl Sorter {
     }
 
     /// The GPU that sorts `n` keys' segments in one round trip, if any: a `cuda()` sorter's, and
-    /// an `auto()` sorter's from the crossover of split pairs up.
-    fn segments_gpu(&self, n: usize) -> Option<&crate::gpu::GpuBackend> {
+    /// an `auto()` sorter's from the crossover of split pairs of such keys up.
+    fn segments_gpu<K: Key>(&self, n: usize) -> Option<&crate::gpu::GpuBackend> {
         let gpu = self.live_gpu()?;
         match self.policy {
             Policy::GpuOnly => Some(gpu),
             Policy::Auto { crossover } => {
-                (n >= crossover.unwrap_or_else(|| tuning::gpu_from_items(JobShape::Pairs32))).then_some(gpu)
+                let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
+                (n >= crossover.unwrap_or_else(|| tuning::gpu_from_items(shape))).then_some(gpu)
             }
             Policy::CpuOnly => None,
         }
     }
 
-    /// 64-bit keys: the stable argsort of all keys, then its positions sorted stably by segment,
-    /// then keys and values gathered in that order.
+    /// 64-bit keys on the host route (and any keys with `u64` values): the stable argsort of all
+    /// keys, then its positions sorted stably by segment, then keys and values gathered in that
+    /// order.
     fn segmented_wide<K: Key, V: Copy + Send + Sync>(
         &self,
         keys: &mut [K],
