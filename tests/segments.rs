@@ -162,27 +162,43 @@ mod device {
     use std::sync::Arc;
 
     fn device_case<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, order: Order) {
+        let mut all = layouts(n, n as u64 ^ 5);
+        if n >= 64 * 1024 {
+            all.extend(network_rows(n));
+        }
+        layouts_case::<K>(s, stream, n, p, order, all);
+    }
+
+    /// Rows of each network kernel's size class: lanes for 8, 16, 32, 64, 128 and 256 keys, one
+    /// block of 512, 1024 and 2048 keys.
+    fn network_rows(n: usize) -> Vec<(&'static str, Vec<usize>)> {
+        let rows = [
+            ("rows of 5", 5),
+            ("rows of 16", 16),
+            ("rows of 31", 31),
+            ("rows of 64", 64),
+            ("rows of 100", 100),
+            ("rows of 256", 256),
+            ("rows of 300", 300),
+            ("rows of 1000", 1000),
+            ("rows of 2048", 2048),
+        ];
+        let cut = |len: usize| (0..=n / len).map(|r| r * len).chain((!n.is_multiple_of(len)).then_some(n)).collect();
+        rows.into_iter().map(|(name, len)| (name, cut(len))).collect()
+    }
+
+    /// Pairs and keys alone, sorted on the device with each layout, against `reference`.
+    fn layouts_case<K: TestKey + DeviceRepr>(
+        s: &Sorter,
+        stream: &Arc<CudaStream>,
+        n: usize,
+        p: Pattern,
+        order: Order,
+        all: Vec<(&'static str, Vec<usize>)>,
+    ) {
         let keys: Vec<K> = bits(n, p, 53).into_iter().map(K::from_bits).collect();
         let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
         let s = s.clone().with_order(order);
-        let mut all = layouts(n, n as u64 ^ 5);
-        if n >= 64 * 1024 {
-            // Each kernel's size class: lanes for 8, 16, 32, 64, 128 and 256 keys, one block of
-            // 512, 1024 and 2048 keys.
-            for (name, len) in [
-                ("rows of 5", 5),
-                ("rows of 16", 16),
-                ("rows of 31", 31),
-                ("rows of 64", 64),
-                ("rows of 100", 100),
-                ("rows of 256", 256),
-                ("rows of 300", 300),
-                ("rows of 1000", 1000),
-                ("rows of 2048", 2048),
-            ] {
-                all.push((name, (0..=n / len).map(|r| r * len).chain((!n.is_multiple_of(len)).then_some(n)).collect()));
-            }
-        }
         for (layout, offsets) in all {
             let what = format!("device {} n={n} {p:?} {order:?} {layout}", std::any::type_name::<K>());
             let (want_keys, want_values) = reference(&keys, &values, &offsets, order);
@@ -216,6 +232,16 @@ mod device {
             assert!(stream.clone_dtoh(&k).unwrap().iter().map(|k| k.id()).eq(ids), "{what}: a refused sort wrote");
             assert_eq!(stream.clone_dtoh(&v).unwrap(), [0, 1, 2, 3], "{what}: a refused sort wrote");
         }
+    }
+
+    /// Small enough for compute-sanitizer (memcheck, racecheck; `ci/gpu.sh run` with
+    /// GPUSORT_SANITIZE=1): every network kernel, 32- and 64-bit keys, with and without values.
+    pub fn sanitizer_networks(b: &Backend) {
+        let stream = b.sorter.cuda_context().expect("a cuda sorter").new_stream().expect("a stream");
+        let n = 8 * 1024 + 3;
+        layouts_case::<u32>(&b.sorter, &stream, n, Pattern::FewDistinct, Order::Descending, network_rows(n));
+        layouts_case::<f64>(&b.sorter, &stream, n, Pattern::FewDistinct, Order::Ascending, network_rows(n));
+        layouts_case::<i64>(&b.sorter, &stream, n, Pattern::Random, Order::Descending, network_rows(n));
     }
 
     pub fn every_32_and_64_bit_key_type(b: &Backend) {
@@ -262,5 +288,7 @@ fn main() -> std::process::ExitCode {
     }
     #[cfg(feature = "cuda")]
     trials.push(harness::gpu("device_resident::cuda", || device::every_32_and_64_bit_key_type(&cuda_backend())));
+    #[cfg(feature = "cuda")]
+    trials.push(harness::gpu("sanitizer_networks::cuda", || device::sanitizer_networks(&cuda_backend())));
     harness::run(trials)
 }

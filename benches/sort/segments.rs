@@ -6,7 +6,8 @@
 //!
 //! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>`,
 //! `cpu-segments-<segment length>`, the same with u64 keys (`cuda-segments-u64-<length>`,
-//! `cpu-segments-u64-<length>`), `cuda-device-segments-<length>` and
+//! `cpu-segments-u64-<length>`, `cuda-device-segments-u64-[keys-]<length>`),
+//! `cuda-device-segments-<length>` and
 //! `cuda-device-segments-keys-<length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
 //! (default 64M, 0 for none); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
 
@@ -65,13 +66,16 @@ impl<K: gpusort::Key + Ord> Case for SegmentsCase<K> {
 /// `DeviceSegmentedSort` (`ci/cub/segmented.sh`) compares with. The results must equal the host
 /// sort's (`want_keys`, `want_values`).
 #[cfg(feature = "cuda")]
-fn device_rows(gpu: &Sorter, case: &SegmentsCase<u32>, len: usize) {
+fn device_rows<K>(gpu: &Sorter, case: &SegmentsCase<K>, len: usize, key_name: &str)
+where
+    K: gpusort::Key + gpusort::cudarc::driver::DeviceRepr + PartialEq,
+{
     use crate::record::emit_times;
     use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
     let Some(ctx) = gpu.cuda_context() else { return };
     let n = case.keys.len();
     for with_values in [true, false] {
-        let name = format!("cuda-device-segments-{}{len}", if with_values { "" } else { "keys-" });
+        let name = format!("cuda-device-segments-{key_name}{}{len}", if with_values { "" } else { "keys-" });
         let result = (|| -> Result<Vec<f64>, String> {
             let e = |e: gpusort::cudarc::driver::DriverError| e.to_string();
             let stream = ctx.new_stream().map_err(e)?;
@@ -104,7 +108,8 @@ fn device_rows(gpu: &Sorter, case: &SegmentsCase<u32>, len: usize) {
             }
             Ok(times)
         })();
-        let b = [("bytes", Value::from(n * if with_values { 8 } else { 4 })), ("segment", Value::from(len))];
+        let bytes = n * (size_of::<K>() + if with_values { 4 } else { 0 });
+        let b = [("bytes", Value::from(bytes)), ("segment", Value::from(len))];
         match result {
             Ok(times) => {
                 let med = emit_times(("segments", &name, "random", n), &times, None, &b);
@@ -140,11 +145,11 @@ pub fn run(gpu: &Sorter) {
         let b = [("bytes", Value::from(case.bytes())), ("segment", Value::from(len))];
         measure("segments", &format!("cuda-segments-{len}"), &mut case, gpu, false, &b);
         #[cfg(feature = "cuda")]
-        device_rows(gpu, &case, len);
+        device_rows(gpu, &case, len, "");
         if n <= cpu_max {
             measure("segments", &format!("cpu-segments-{len}"), &mut case, &cpu, true, &b);
         }
-        // The same layout with u64 keys (the device's two position sorts, `cuda/segments/wide.rs`).
+        // The same layout with u64 keys (`cuda/segments/wide.rs`).
         let mut wide = SegmentsCase {
             work_keys: wide_keys.clone(),
             work_values: values.clone(),
@@ -154,6 +159,8 @@ pub fn run(gpu: &Sorter) {
         };
         let b = [("bytes", Value::from(wide.bytes())), ("segment", Value::from(len))];
         measure("segments", &format!("cuda-segments-u64-{len}"), &mut wide, gpu, false, &b);
+        #[cfg(feature = "cuda")]
+        device_rows(gpu, &wide, len, "u64-");
         if n <= cpu_max {
             measure("segments", &format!("cpu-segments-u64-{len}"), &mut wide, &cpu, true, &b);
         }

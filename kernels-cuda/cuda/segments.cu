@@ -8,9 +8,10 @@
 // Segments of up to 2048 keys take segments_block_<N> (one block per segment, in shared memory,
 // below) instead, and segments of at most 256 keys (all of them) segments_lanes_<N>: N / 8 lanes
 // per segment hold it in registers, 8 keys each, and sort it with a bitonic network (see
-// lanes_bitonic).
-// 64-bit keys leave no room for the segment beside them, so src/cuda/segments/wide.rs sorts
-// positions instead, by two stable radix sorts: by key, then by segment.
+// lanes_bitonic). segments_block64_<N> and segments_lanes64_<N> are the same for 64-bit keys.
+// Longer segments of 64-bit keys leave no room for the segment beside them in one word, so
+// src/cuda/segments/wide.rs sorts positions instead, by two stable radix sorts: by key, then by
+// segment.
 //   segments_iota:    the positions 0..n;
 //   segments_samples: the segment of every SAMPLE_ITEMS-th item;
 //   segments_of:      the segment of each sorted position, searched between two samples;
@@ -23,21 +24,21 @@ using radix::ORDER_DESCENDING;
 using radix::ORDER_FLOAT;
 using radix::ORDER_SIGNED;
 
-constexpr unsigned SIGN = 0x80000000u;
-
-// Bits whose unsigned order is the wanted order (the map of radix::KeyOrder, for one u32).
-__device__ __forceinline__ unsigned ordered(unsigned b, int order) {
-    if (order & ORDER_FLOAT) b ^= (b & SIGN) ? ~0u : SIGN;
+// Bits whose unsigned order is the wanted order (the map of radix::KeyOrder, for one u32 or u64).
+template <typename B> __device__ __forceinline__ B ordered(B b, int order) {
+    constexpr B SIGN = B(1) << (sizeof(B) * 8 - 1);
+    if (order & ORDER_FLOAT) b ^= (b & SIGN) ? ~B(0) : SIGN;
     if (order & ORDER_SIGNED) b ^= SIGN;
     if (order & ORDER_DESCENDING) b = ~b;
     return b;
 }
 
 // The inverse of `ordered`.
-__device__ __forceinline__ unsigned unordered(unsigned o, int order) {
+template <typename B> __device__ __forceinline__ B unordered(B o, int order) {
+    constexpr B SIGN = B(1) << (sizeof(B) * 8 - 1);
     if (order & ORDER_DESCENDING) o = ~o;
     if (order & ORDER_SIGNED) o ^= SIGN;
-    if (order & ORDER_FLOAT) o ^= (o & SIGN) ? SIGN : ~0u;
+    if (order & ORDER_FLOAT) o ^= (o & SIGN) ? SIGN : ~B(0);
     return o;
 }
 
@@ -68,6 +69,53 @@ constexpr int LANE_KEYS = 8;
 template <typename W> __device__ __forceinline__ W lesser(W a, W b) { return a < b ? a : b; }
 template <typename W> __device__ __forceinline__ W greater(W a, W b) { return a < b ? b : a; }
 
+// A 64-bit key's ordered bits and its place in the segment: no room for both in one word.
+struct Placed {
+    unsigned long long key;
+    unsigned place;
+};
+__device__ __forceinline__ bool operator<(const Placed &a, const Placed &b) {
+    return a.key < b.key || (a.key == b.key && a.place < b.place);
+}
+
+template <typename W> __device__ __forceinline__ W shfl_xor(W w, int m) { return __shfl_xor_sync(0xffffffffu, w, m); }
+__device__ __forceinline__ Placed shfl_xor(Placed w, int m) {
+    return {__shfl_xor_sync(0xffffffffu, w.key, m), __shfl_xor_sync(0xffffffffu, w.place, m)};
+}
+
+// The word a network sorts for keys of type K: the key's ordered bits, and with PLACED its place
+// in the segment below them (unique words, so the unstable network keeps equal keys in order and
+// the values can be fetched by place). `last` sorts after every key: slots past the segment.
+template <typename K, bool PLACED> struct Words;
+template <> struct Words<unsigned, false> {
+    using W = unsigned;
+    static __device__ __forceinline__ W make(unsigned k, unsigned) { return k; }
+    static __device__ __forceinline__ unsigned key(W w) { return w; }
+    static __device__ __forceinline__ unsigned place(W) { return 0; }
+    static __device__ __forceinline__ W last() { return ~0u; }
+};
+template <> struct Words<unsigned, true> {
+    using W = unsigned long long;
+    static __device__ __forceinline__ W make(unsigned k, unsigned p) { return (W)k << 32 | p; }
+    static __device__ __forceinline__ unsigned key(W w) { return (unsigned)(w >> 32); }
+    static __device__ __forceinline__ unsigned place(W w) { return (unsigned)w; }
+    static __device__ __forceinline__ W last() { return ~0ull; }
+};
+template <> struct Words<unsigned long long, false> {
+    using W = unsigned long long;
+    static __device__ __forceinline__ W make(unsigned long long k, unsigned) { return k; }
+    static __device__ __forceinline__ unsigned long long key(W w) { return w; }
+    static __device__ __forceinline__ unsigned place(W) { return 0; }
+    static __device__ __forceinline__ W last() { return ~0ull; }
+};
+template <> struct Words<unsigned long long, true> {
+    using W = Placed;
+    static __device__ __forceinline__ W make(unsigned long long k, unsigned p) { return {k, p}; }
+    static __device__ __forceinline__ unsigned long long key(W w) { return w.key; }
+    static __device__ __forceinline__ unsigned place(W w) { return w.place; }
+    static __device__ __forceinline__ W last() { return {~0ull, ~0u}; }
+};
+
 // Sorts ascending the N elements held by the N / LANE_KEYS lanes of one segment; t: the lane's
 // place among them. Every lane of the warp takes part (the shuffles need all of them).
 template <int N, typename W> __device__ __forceinline__ void lanes_bitonic(W (&w)[LANE_KEYS], unsigned t) {
@@ -93,7 +141,7 @@ template <int N, typename W> __device__ __forceinline__ void lanes_bitonic(W (&w
                 const bool up = ((t * I) & k) == 0;
 #pragma unroll
                 for (int i = 0; i < I; ++i) {
-                    const W other = __shfl_xor_sync(0xffffffffu, w[i], m);
+                    const W other = shfl_xor(w[i], m);
                     // The lower element of an ascending pair keeps the smaller word.
                     w[i] = lower == up ? lesser(other, w[i]) : greater(other, w[i]);
                 }
@@ -105,16 +153,17 @@ template <int N, typename W> __device__ __forceinline__ void lanes_bitonic(W (&w
 // Threads per block of the lanes kernels and of segments_check (their __launch_bounds__).
 constexpr int THREADS = 256;
 
-// Keys alone sort as their 32-bit ordered bits: equal keys are equal bits, so no order among them
-// can be seen. With values, the words are `ordered bits << 32 | place in the segment` (unique, so
-// the unstable network sorts stably) and each value is fetched by place afterwards. Each lane
-// reads and writes its 8 consecutive keys itself: staging a block's segments through shared
-// memory with coalesced loads and stores was slower (BENCHMARKS-segments.md).
-template <int N, bool VALUES>
-__device__ void lanes_sort(unsigned *keys, unsigned *values, const unsigned long long *offsets,
+// Keys alone sort as their ordered bits: equal keys are equal bits, so no order among them can
+// be seen. With values, the words carry each key's place in the segment (`Words`) and each value
+// is fetched by place afterwards. Each lane reads and writes its 8 consecutive keys itself:
+// staging a block's segments through shared memory with coalesced loads and stores was slower
+// (BENCHMARKS-segments.md).
+template <int N, bool VALUES, typename K>
+__device__ void lanes_sort(K *keys, unsigned *values, const unsigned long long *offsets,
                            unsigned long long segments, int order) {
     constexpr int I = LANE_KEYS, T = N / LANE_KEYS;
-    using W = typename std::conditional<VALUES, unsigned long long, unsigned>::type;
+    using WS = Words<K, VALUES>;
+    using W = typename WS::W;
     const unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long s = g / T;
     const unsigned t = (unsigned)(g % T);
@@ -128,25 +177,21 @@ __device__ void lanes_sort(unsigned *keys, unsigned *values, const unsigned long
 #pragma unroll
     for (int i = 0; i < I; ++i) {
         const unsigned e = t * I + i;
-        // Slots past the segment sort after every key: their word is all ones.
-        if (VALUES)
-            w[i] = e < len ? (W)((unsigned long long)ordered(keys[begin + e], order) << 32 | e) : (W)~0ull;
-        else
-            w[i] = e < len ? (W)ordered(keys[begin + e], order) : (W)~0u;
+        w[i] = e < len ? WS::make(ordered(keys[begin + e], order), e) : WS::last();
     }
     lanes_bitonic<N>(w, t);
     const bool write = len >= 2;
     unsigned v[I];
     if (VALUES) {
 #pragma unroll
-        for (int i = 0; i < I; ++i) v[i] = write && t * I + i < len ? values[begin + (unsigned)w[i]] : 0;
+        for (int i = 0; i < I; ++i) v[i] = write && t * I + i < len ? values[begin + WS::place(w[i])] : 0;
         __syncwarp();  // every lane of the segment has read its values before any is overwritten
     }
 #pragma unroll
     for (int i = 0; i < I; ++i) {
         const unsigned e = t * I + i;
         if (write && e < len) {
-            keys[begin + e] = unordered(VALUES ? (unsigned)((unsigned long long)w[i] >> 32) : (unsigned)w[i], order);
+            keys[begin + e] = unordered(WS::key(w[i]), order);
             if (VALUES) values[begin + e] = v[i];
         }
     }
@@ -156,17 +201,18 @@ __device__ void lanes_sort(unsigned *keys, unsigned *values, const unsigned long
 // memory, a bitonic network over them with a barrier per step, the values fetched by place as in
 // warp_sort. For segments too long for one warp's registers and short enough that the radix
 // sort's passes over all keys cost more.
-template <int N, bool VALUES>
-__device__ void block_sort(unsigned *keys, unsigned *values, const unsigned long long *offsets,
+template <int N, bool VALUES, typename K>
+__device__ void block_sort(K *keys, unsigned *values, const unsigned long long *offsets,
                            unsigned long long segments, int order) {
-    __shared__ unsigned long long w[N];
+    using WS = Words<K, true>;
+    __shared__ typename WS::W w[N];
     __shared__ unsigned v[VALUES ? N : 1];
     for (unsigned long long s = blockIdx.x; s < segments; s += gridDim.x) {
         const unsigned long long begin = offsets[s];
         const unsigned len = (unsigned)(offsets[s + 1] - begin);  // at most N (checked)
         if (len < 2) continue;  // the same for the whole block
         for (unsigned e = threadIdx.x; e < N; e += blockDim.x) {
-            w[e] = e < len ? (unsigned long long)ordered(keys[begin + e], order) << 32 | e : ~0ull;
+            w[e] = e < len ? WS::make(ordered(keys[begin + e], order), e) : WS::last();
             if (VALUES && e < len) v[e] = values[begin + e];
         }
         __syncthreads();
@@ -174,15 +220,15 @@ __device__ void block_sort(unsigned *keys, unsigned *values, const unsigned long
             for (unsigned j = k >> 1; j > 0; j >>= 1) {
                 for (unsigned t = threadIdx.x; t < N / 2; t += blockDim.x) {
                     const unsigned i = 2 * t - (t & (j - 1));  // the pair's lower element: bit j clear
-                    const unsigned long long a = w[i], b = w[i + j];
-                    if ((a > b) == ((i & k) == 0)) w[i] = b, w[i + j] = a;
+                    const typename WS::W a = w[i], b = w[i + j];
+                    if ((b < a) == ((i & k) == 0)) w[i] = b, w[i + j] = a;
                 }
                 __syncthreads();
             }
         }
         for (unsigned e = threadIdx.x; e < len; e += blockDim.x) {
-            keys[begin + e] = unordered((unsigned)(w[e] >> 32), order);
-            if (VALUES) values[begin + e] = v[(unsigned)w[e]];
+            keys[begin + e] = unordered(WS::key(w[e]), order);
+            if (VALUES) values[begin + e] = v[WS::place(w[e])];
         }
         __syncthreads();  // w and v are refilled for the next segment
     }
@@ -190,36 +236,44 @@ __device__ void block_sort(unsigned *keys, unsigned *values, const unsigned long
 
 }  // namespace segments
 
-// One block per segment (grid-strided past the grid).
-#define SEGMENTS_BLOCK(N)                                                                                     \
-    extern "C" __global__ void __launch_bounds__(256) segments_block_##N(                                      \
-        unsigned *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments,     \
-        int order) {                                                                                        \
+// One block per segment (grid-strided past the grid); NAME: segments_block_<N> for 32-bit keys,
+// segments_block64_<N> for 64-bit ones.
+#define SEGMENTS_BLOCK(NAME, N, K)                                                                            \
+    extern "C" __global__ void __launch_bounds__(256) NAME(                                                    \
+        K *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments, int order) { \
         if (values)                                                                                          \
-            segments::block_sort<N, true>(keys, values, offsets, segments, order);                           \
+            segments::block_sort<N, true, K>(keys, values, offsets, segments, order);                        \
         else                                                                                                 \
-            segments::block_sort<N, false>(keys, values, offsets, segments, order);                          \
+            segments::block_sort<N, false, K>(keys, values, offsets, segments, order);                       \
     }
-SEGMENTS_BLOCK(512)
-SEGMENTS_BLOCK(1024)
-SEGMENTS_BLOCK(2048)
+SEGMENTS_BLOCK(segments_block_512, 512, unsigned)
+SEGMENTS_BLOCK(segments_block_1024, 1024, unsigned)
+SEGMENTS_BLOCK(segments_block_2048, 2048, unsigned)
+SEGMENTS_BLOCK(segments_block64_512, 512, unsigned long long)
+SEGMENTS_BLOCK(segments_block64_1024, 1024, unsigned long long)
+SEGMENTS_BLOCK(segments_block64_2048, 2048, unsigned long long)
 
 // N / 8 lanes per segment (grid: that many threads for every segment).
-#define SEGMENTS_LANES(N)                                                                                     \
-    extern "C" __global__ void __launch_bounds__(segments::THREADS) segments_lanes_##N(                       \
-        unsigned *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments,     \
-        int order) {                                                                                        \
+#define SEGMENTS_LANES(NAME, N, K)                                                                            \
+    extern "C" __global__ void __launch_bounds__(segments::THREADS) NAME(                                      \
+        K *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments, int order) { \
         if (values)                                                                                          \
-            segments::lanes_sort<N, true>(keys, values, offsets, segments, order);                           \
+            segments::lanes_sort<N, true, K>(keys, values, offsets, segments, order);                        \
         else                                                                                                 \
-            segments::lanes_sort<N, false>(keys, values, offsets, segments, order);                          \
+            segments::lanes_sort<N, false, K>(keys, values, offsets, segments, order);                       \
     }
-SEGMENTS_LANES(8)
-SEGMENTS_LANES(16)
-SEGMENTS_LANES(32)
-SEGMENTS_LANES(64)
-SEGMENTS_LANES(128)
-SEGMENTS_LANES(256)
+SEGMENTS_LANES(segments_lanes_8, 8, unsigned)
+SEGMENTS_LANES(segments_lanes_16, 16, unsigned)
+SEGMENTS_LANES(segments_lanes_32, 32, unsigned)
+SEGMENTS_LANES(segments_lanes_64, 64, unsigned)
+SEGMENTS_LANES(segments_lanes_128, 128, unsigned)
+SEGMENTS_LANES(segments_lanes_256, 256, unsigned)
+SEGMENTS_LANES(segments_lanes64_8, 8, unsigned long long)
+SEGMENTS_LANES(segments_lanes64_16, 16, unsigned long long)
+SEGMENTS_LANES(segments_lanes64_32, 32, unsigned long long)
+SEGMENTS_LANES(segments_lanes64_64, 64, unsigned long long)
+SEGMENTS_LANES(segments_lanes64_128, 128, unsigned long long)
+SEGMENTS_LANES(segments_lanes64_256, 256, unsigned long long)
 
 // Items per thread of compose: one binary search over the offsets per run of consecutive items,
 // then a walk.

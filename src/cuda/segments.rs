@@ -10,8 +10,9 @@
 //!   back out. The radix sort skips the digit passes of segment bits no key sets: 1M segments
 //!   leave 12 of the 32 high bits zero.
 //!
-//! 64-bit keys leave no room for the segment beside them: they take two stable radix sorts of
-//! positions, by key and then by segment (`wide`).
+//! 64-bit keys take the same networks up to 2048 keys per segment (`segments_lanes64_<n>`,
+//! `segments_block64_<n>`); longer segments leave no room for the segment beside the key, so
+//! they take two stable radix sorts of positions, by key and then by segment (`wide`).
 //!
 //! The offsets are checked on the device first, which also finds the longest segment; that
 //! answer is what this reads back (a wait for the stream), so bad offsets leave the data
@@ -224,9 +225,7 @@ fn sort<K: RadixKey>(
         return Ok(());
     }
     let flags = order_flags(K::ORDER_FLAGS, order);
-    let lanes = LANES_KEYS.iter().copied().find(|&keys| longest <= keys);
-    let block = BLOCK_KEYS.iter().copied().find(|&b| longest <= b);
-    if lanes.is_some() || block.is_some() {
+    if let Some(kernel) = network_for(longest) {
         let (kp, _gk) = keys.device_ptr_mut(stream);
         let (op, _go) = offsets.device_ptr(stream);
         let vp = values.as_deref_mut().map(|v| v.device_ptr_mut(stream));
@@ -234,11 +233,6 @@ fn sort<K: RadixKey>(
         // the kernel takes (checked on the device above).
         let (k, o, v) = unsafe {
             (Dev::<u32>::new(kp, n), Dev::<u64>::new(op, count), vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)))
-        };
-        let kernel = match (lanes, block) {
-            (Some(keys_per_segment), _) => Network::Lanes(keys_per_segment),
-            (None, Some(keys_per_block)) => Network::Block(keys_per_block),
-            (None, None) => unreachable!("one of them is Some"),
         };
         return launch::network_sort(gpu, stream, kernel, k, v, o, flags);
     }
@@ -274,6 +268,18 @@ const LANES_KEYS: [usize; 6] = [8, 16, 32, 64, 128, 256];
 /// Keys per lane of `segments_lanes_<n>` (`LANE_KEYS` in segments.cu).
 const LANE_KEYS: usize = 8;
 
+/// The key words the network kernels take: 32-bit (`segments_lanes_<n>`, `segments_block_<n>`)
+/// and 64-bit ones (`segments_lanes64_<n>`, `segments_block64_<n>`).
+pub(super) trait NetworkBits: Copy {
+    const WIDE: bool;
+}
+impl NetworkBits for u32 {
+    const WIDE: bool = false;
+}
+impl NetworkBits for u64 {
+    const WIDE: bool = true;
+}
+
 /// Which network kernel sorts segments short enough for it.
 #[derive(Clone, Copy, Debug)]
 enum Network {
@@ -285,6 +291,13 @@ enum Network {
 
 /// Segment lengths the one-block sorts take (`segments_block_<n>`), up to 2048 keys.
 const BLOCK_KEYS: [usize; 3] = [512, 1024, 2048];
+
+/// The network kernel that sorts segments of at most `longest` keys, if one takes them: the
+/// smallest lanes kernel, else the smallest one-block kernel.
+fn network_for(longest: usize) -> Option<Network> {
+    let lanes = LANES_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Lanes);
+    lanes.or_else(|| BLOCK_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Block))
+}
 
 /// Checks on the device that `offsets` cut `n` items, and waits for the answer: the length of
 /// the longest segment.
@@ -378,12 +391,13 @@ mod launch {
     }
 
     /// Sorts every segment with one of the network kernels, each segment at most as long as the
-    /// kernel takes (checked by the caller).
-    pub(super) fn network_sort(
+    /// kernel takes (checked by the caller): `segments_lanes_<n>` and `segments_block_<n>` for
+    /// keys of 32 bits (`K` u32), `segments_lanes64_<n>` and `segments_block64_<n>` for 64 (u64).
+    pub(super) fn network_sort<K: NetworkBits>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
         kernel: Network,
-        keys: Dev<u32>,
+        keys: Dev<K>,
         values: Option<Dev<u32>>,
         offsets: Dev<u64>,
         order: i32,
@@ -395,23 +409,32 @@ mod launch {
             // warp waiting on its next segment's loads (H100, 1M segments of 64 pairs, one warp per
             // segment: 1.57 ms with 16 blocks per SM, 1.28 with a warp each).
             Network::Lanes(keys_per_segment) => {
-                let name = match keys_per_segment {
-                    8 => "segments_lanes_8",
-                    16 => "segments_lanes_16",
-                    32 => "segments_lanes_32",
-                    64 => "segments_lanes_64",
-                    128 => "segments_lanes_128",
-                    256 => "segments_lanes_256",
+                let name = match (K::WIDE, keys_per_segment) {
+                    (false, 8) => "segments_lanes_8",
+                    (false, 16) => "segments_lanes_16",
+                    (false, 32) => "segments_lanes_32",
+                    (false, 64) => "segments_lanes_64",
+                    (false, 128) => "segments_lanes_128",
+                    (false, 256) => "segments_lanes_256",
+                    (true, 8) => "segments_lanes64_8",
+                    (true, 16) => "segments_lanes64_16",
+                    (true, 32) => "segments_lanes64_32",
+                    (true, 64) => "segments_lanes64_64",
+                    (true, 128) => "segments_lanes64_128",
+                    (true, 256) => "segments_lanes64_256",
                     _ => unreachable!("LANES_KEYS holds 8 to 256"),
                 };
                 let threads = segments as u64 * (keys_per_segment / super::LANE_KEYS) as u64;
                 (name, threads.div_ceil(THREADS as u64) as usize)
             }
             Network::Block(keys_per_block) => {
-                let name = match keys_per_block {
-                    512 => "segments_block_512",
-                    1024 => "segments_block_1024",
-                    2048 => "segments_block_2048",
+                let name = match (K::WIDE, keys_per_block) {
+                    (false, 512) => "segments_block_512",
+                    (false, 1024) => "segments_block_1024",
+                    (false, 2048) => "segments_block_2048",
+                    (true, 512) => "segments_block64_512",
+                    (true, 1024) => "segments_block64_1024",
+                    (true, 2048) => "segments_block64_2048",
                     _ => unreachable!("BLOCK_KEYS holds 512, 1024 and 2048"),
                 };
                 (name, segments.min(1 << 30))
@@ -421,9 +444,10 @@ mod launch {
         let (kp, vp, op, s) = (keys.ptr(), values.map_or(0, |v| v.ptr()), offsets.ptr(), segments as u64);
         let mut b = stream.launch_builder(&f);
         b.arg(&kp).arg(&vp).arg(&op).arg(&s).arg(&order);
-        // SAFETY: matches segments_lanes_<n> and segments_block_<n>(u32* keys, u32* values or null,
-        // const u64* offsets, u64 segments, int order); the offsets were checked, so each segment's
-        // lanes or block read and write the keys (and values) of its own segments only, inside the n.
+        // SAFETY: matches segments_lanes[64]_<n> and segments_block[64]_<n>(K* keys, u32* values or
+        // null, const u64* offsets, u64 segments, int order), K the key word the name says; the
+        // offsets were checked, so each segment's lanes or block read and write the keys (and
+        // values) of its own segments only, inside the n.
         unsafe { b.launch(config(grid as u32)) }.map(drop).map_err(err(name))
     }
 

@@ -10,11 +10,13 @@
 //! positions into scratch and copied back, so the caller's buffers are written only once every
 //! step before was queued.
 //!
-//! One segment holding every key is the plain radix sort of the caller's buffers. The sorting
-//! networks of `segments.cu` take 32-bit keys only, so short segments take the same two sorts:
-//! H200, 64M keys with values, wall time of the call: 1M segments of 64 9.6 ms, 64K of 1024 8.5,
-//! 256 of 256K 9.3, one segment 5.4 (u32 keys: 0.80, 2.68, 2.39, 2.57). Of the 9.6, the first
-//! sort takes about 5.3, the second 2.2, finding the segments 1.0 and the gather 0.55.
+//! One segment holding every key is the plain radix sort of the caller's buffers; segments of at
+//! most 2048 keys take the sorting networks of `segments.cu` in their 64-bit form (the key's
+//! ordered bits and its place in the segment compared as a pair), as 32-bit keys do. Before the
+//! networks took 64-bit keys, short segments took the two sorts too: H200, 64M keys with values,
+//! wall time of the call: 1M segments of 64 9.6 ms, 64K of 1024 8.5, 256 of 256K 9.3, one segment
+//! 5.4 (u32 keys: 0.80, 2.68, 2.39, 2.57). Of the 9.6, the first sort takes about 5.3, the second
+//! 2.2, finding the segments 1.0 and the gather 0.55.
 //!
 //! Extra device memory at its peak, whether values are given or not: 24 bytes per key (1.5 GB for
 //! 64M keys) plus the radix sort's status words and counters (2 KB per tile, 6 KB): the key copy
@@ -29,8 +31,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
 use super::super::device::Gpu;
-use super::super::radix::{self, Dev, RadixKey};
-use super::validate;
+use super::super::radix::{self, order_flags, Dev, RadixKey};
+use super::{network_for, validate};
 use crate::{Order, SortError};
 
 /// Sorts each segment `offsets[s]..offsets[s + 1]` of the 64-bit `keys` (with `values`) on its
@@ -63,6 +65,21 @@ pub(super) fn sort<K: RadixKey>(
             Some(v) => radix::sort_pairs(gpu, stream, keys, v, order),
             None => radix::sort_keys(gpu, stream, keys, order),
         };
+    }
+    if let Some(kernel) = network_for(longest) {
+        let (kp, _gk) = keys.device_ptr_mut(stream);
+        let (op, _go) = offsets.device_ptr(stream);
+        let vp = values.map(|v| v.device_ptr_mut(stream));
+        // SAFETY: the buffers are borrowed until the launch is queued; no segment is longer than
+        // the kernel takes (checked on the device above).
+        let (k, o, v) = unsafe {
+            (
+                Dev::<u64>::new(kp, n),
+                Dev::<u64>::new(op, offsets.len()),
+                vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)),
+            )
+        };
+        return super::launch::network_sort(gpu, stream, kernel, k, v, o, order_flags(K::ORDER_FLAGS, order));
     }
     let mut sorted = stream.clone_dtod(keys).map_err(SortError::driver("segmented sort key copy", n * 8))?;
     // SAFETY: segments_iota writes every position before the sort reads it.
