@@ -201,12 +201,12 @@ __device__ void lanes_sort(K *keys, unsigned *values, const unsigned long long *
 // memory, a bitonic network over them with a barrier per step, the values fetched by place as in
 // warp_sort. For segments too long for one warp's registers and short enough that the radix
 // sort's passes over all keys cost more.
+// w and v: the block's shared memory, declared by the kernel once for both instantiations (the
+// 64-bit words of 2048 keys would not fit twice).
 template <int N, bool VALUES, typename K>
 __device__ void block_sort(K *keys, unsigned *values, const unsigned long long *offsets,
-                           unsigned long long segments, int order) {
+                           unsigned long long segments, int order, typename Words<K, true>::W *w, unsigned *v) {
     using WS = Words<K, true>;
-    __shared__ typename WS::W w[N];
-    __shared__ unsigned v[VALUES ? N : 1];
     for (unsigned long long s = blockIdx.x; s < segments; s += gridDim.x) {
         const unsigned long long begin = offsets[s];
         const unsigned len = (unsigned)(offsets[s + 1] - begin);  // at most N (checked)
@@ -241,10 +241,12 @@ __device__ void block_sort(K *keys, unsigned *values, const unsigned long long *
 #define SEGMENTS_BLOCK(NAME, N, K)                                                                            \
     extern "C" __global__ void __launch_bounds__(256) NAME(                                                    \
         K *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments, int order) { \
+        __shared__ typename segments::Words<K, true>::W w[N];                                                \
+        __shared__ unsigned v[N];                                                                            \
         if (values)                                                                                          \
-            segments::block_sort<N, true, K>(keys, values, offsets, segments, order);                        \
+            segments::block_sort<N, true, K>(keys, values, offsets, segments, order, w, v);                  \
         else                                                                                                 \
-            segments::block_sort<N, false, K>(keys, values, offsets, segments, order);                       \
+            segments::block_sort<N, false, K>(keys, values, offsets, segments, order, w, v);                 \
     }
 SEGMENTS_BLOCK(segments_block_512, 512, unsigned)
 SEGMENTS_BLOCK(segments_block_1024, 1024, unsigned)
