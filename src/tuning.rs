@@ -158,10 +158,11 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 
-/// `Sorter::sort_by_key` puts records in order on the GPU (up, a gather in device memory, down)
-/// from this many bytes of records up, when its sorter runs the keys' argsort there; below, the
-/// host gathers them from a copy. H200 machine, 2026-11-26, the records bench
-/// (`GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM` 1 and `usize::MAX`, one call, 32-byte records, median
-/// of 7, ms, device / host): 1M 7.59 / 11.18, 4M 19.7 / 29.0, 16M 87.0 / 102.5, 64M 326.8 /
-/// 321.9. Not below 1M records measured.
-pub const RECORDS_ON_DEVICE_FROM_BYTES: usize = 32 << 20;
+/// `Sorter::sort_by_key` puts records in order on the GPU (keys and records up, the keys sorted
+/// and the records gathered in device memory, the records down) from this many bytes of records
+/// up, when its sorter runs the keys' argsort there; below, the host gathers them from a copy.
+/// H200 machine, 2026-11-26, build 65f618a, the records bench (`GPUSORT_BENCH_RECORDS_ON_DEVICE_FROM`
+/// 1 and `usize::MAX`, one call, 32-byte records, median of 7, ms, device / host): 256K (8 MiB)
+/// 1.74 / 2.01, 1M 3.55 / 4.10, 4M 9.49 / 16.5, 16M 32.0 / 58.8, 64M 134.2 / 241.2. Not below
+/// 256K records measured.
+pub const RECORDS_ON_DEVICE_FROM_BYTES: usize = 8 << 20;

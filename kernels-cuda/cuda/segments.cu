@@ -8,10 +8,10 @@
 // Segments of up to 2048 keys take segments_block_<N> (one block per segment, in shared memory,
 // below) instead, and segments of at most 256 keys (all of them) segments_lanes_<N>: N / 8 lanes
 // per segment hold it in registers, 8 keys each, and sort it with a bitonic network (see
-// lanes_bitonic). segments_block64_<N> and segments_lanes64_<N> are the same for 64-bit keys.
-// Longer segments of 64-bit keys leave no room for the segment beside them in one word, so
-// src/cuda/segments/wide.rs sorts positions instead, by two stable radix sorts: by key, then by
-// segment.
+// lanes_bitonic). segments_lanes64_<N> are the same for 64-bit keys. Longer segments of 64-bit
+// keys leave no room for the segment beside them in one word, so src/cuda/segments/wide.rs sorts
+// positions instead, by two stable radix sorts: by key, then by segment (a one-block network of
+// 64-bit words took longer than those: 9.4 ms for 64K segments of 1024 keys with values, H200).
 //   segments_iota:    the positions 0..n;
 //   segments_samples: the segment of every SAMPLE_ITEMS-th item;
 //   segments_of:      the segment of each sorted position, searched between two samples;
@@ -201,18 +201,17 @@ __device__ void lanes_sort(K *keys, unsigned *values, const unsigned long long *
 // memory, a bitonic network over them with a barrier per step, the values fetched by place as in
 // warp_sort. For segments too long for one warp's registers and short enough that the radix
 // sort's passes over all keys cost more.
-// w and v: the block's shared memory, declared by the kernel once for both instantiations (the
-// 64-bit words of 2048 keys would not fit twice).
-template <int N, bool VALUES, typename K>
-__device__ void block_sort(K *keys, unsigned *values, const unsigned long long *offsets,
-                           unsigned long long segments, int order, typename Words<K, true>::W *w, unsigned *v) {
-    using WS = Words<K, true>;
+template <int N, bool VALUES>
+__device__ void block_sort(unsigned *keys, unsigned *values, const unsigned long long *offsets,
+                           unsigned long long segments, int order) {
+    __shared__ unsigned long long w[N];
+    __shared__ unsigned v[VALUES ? N : 1];
     for (unsigned long long s = blockIdx.x; s < segments; s += gridDim.x) {
         const unsigned long long begin = offsets[s];
         const unsigned len = (unsigned)(offsets[s + 1] - begin);  // at most N (checked)
         if (len < 2) continue;  // the same for the whole block
         for (unsigned e = threadIdx.x; e < N; e += blockDim.x) {
-            w[e] = e < len ? WS::make(ordered(keys[begin + e], order), e) : WS::last();
+            w[e] = e < len ? (unsigned long long)ordered(keys[begin + e], order) << 32 | e : ~0ull;
             if (VALUES && e < len) v[e] = values[begin + e];
         }
         __syncthreads();
@@ -220,15 +219,15 @@ __device__ void block_sort(K *keys, unsigned *values, const unsigned long long *
             for (unsigned j = k >> 1; j > 0; j >>= 1) {
                 for (unsigned t = threadIdx.x; t < N / 2; t += blockDim.x) {
                     const unsigned i = 2 * t - (t & (j - 1));  // the pair's lower element: bit j clear
-                    const typename WS::W a = w[i], b = w[i + j];
-                    if ((b < a) == ((i & k) == 0)) w[i] = b, w[i + j] = a;
+                    const unsigned long long a = w[i], b = w[i + j];
+                    if ((a > b) == ((i & k) == 0)) w[i] = b, w[i + j] = a;
                 }
                 __syncthreads();
             }
         }
         for (unsigned e = threadIdx.x; e < len; e += blockDim.x) {
-            keys[begin + e] = unordered(WS::key(w[e]), order);
-            if (VALUES) values[begin + e] = v[WS::place(w[e])];
+            keys[begin + e] = unordered((unsigned)(w[e] >> 32), order);
+            if (VALUES) values[begin + e] = v[(unsigned)w[e]];
         }
         __syncthreads();  // w and v are refilled for the next segment
     }
@@ -236,24 +235,19 @@ __device__ void block_sort(K *keys, unsigned *values, const unsigned long long *
 
 }  // namespace segments
 
-// One block per segment (grid-strided past the grid); NAME: segments_block_<N> for 32-bit keys,
-// segments_block64_<N> for 64-bit ones.
-#define SEGMENTS_BLOCK(NAME, N, K)                                                                            \
-    extern "C" __global__ void __launch_bounds__(256) NAME(                                                    \
-        K *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments, int order) { \
-        __shared__ typename segments::Words<K, true>::W w[N];                                                \
-        __shared__ unsigned v[N];                                                                            \
+// One block per segment (grid-strided past the grid).
+#define SEGMENTS_BLOCK(N)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(256) segments_block_##N(                                      \
+        unsigned *keys, unsigned *values, const unsigned long long *offsets, unsigned long long segments,     \
+        int order) {                                                                                        \
         if (values)                                                                                          \
-            segments::block_sort<N, true, K>(keys, values, offsets, segments, order, w, v);                  \
+            segments::block_sort<N, true>(keys, values, offsets, segments, order);                           \
         else                                                                                                 \
-            segments::block_sort<N, false, K>(keys, values, offsets, segments, order, w, v);                 \
+            segments::block_sort<N, false>(keys, values, offsets, segments, order);                          \
     }
-SEGMENTS_BLOCK(segments_block_512, 512, unsigned)
-SEGMENTS_BLOCK(segments_block_1024, 1024, unsigned)
-SEGMENTS_BLOCK(segments_block_2048, 2048, unsigned)
-SEGMENTS_BLOCK(segments_block64_512, 512, unsigned long long)
-SEGMENTS_BLOCK(segments_block64_1024, 1024, unsigned long long)
-SEGMENTS_BLOCK(segments_block64_2048, 2048, unsigned long long)
+SEGMENTS_BLOCK(512)
+SEGMENTS_BLOCK(1024)
+SEGMENTS_BLOCK(2048)
 
 // N / 8 lanes per segment (grid: that many threads for every segment).
 #define SEGMENTS_LANES(NAME, N, K)                                                                            \

@@ -10,9 +10,9 @@
 //!   back out. The radix sort skips the digit passes of segment bits no key sets: 1M segments
 //!   leave 12 of the 32 high bits zero.
 //!
-//! 64-bit keys take the same networks up to 2048 keys per segment (`segments_lanes64_<n>`,
-//! `segments_block64_<n>`); longer segments leave no room for the segment beside the key, so
-//! they take two stable radix sorts of positions, by key and then by segment (`wide`).
+//! 64-bit keys take the lanes networks up to 256 keys per segment (`segments_lanes64_<n>`);
+//! longer segments leave no room for the segment beside the key, so they take two stable radix
+//! sorts of positions, by key and then by segment (`wide`).
 //!
 //! The offsets are checked on the device first, which also finds the longest segment; that
 //! answer is what this reads back (a wait for the stream), so bad offsets leave the data
@@ -225,7 +225,7 @@ fn sort<K: RadixKey>(
         return Ok(());
     }
     let flags = order_flags(K::ORDER_FLAGS, order);
-    if let Some(kernel) = network_for(longest) {
+    if let Some(kernel) = network_for(longest, false) {
         let (kp, _gk) = keys.device_ptr_mut(stream);
         let (op, _go) = offsets.device_ptr(stream);
         let vp = values.as_deref_mut().map(|v| v.device_ptr_mut(stream));
@@ -269,7 +269,7 @@ const LANES_KEYS: [usize; 6] = [8, 16, 32, 64, 128, 256];
 const LANE_KEYS: usize = 8;
 
 /// The key words the network kernels take: 32-bit (`segments_lanes_<n>`, `segments_block_<n>`)
-/// and 64-bit ones (`segments_lanes64_<n>`, `segments_block64_<n>`).
+/// and 64-bit ones (`segments_lanes64_<n>`).
 pub(super) trait NetworkBits: Copy {
     const WIDE: bool;
 }
@@ -293,10 +293,13 @@ enum Network {
 const BLOCK_KEYS: [usize; 3] = [512, 1024, 2048];
 
 /// The network kernel that sorts segments of at most `longest` keys, if one takes them: the
-/// smallest lanes kernel, else the smallest one-block kernel.
-fn network_for(longest: usize) -> Option<Network> {
+/// smallest lanes kernel, else (32-bit keys) the smallest one-block kernel. A one-block network of
+/// 64-bit words took longer than the two position sorts of `wide` (H200, 64M u64 keys with u32
+/// values in 64K segments of 1024: 9.4 ms, against 8.5).
+fn network_for(longest: usize, wide: bool) -> Option<Network> {
     let lanes = LANES_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Lanes);
-    lanes.or_else(|| BLOCK_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Block))
+    let block = || BLOCK_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Block);
+    lanes.or_else(|| if wide { None } else { block() })
 }
 
 /// Checks on the device that `offsets` cut `n` items, and waits for the answer: the length of
@@ -392,7 +395,7 @@ mod launch {
 
     /// Sorts every segment with one of the network kernels, each segment at most as long as the
     /// kernel takes (checked by the caller): `segments_lanes_<n>` and `segments_block_<n>` for
-    /// keys of 32 bits (`K` u32), `segments_lanes64_<n>` and `segments_block64_<n>` for 64 (u64).
+    /// keys of 32 bits (`K` u32), `segments_lanes64_<n>` for 64 (u64).
     pub(super) fn network_sort<K: NetworkBits>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
@@ -432,9 +435,7 @@ mod launch {
                     (false, 512) => "segments_block_512",
                     (false, 1024) => "segments_block_1024",
                     (false, 2048) => "segments_block_2048",
-                    (true, 512) => "segments_block64_512",
-                    (true, 1024) => "segments_block64_1024",
-                    (true, 2048) => "segments_block64_2048",
+                    (true, _) => unreachable!("64-bit keys take no one-block kernel (network_for)"),
                     _ => unreachable!("BLOCK_KEYS holds 512, 1024 and 2048"),
                 };
                 (name, segments.min(1 << 30))
@@ -444,7 +445,7 @@ mod launch {
         let (kp, vp, op, s) = (keys.ptr(), values.map_or(0, |v| v.ptr()), offsets.ptr(), segments as u64);
         let mut b = stream.launch_builder(&f);
         b.arg(&kp).arg(&vp).arg(&op).arg(&s).arg(&order);
-        // SAFETY: matches segments_lanes[64]_<n> and segments_block[64]_<n>(K* keys, u32* values or
+        // SAFETY: matches segments_lanes[64]_<n> and segments_block_<n>(K* keys, u32* values or
         // null, const u64* offsets, u64 segments, int order), K the key word the name says; the
         // offsets were checked, so each segment's lanes or block read and write the keys (and
         // values) of its own segments only, inside the n.

@@ -11,12 +11,12 @@
 //! step before was queued.
 //!
 //! One segment holding every key is the plain radix sort of the caller's buffers; segments of at
-//! most 2048 keys take the sorting networks of `segments.cu` in their 64-bit form (the key's
-//! ordered bits and its place in the segment compared as a pair), as 32-bit keys do. Before the
-//! networks took 64-bit keys, short segments took the two sorts too: H200, 64M keys with values,
-//! wall time of the call: 1M segments of 64 9.6 ms, 64K of 1024 8.5, 256 of 256K 9.3, one segment
-//! 5.4 (u32 keys: 0.80, 2.68, 2.39, 2.57). Of the 9.6, the first sort takes about 5.3, the second
-//! 2.2, finding the segments 1.0 and the gather 0.55.
+//! most 256 keys take the lanes networks of `segments.cu` in their 64-bit form (the key's ordered
+//! bits and its place in the segment compared as a pair), as 32-bit keys do. H200, 64M u64 keys
+//! with u32 values, device-resident, median of 15: 1M segments of 64 1.87 ms by the network (the
+//! two sorts took 9.6), 64K of 1024 9.4 ms by the one-block network, so that length keeps the two
+//! sorts (8.5 in an earlier call), 256 of 256K 9.2. Of the 9.6, the first sort takes about 5.3,
+//! the second 2.2, finding the segments 1.0 and the gather 0.55.
 //!
 //! Extra device memory at its peak, whether values are given or not: 24 bytes per key (1.5 GB for
 //! 64M keys) plus the radix sort's status words and counters (2 KB per tile, 6 KB): the key copy
@@ -66,7 +66,7 @@ pub(super) fn sort<K: RadixKey>(
             None => radix::sort_keys(gpu, stream, keys, order),
         };
     }
-    if let Some(kernel) = network_for(longest) {
+    if let Some(kernel) = network_for(longest, true) {
         let (kp, _gk) = keys.device_ptr_mut(stream);
         let (op, _go) = offsets.device_ptr(stream);
         let vp = values.map(|v| v.device_ptr_mut(stream));
