@@ -28,6 +28,18 @@ struct SegmentsCase<K> {
     offsets: Vec<usize>,
 }
 
+impl<K: Copy> SegmentsCase<K> {
+    fn new(keys: &[K], values: &[u32], offsets: Vec<usize>) -> Self {
+        SegmentsCase {
+            keys: keys.to_vec(),
+            values: values.to_vec(),
+            work_keys: keys.to_vec(),
+            work_values: values.to_vec(),
+            offsets,
+        }
+    }
+}
+
 impl<K: gpusort::Key + Ord> Case for SegmentsCase<K> {
     fn len(&self) -> usize {
         self.keys.len()
@@ -135,13 +147,7 @@ pub fn run(gpu: &Sorter) {
     let wide_keys: Vec<u64> = (0..n as u64).into_par_iter().map(|i| splitmix(3, i)).collect();
     for len in [64, 1024, 256 * 1024] {
         let offsets: Vec<usize> = (0..n.div_ceil(len)).map(|s| s * len).chain([n]).collect();
-        let mut case = SegmentsCase {
-            work_keys: keys.clone(),
-            work_values: values.clone(),
-            keys: keys.clone(),
-            values: values.clone(),
-            offsets,
-        };
+        let mut case = SegmentsCase::new(&keys, &values, offsets);
         let b = [("bytes", Value::from(case.bytes())), ("segment", Value::from(len))];
         measure("segments", &format!("cuda-segments-{len}"), &mut case, gpu, false, &b);
         #[cfg(feature = "cuda")]
@@ -150,13 +156,7 @@ pub fn run(gpu: &Sorter) {
             measure("segments", &format!("cpu-segments-{len}"), &mut case, &cpu, true, &b);
         }
         // The same layout with u64 keys (`cuda/segments/wide.rs`).
-        let mut wide = SegmentsCase {
-            work_keys: wide_keys.clone(),
-            work_values: values.clone(),
-            keys: wide_keys.clone(),
-            values: values.clone(),
-            offsets: std::mem::take(&mut case.offsets),
-        };
+        let mut wide = SegmentsCase::new(&wide_keys, &values, std::mem::take(&mut case.offsets));
         let b = [("bytes", Value::from(wide.bytes())), ("segment", Value::from(len))];
         measure("segments", &format!("cuda-segments-u64-{len}"), &mut wide, gpu, false, &b);
         #[cfg(feature = "cuda")]

@@ -65,15 +65,15 @@ impl DeviceStep for SegmentedSort<'_> {
     }
 }
 
-/// Bytes of device memory a segmented sort of `n` keys of `key_bytes` (with values) needs: the
-/// data and the scratch. 32-bit keys: the words and the radix sort's copies of words and values;
-/// 64-bit keys: 24 bytes per key whether values are given or not (`wide`).
-fn need_bytes(n: usize, key_bytes: usize, values: bool, segments: usize) -> usize {
-    let per_key = match (key_bytes, values) {
-        (8, true) => 8 + 4 + 24,
-        (8, false) => 8 + 24,
-        (_, true) => key_bytes + 16 + 4 + 8,
-        (_, false) => key_bytes + 16,
+/// Bytes of device memory a segmented sort of `n` keys (64-bit when `wide`; with values) needs:
+/// the data and the scratch. 32-bit keys: the words and the radix sort's copies of words and
+/// values; 64-bit keys: 24 bytes per key whether values are given or not (`wide`).
+fn need_bytes(n: usize, wide: bool, values: bool, segments: usize) -> usize {
+    let per_key = match (wide, values) {
+        (true, true) => 8 + 4 + 24,
+        (true, false) => 8 + 24,
+        (false, true) => 4 + 16 + 4 + 8,
+        (false, false) => 4 + 16,
     };
     n.saturating_mul(per_key + 1).saturating_add(segments.saturating_mul(8)).saturating_add(1 << 20)
 }
@@ -94,7 +94,7 @@ impl CudaBackend {
         self.bind()?;
         // Small keys travel as their 32-bit ordered bits.
         let wide = matches!(keys, KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_));
-        let need = need_bytes(keys.len(), if wide { 8 } else { 4 }, values.is_some(), offsets.len());
+        let need = need_bytes(keys.len(), wide, values.is_some(), offsets.len());
         if self.budget(need)?.is_some_and(|limit| need > limit) {
             return Err(SortError::OutOfMemory { op: "segmented sort on the device (device memory)", bytes: need });
         }
@@ -214,7 +214,7 @@ fn sort<K: RadixKey>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
     keys: &mut CudaSlice<K>,
-    mut values: Option<&mut CudaSlice<u32>>,
+    values: Option<&mut CudaSlice<u32>>,
     offsets: &CudaSlice<u64>,
     order: Order,
 ) -> Result<(), SortError> {
@@ -226,15 +226,7 @@ fn sort<K: RadixKey>(
     }
     let flags = order_flags(K::ORDER_FLAGS, order);
     if let Some(kernel) = network_for(longest, false) {
-        let (kp, _gk) = keys.device_ptr_mut(stream);
-        let (op, _go) = offsets.device_ptr(stream);
-        let vp = values.as_deref_mut().map(|v| v.device_ptr_mut(stream));
-        // SAFETY: the buffers are borrowed until the launch is queued; no segment is longer than
-        // the kernel takes (checked on the device above).
-        let (k, o, v) = unsafe {
-            (Dev::<u32>::new(kp, n), Dev::<u64>::new(op, count), vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)))
-        };
-        return launch::network_sort(gpu, stream, kernel, k, v, o, flags);
+        return network::<K, u32>(gpu, stream, kernel, keys, values, offsets, flags);
     }
     if radix::segmented::takes::<K>(gpu, values.is_some(), n, count - 1, longest)? {
         return radix::segmented::sort(gpu, stream, keys, values, offsets, flags);
@@ -300,6 +292,31 @@ fn network_for(longest: usize, wide: bool) -> Option<Network> {
     let lanes = LANES_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Lanes);
     let block = || BLOCK_KEYS.iter().copied().find(|&keys| longest <= keys).map(Network::Block);
     lanes.or_else(|| if wide { None } else { block() })
+}
+
+/// Sorts every segment of `keys` (with `values`) with `kernel`, the keys taken as their words `B`
+/// (`u32` for 32-bit keys, `u64` for 64-bit ones: the kernels order them by `flags`). Every
+/// segment is at most as long as the kernel takes (checked on the device by the caller).
+fn network<K, B: NetworkBits>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    kernel: Network,
+    keys: &mut CudaSlice<K>,
+    values: Option<&mut CudaSlice<u32>>,
+    offsets: &CudaSlice<u64>,
+    flags: i32,
+) -> Result<(), SortError> {
+    assert_eq!(size_of::<K>(), size_of::<B>(), "network key words");
+    let n = keys.len();
+    let (kp, _gk) = keys.device_ptr_mut(stream);
+    let (op, _go) = offsets.device_ptr(stream);
+    let vp = values.map(|v| v.device_ptr_mut(stream));
+    // SAFETY: the buffers are borrowed until the launch is queued; a key is one word `B` (checked
+    // above) and the values hold n items (checked by the caller's `validate`).
+    let (k, o, v) = unsafe {
+        (Dev::<B>::new(kp, n), Dev::<u64>::new(op, offsets.len()), vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)))
+    };
+    launch::network_sort(gpu, stream, kernel, k, v, o, flags)
 }
 
 /// Checks on the device that `offsets` cut `n` items, and waits for the answer: the length of

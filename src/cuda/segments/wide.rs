@@ -32,7 +32,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
 use super::super::device::Gpu;
 use super::super::radix::{self, order_flags, Dev, RadixKey};
-use super::{network_for, validate};
+use super::{network, network_for, validate};
 use crate::{Order, SortError};
 
 /// Sorts each segment `offsets[s]..offsets[s + 1]` of the 64-bit `keys` (with `values`) on its
@@ -67,19 +67,7 @@ pub(super) fn sort<K: RadixKey>(
         };
     }
     if let Some(kernel) = network_for(longest, true) {
-        let (kp, _gk) = keys.device_ptr_mut(stream);
-        let (op, _go) = offsets.device_ptr(stream);
-        let vp = values.map(|v| v.device_ptr_mut(stream));
-        // SAFETY: the buffers are borrowed until the launch is queued; no segment is longer than
-        // the kernel takes (checked on the device above).
-        let (k, o, v) = unsafe {
-            (
-                Dev::<u64>::new(kp, n),
-                Dev::<u64>::new(op, offsets.len()),
-                vp.as_ref().map(|(p, _)| Dev::<u32>::new(*p, n)),
-            )
-        };
-        return super::launch::network_sort(gpu, stream, kernel, k, v, o, order_flags(K::ORDER_FLAGS, order));
+        return network::<K, u64>(gpu, stream, kernel, keys, values, offsets, order_flags(K::ORDER_FLAGS, order));
     }
     let mut sorted = stream.clone_dtod(keys).map_err(SortError::driver("segmented sort key copy", n * 8))?;
     // SAFETY: segments_iota writes every position before the sort reads it.
