@@ -3,6 +3,7 @@
 #[cfg(feature = "cuda")]
 mod device;
 mod multi;
+mod record_bytes;
 mod records;
 mod segments;
 #[cfg(test)]

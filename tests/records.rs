@@ -1,6 +1,6 @@
-//! `argsort` and `sort_by_key` on every backend: the permutation sorts the keys, is stable in both
-//! orders, and leaves the keys alone; records come back in the stable order of their keys with
-//! every field intact.
+//! `argsort`, `sort_by_key` and `sort_records` on every backend: the permutation sorts the keys,
+//! is stable in both orders, and leaves the keys alone; records (typed, or rows of bytes) come
+//! back in the stable order of their keys with every field intact.
 
 mod common;
 
@@ -197,13 +197,107 @@ fn sort_by_key_on_the_device(b: &Backend) {
     gpusort::hooks::set_records_on_device_from(0);
 }
 
+/// A table of rows of `size` bytes, each holding the key `keys[i]` at byte `offset` in native
+/// byte order and, around it, bytes made from `i` (so a row that did not move whole shows).
+fn table<K: TestKey>(keys: &[K], size: usize, offset: usize) -> Vec<u8> {
+    let width = size_of::<K>();
+    let mut t = Vec::with_capacity(keys.len() * size);
+    for (i, k) in keys.iter().enumerate() {
+        let stamp = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_le_bytes();
+        let row = t.len();
+        t.extend((0..size).map(|b| stamp[b % 8] ^ b as u8));
+        // SAFETY: `width` bytes of a plain integer or float key.
+        let bytes = unsafe { std::slice::from_raw_parts((k as *const K).cast::<u8>(), width) };
+        t[row + offset..row + offset + width].copy_from_slice(bytes);
+    }
+    t
+}
+
+/// The table's rows in the stable order of their keys.
+fn table_reference<K: TestKey>(keys: &[K], t: &[u8], size: usize, order: Order) -> Vec<u8> {
+    let mut at: Vec<usize> = (0..keys.len()).collect();
+    at.sort_by_key(|&i| order.directed(keys[i].to_ordered_bits()));
+    at.iter().flat_map(|&i| t[i * size..(i + 1) * size].iter().copied()).collect()
+}
+
+fn records_case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, layout: (usize, usize), misalign: bool, what: &str) {
+    let (size, offset) = layout;
+    let keys: Vec<K> = bits(n, p, 37).into_iter().map(K::from_bits).collect();
+    let input = table(&keys, size, offset);
+    // One byte in front moves the rows off a 4-byte boundary: the host path whatever the size.
+    let mut buf = vec![0xa5u8; input.len() + misalign as usize];
+    let t = &mut buf[misalign as usize..];
+    t.copy_from_slice(&input);
+    let what = format!("{what} sort_records::<{}> {size}-byte rows, key at {offset}", std::any::type_name::<K>());
+    s.sort_records::<K>(t, size, offset).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(*t == table_reference(&keys, &input, size, s.order()), "{what}: rows out of order or changed");
+}
+
+/// Tables of rows sorted by a field: aligned rows of whole words (the device path's shape),
+/// packed rows with unaligned keys, a size the gather has no fixed copy for, one-byte rows.
+fn sort_records_tables(b: &Backend) {
+    for order in ORDERS {
+        let s = b.sorter.clone().with_order(order);
+        for &n in &[0, 1, 2, 7, 257, 4097, 65537] {
+            for &p in PATTERNS {
+                let what = format!("{} n={n} {p:?} {order:?}", b.name);
+                records_case::<f64>(&s, n, p, (32, 8), false, &what);
+                records_case::<i64>(&s, n, p, (13, 4), false, &what);
+                records_case::<u16>(&s, n, p, (12, 10), false, &what);
+                records_case::<f32>(&s, n, p, (20, 1), true, &what);
+                records_case::<u32>(&s, n, p, (4, 0), false, &what);
+                records_case::<u8>(&s, n, p, (1, 0), false, &what);
+                records_case::<i8>(&s, n, p, (3, 2), false, &what);
+            }
+        }
+    }
+}
+
+/// Tables put in order on the device (the hook lowers the threshold to every input): rows of
+/// 32, 24 and 12 bytes (each unit the gather kernel moves), 64-bit and 16-bit keys; a
+/// misaligned table of the same shape takes the host path. The CPU backend ignores the hook.
+fn sort_records_on_the_device(b: &Backend) {
+    #[cfg(feature = "cuda")]
+    gpusort::hooks::set_records_on_device_from(1);
+    let sizes: &[usize] = if b.name == "cpu" { &[2, 1000] } else { &[2, 3, 1000, 65537, (1 << 20) + 3] };
+    for order in ORDERS {
+        let s = b.sorter.clone().with_order(order);
+        for &n in sizes {
+            for &p in PATTERNS {
+                let what = format!("{} on the device n={n} {p:?} {order:?}", b.name);
+                records_case::<u64>(&s, n, p, (32, 24), false, &what);
+                records_case::<f32>(&s, n, p, (24, 4), false, &what);
+                records_case::<i16>(&s, n, p, (12, 6), false, &what);
+                records_case::<u64>(&s, n, p, (32, 24), true, &what);
+            }
+        }
+    }
+    #[cfg(feature = "cuda")]
+    gpusort::hooks::set_records_on_device_from(0);
+}
+
+fn sort_records_refuses_bad_layouts(b: &Backend) {
+    let mut t: Vec<u8> = (0..24u8).rev().collect();
+    let before = t.clone();
+    for (size, offset, why) in [(0, 0, "record_size is 0"), (8, 5, "runs past the end"), (5, 0, "whole number")] {
+        let e = b.sorter.sort_records::<u32>(&mut t, size, offset).expect_err(why);
+        assert!(matches!(&e, SortError::InvalidArgument(m) if m.contains(why)), "{}: {e}", b.name);
+        assert_eq!(t, before, "{}: a refused sort_records wrote the rows", b.name);
+    }
+    let e = b.sorter.sort_records::<u64>(&mut [], 4, 0).expect_err("an 8-byte key in 4-byte rows, no rows");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{}: {e}", b.name);
+}
+
 fn main() -> std::process::ExitCode {
     type PerBackend = (&'static str, fn(&Backend));
-    let per_backend: [PerBackend; 4] = [
+    let per_backend: [PerBackend; 7] = [
         ("argsort_every_key_type", argsort_every_key_type),
         ("argsort_refuses_a_wrong_output_length", argsort_refuses_a_wrong_output_length),
         ("sort_by_key_records", sort_by_key_records),
         ("sort_by_key_on_the_device", sort_by_key_on_the_device),
+        ("sort_records_tables", sort_records_tables),
+        ("sort_records_on_the_device", sort_records_on_the_device),
+        ("sort_records_refuses_bad_layouts", sort_records_refuses_bad_layouts),
     ];
     let mut trials = Vec::new();
     for (name, f) in per_backend {

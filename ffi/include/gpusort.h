@@ -490,9 +490,11 @@ enum gpusort_status gpusort_sort_pairs_i8_u64(const struct gpusort_sorter *sorte
 // the records are moved as whole byte blocks, padding included, so only the key bytes need be
 // initialized.
 //
-// The keys are sorted with their positions on the sorter's backend (the GPU when the sorter
-// picks it), then the records are permuted on all cores of the host. Extra host memory: a copy
-// of the records, plus a key and a 4-byte index per record (8-byte past 2^32 records).
+// Large arrays whose keys the GPU sorts, of records whose size is a multiple of 4 at a 4-byte
+// aligned address, are put in order on the device: extra host memory of one key per record.
+// Otherwise the keys are sorted with their positions on the sorter's backend (the GPU when the
+// sorter picks it) and the records permuted on all cores of the host: extra host memory of a
+// copy of the records, a key and a 4-byte index per record (8-byte past 2^32 records).
 //
 // `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: an unknown order or key type, a
 // `record_size` of 0, a key that does not fit in a record (`key_offset` + key size >

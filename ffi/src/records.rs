@@ -2,17 +2,14 @@
 //! stably by a key stored inside each record.
 //!
 //! The record size is known only at run time, so `Sorter::sort_by_key` (generic over a `Copy`
-//! record type) cannot take them. The records are opaque bytes here instead: their keys are read
-//! out (unaligned) into a vector, `Sorter::argsort_into` gives the stable permutation, and the
-//! records are gathered in that order into scratch, on all cores, then copied back. Everything is
-//! allocated before the first byte of the records is written, so on failure they hold their
-//! original contents, and the copy back, once it starts, cannot fail.
+//! record type) cannot take them; `Sorter::sort_records_uninit` takes them as opaque bytes (their
+//! padding may be uninitialised). This file checks the pointer and the layout, and picks the key
+//! type.
 
 use std::ffi::c_void;
-use std::mem::{size_of, MaybeUninit};
+use std::mem::MaybeUninit;
 
-use gpusort_core::{ArgIndex, Key, SortError, Sorter};
-use rayon::prelude::*;
+use gpusort_core::{SortError, Sorter};
 
 use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, KeyType, GPUSORT_ALGORITHM_AUTO};
 use crate::failure::Failure;
@@ -23,12 +20,6 @@ use crate::status::gpusort_status;
 /// A byte of a record. Records are moved as `MaybeUninit` bytes: a C struct's padding bytes may be
 /// uninitialized, and copying them is fine where reading them as `u8` would not be.
 type Byte = MaybeUninit<u8>;
-
-/// Records per parallel task of the key and gather passes: enough that rayon's overhead vanishes,
-/// few enough that 16 cores share a million records.
-const PIECE: usize = 1 << 14;
-/// Bytes per parallel task of the copy back.
-const COPY_PIECE: usize = 1 << 20;
 
 /// The checked arguments of one call: `len` records of `size` bytes at `ptr`, the key at
 /// `offset` in each. Not yet a slice (see `RawArray`).
@@ -86,111 +77,21 @@ impl RawRecords {
     }
 }
 
-/// A permutation index type: `u32` up to 2^32 records (half the memory), `u64` past that.
-trait Position: ArgIndex + Default {
-    fn index(self) -> usize;
-}
-
-impl Position for u32 {
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl Position for u64 {
-    fn index(self) -> usize {
-        // Every index is below the record count, a `usize`.
-        self as usize
-    }
-}
-
-/// An empty vector with room for `n` items, or `OutOfMemory` naming `op`.
-fn buffer<T>(n: usize, op: &'static str) -> Result<Vec<T>, SortError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| SortError::OutOfMemory { op, bytes: n.saturating_mul(size_of::<T>()) })?;
-    Ok(v)
-}
-
-/// The key at `offset` in `record`.
-fn read_key<K: Key>(record: &[Byte], offset: usize) -> K {
-    let field = &record[offset..offset + size_of::<K>()];
-    // SAFETY: `field` is `size_of::<K>()` bytes of the record (the slice index checks it), read
-    // unaligned as a C struct's field may be; the caller promises the key bytes are initialized,
-    // and every bit pattern is a valid key (integers and floats).
-    unsafe { field.as_ptr().cast::<K>().read_unaligned() }
-}
-
-/// `dst` record i = `src` record `perm[i]`, for records of `size` bytes. `N` > 0 is a record size
-/// fixed at compile time, so that the copy of each record becomes a few moves, not a `memcpy`
-/// call (the common C struct sizes); `N` = 0 takes `size` from the argument.
-fn gather<I: Position, const N: usize>(src: &[Byte], size: usize, perm: &[I], dst: &mut [Byte]) {
-    dst.par_chunks_mut(size * PIECE).zip(perm.par_chunks(PIECE)).for_each(|(d, p)| {
-        let size = if N > 0 { N } else { size };
-        for (d, &at) in d.chunks_exact_mut(size).zip(p) {
-            let at = at.index() * size;
-            d.copy_from_slice(&src[at..at + size]);
-        }
-    });
-}
-
-/// Sorts `records` (a whole number of `size`-byte records) by their `K` keys at `offset`.
-fn sort_by<K: Key, I: Position>(s: &Sorter, records: &mut [Byte], size: usize, offset: usize) -> Result<(), SortError> {
-    let n = records.len() / size;
-    let mut keys = buffer::<K>(n, "record keys (host memory)")?;
-    let mut perm = buffer::<I>(n, "record permutation (host memory)")?;
-    let mut sorted = buffer::<Byte>(records.len(), "sorted records (host memory)")?;
-    // SAFETY: the capacity is there, and `MaybeUninit` bytes need no initialization.
-    unsafe { sorted.set_len(records.len()) };
-    gpusort_cpu::install(|| {
-        keys.par_extend(records.par_chunks_exact(size).with_min_len(PIECE).map(|r| read_key::<K>(r, offset)));
-        perm.par_extend((0..n).into_par_iter().with_min_len(PIECE).map(|_| I::default()));
-    });
-    // On the calling thread, as the library's own record sort does: a GPU sort must not run on
-    // a worker of the CPU pool.
-    s.argsort_into(&keys, &mut perm)?;
-    drop(keys);
-    gpusort_cpu::install(|| {
-        let src = &*records;
-        match size {
-            8 => gather::<I, 8>(src, size, &perm, &mut sorted),
-            12 => gather::<I, 12>(src, size, &perm, &mut sorted),
-            16 => gather::<I, 16>(src, size, &perm, &mut sorted),
-            24 => gather::<I, 24>(src, size, &perm, &mut sorted),
-            32 => gather::<I, 32>(src, size, &perm, &mut sorted),
-            _ => gather::<I, 0>(src, size, &perm, &mut sorted),
-        }
-        records
-            .par_chunks_mut(COPY_PIECE)
-            .zip(sorted.par_chunks(COPY_PIECE))
-            .for_each(|(d, s)| gpusort_cpu::copy_streaming(d, s));
-    });
-    Ok(())
-}
-
 fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
-    let (size, offset, key, many) = (r.size, r.offset, r.key, r.len as u64 > 1 << 32);
+    let (size, offset, key) = (r.size, r.offset, r.key);
     // SAFETY: as `gpusort_sort_records` requires of its caller.
     let records = unsafe { r.into_slice() };
-    macro_rules! by {
-        ($k:ty) => {
-            if many {
-                sort_by::<$k, u64>(s, records, size, offset)
-            } else {
-                sort_by::<$k, u32>(s, records, size, offset)
-            }
-        };
-    }
     match key {
-        KeyType::U32 => by!(u32),
-        KeyType::I32 => by!(i32),
-        KeyType::F32 => by!(f32),
-        KeyType::U64 => by!(u64),
-        KeyType::I64 => by!(i64),
-        KeyType::F64 => by!(f64),
-        KeyType::U16 => by!(u16),
-        KeyType::I16 => by!(i16),
-        KeyType::U8 => by!(u8),
-        KeyType::I8 => by!(i8),
+        KeyType::U32 => s.sort_records_uninit::<u32>(records, size, offset),
+        KeyType::I32 => s.sort_records_uninit::<i32>(records, size, offset),
+        KeyType::F32 => s.sort_records_uninit::<f32>(records, size, offset),
+        KeyType::U64 => s.sort_records_uninit::<u64>(records, size, offset),
+        KeyType::I64 => s.sort_records_uninit::<i64>(records, size, offset),
+        KeyType::F64 => s.sort_records_uninit::<f64>(records, size, offset),
+        KeyType::U16 => s.sort_records_uninit::<u16>(records, size, offset),
+        KeyType::I16 => s.sort_records_uninit::<i16>(records, size, offset),
+        KeyType::U8 => s.sort_records_uninit::<u8>(records, size, offset),
+        KeyType::I8 => s.sort_records_uninit::<i8>(records, size, offset),
     }
 }
 
@@ -201,9 +102,11 @@ fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
 /// the records are moved as whole byte blocks, padding included, so only the key bytes need be
 /// initialized.
 ///
-/// The keys are sorted with their positions on the sorter's backend (the GPU when the sorter
-/// picks it), then the records are permuted on all cores of the host. Extra host memory: a copy
-/// of the records, plus a key and a 4-byte index per record (8-byte past 2^32 records).
+/// Large arrays whose keys the GPU sorts, of records whose size is a multiple of 4 at a 4-byte
+/// aligned address, are put in order on the device: extra host memory of one key per record.
+/// Otherwise the keys are sorted with their positions on the sorter's backend (the GPU when the
+/// sorter picks it) and the records permuted on all cores of the host: extra host memory of a
+/// copy of the records, a key and a 4-byte index per record (8-byte past 2^32 records).
 ///
 /// `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: an unknown order or key type, a
 /// `record_size` of 0, a key that does not fit in a record (`key_offset` + key size >
@@ -280,9 +183,10 @@ mod tests {
     }
 
     #[test]
-    fn every_fixed_size_gather_matches_the_generic_one() {
+    fn every_record_size_sorts_whole_records() {
+        // Sizes with a fixed-size gather in the library and others, over several parallel pieces.
         for size in [4, 8, 12, 16, 24, 32, 40] {
-            let n = 3 * PIECE + 5;
+            let n = 3 * (1 << 16) + 5;
             let mut bytes: Vec<u8> = (0..n * size).map(|i| (i * 7 % 251) as u8).collect();
             for (i, r) in bytes.chunks_mut(size).enumerate() {
                 r[..4].copy_from_slice(&((i as u32).wrapping_mul(2_654_435_761) % 1000).to_ne_bytes());

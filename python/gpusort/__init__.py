@@ -46,6 +46,7 @@ __all__ = [
     "sort_pairs",
     "argsort",
     "sort_segments",
+    "sort_records",
     "top_k",
     "default_sorter",
     "GpusortError",
@@ -106,6 +107,12 @@ def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool 
     on its device, in place on its own, stably, values (optional) moving with their
     keys; see :meth:`Sorter.sort_segments`."""
     default_sorter().sort_segments(keys, offsets, values, descending, stream=stream)
+
+
+def sort_records(a: Any, key: str, descending: bool = False, *, stream: Any = None) -> None:
+    """Sorts the rows of the 1-D NumPy structured array ``a`` in place by its field ``key``,
+    stably; see :meth:`Sorter.sort_records`."""
+    default_sorter().sort_records(a, key, descending, stream=stream)
 
 
 def top_k(a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tuple[Any, Any]:

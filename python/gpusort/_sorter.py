@@ -219,6 +219,50 @@ class Sorter:
         )
         del uploaded
 
+    def sort_records(self, a: Any, key: str, descending: bool = False, *, stream: Any = None) -> None:
+        """Sorts the rows of the 1-D NumPy structured array ``a`` in place by its field ``key``
+        (ascending unless ``descending``), stably: rows with equal keys keep their input order in
+        either order. The other fields only move with their row; they do not break ties, as they
+        would in ``numpy.sort(a, order=key)``. The field is a key dtype in native byte order
+        (uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8, int8; floats in IEEE
+        total order as in :meth:`sort`), at any offset, packed or aligned. Large arrays whose keys
+        the GPU sorts are put in order on the device; the others are permuted on the host's cores.
+
+        A dtype without fields, or a field of another dtype, raises ``TypeError``; an unknown
+        field, another shape, a strided or read-only array ``ValueError``; device arrays
+        ``TypeError`` (host arrays only, as yet). ``a`` is untouched by a refused or failed sort.
+
+        >>> import numpy as np, gpusort
+        >>> rows = np.array([(0, 2.5), (1, -1.0), (2, 2.5)], dtype=[("id", "u4"), ("score", "f8")])
+        >>> gpusort.Sorter("cpu").sort_records(rows, "score")
+        >>> rows["id"]
+        array([1, 0, 2], dtype=uint32)
+        """
+        if _device.is_device(a):
+            raise TypeError("a: sort_records takes NumPy structured arrays (host memory); copy device rows to the host")
+        _host_only(stream)
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"a: expected a numpy.ndarray with fields, got {type(a).__name__}")
+        fields = a.dtype.fields
+        if fields is None:
+            raise TypeError(f"a: dtype {a.dtype} has no fields; sort_records sorts structured arrays (sort sorts keys)")
+        if a.dtype.hasobject:
+            raise TypeError(f"a: dtype {a.dtype} holds Python objects; their rows cannot move as bytes")
+        if not isinstance(key, str):
+            raise TypeError(f"key: a field name (str) is required, not {type(key).__name__}")
+        if key not in fields:
+            raise ValueError(f"key: no field {key!r} in dtype {a.dtype}; fields: {', '.join(fields)}")
+        field, offset = fields[key][0], fields[key][1]
+        if field.fields is not None or field.subdtype is not None or not field.isnative:
+            raise TypeError(f"key: field {key!r} of dtype {field} is not a key type in native byte order")
+        if a.ndim != 1:
+            raise ValueError(f"a: a 1-D structured array is required; this one has shape {a.shape}")
+        if not a.flags.c_contiguous:
+            raise ValueError("a: not contiguous; sort a contiguous copy (numpy.ascontiguousarray)")
+        # The rows as bytes: the same memory, read-only if ``a`` is; the library checks the rest.
+        rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
+        self._native.sort_records(rows, a.dtype.itemsize, offset, field.name, bool(descending))
+
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
         left as it is. Equal keys keep their input order: host (NumPy) arrays are always argsorted

@@ -2,7 +2,8 @@
 //! borrows of overlapping memory, so `sort_pairs(a, a)` cannot alias), then sorted with the GIL
 //! released. Every check runs before anything is written: a refused array is left as it was.
 //! Segmented sorts (`sort_segments`, and `sort` of N-D arrays row by row) go through
-//! `Sorter::sort_segments` / `sort_segments_keys`; `argsort` and `top_k` only read their keys.
+//! `Sorter::sort_segments` / `sort_segments_keys`; rows of structured arrays through
+//! `Sorter::sort_records`; `argsort` and `top_k` only read their keys.
 
 use std::borrow::Cow;
 
@@ -303,6 +304,44 @@ fn as_usize(o: &[u64]) -> PyResult<Cow<'_, [usize]>> {
         .map(|&x| usize::try_from(x).map_err(|_| value_error("offsets", format!("{x} is past this platform's size_t"))))
         .collect::<PyResult<Vec<_>>>()
         .map(Cow::Owned)
+}
+
+/// `gpusort.sort_records`: the rows of a structured array as their bytes (`gpusort/_sorter.py`
+/// checked the layout and passes a uint8 view, `size` bytes a row), sorted stably by the key of
+/// dtype `key` (a NumPy dtype name) at byte `offset` of each row, through `Sorter::sort_records`.
+pub fn sort_records(
+    py: Python<'_>,
+    sorter: &Sorter,
+    rows: &Bound<'_, PyAny>,
+    size: usize,
+    offset: usize,
+    key: &str,
+    descending: bool,
+) -> PyResult<()> {
+    let arr = array(rows, "a")?;
+    let dtype = key_dtype_named(key)?;
+    check_contiguous(arr, "a")?;
+    let sorter = sorter.clone().with_order(order(descending));
+    with_key_type!(dtype, K => with_slice::<u8, _>(arr, "a", |bytes| {
+        py.detach(|| sorter.sort_records::<K>(bytes, size, offset)).map_err(|e| sort_error(py, e))
+    }))
+}
+
+/// The key dtype that NumPy calls `name`, else `TypeError`.
+fn key_dtype_named(name: &str) -> PyResult<KeyDtype> {
+    Ok(match name {
+        "uint32" => KeyDtype::U32,
+        "int32" => KeyDtype::I32,
+        "float32" => KeyDtype::F32,
+        "uint64" => KeyDtype::U64,
+        "int64" => KeyDtype::I64,
+        "float64" => KeyDtype::F64,
+        "uint16" => KeyDtype::U16,
+        "int16" => KeyDtype::I16,
+        "uint8" => KeyDtype::U8,
+        "int8" => KeyDtype::I8,
+        _ => return Err(type_error("key", format!("field dtype {name} is not a key type ({KEY_DTYPES})"))),
+    })
 }
 
 /// `gpusort.argsort` of a NumPy array: `Sorter::argsort_into` writes its `u64` positions straight

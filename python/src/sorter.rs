@@ -180,6 +180,18 @@ impl PySorter {
         host::sort_segments(py, &self.inner, keys, offsets, values, descending)
     }
 
+    fn sort_records(
+        &self,
+        py: Python<'_>,
+        rows: &Bound<'_, PyAny>,
+        size: usize,
+        offset: usize,
+        key: &str,
+        descending: bool,
+    ) -> PyResult<()> {
+        host::sort_records(py, &self.inner, rows, size, offset, key, descending)
+    }
+
     fn argsort<'py>(
         &self,
         py: Python<'py>,

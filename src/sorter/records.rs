@@ -27,6 +27,8 @@ pub trait ArgIndex: Copy + Send + Sync + sealed::Sealed + 'static {
     const MAX: u64;
     #[doc(hidden)]
     fn from_position(i: u64) -> Self;
+    #[doc(hidden)]
+    fn position(self) -> u64;
     /// `out` itself where the backends can write it (u32), else `None`.
     #[doc(hidden)]
     fn as_positions(out: &mut [Self]) -> Option<&mut [u32]>;
@@ -43,6 +45,9 @@ impl ArgIndex for u32 {
     fn from_position(i: u64) -> u32 {
         i as u32
     }
+    fn position(self) -> u64 {
+        self as u64
+    }
     fn as_positions(out: &mut [u32]) -> Option<&mut [u32]> {
         Some(out)
     }
@@ -52,6 +57,9 @@ impl ArgIndex for u64 {
     const MAX: u64 = u64::MAX;
     fn from_position(i: u64) -> u64 {
         i
+    }
+    fn position(self) -> u64 {
+        self
     }
     fn as_positions(_: &mut [u64]) -> Option<&mut [u32]> {
         None
@@ -204,7 +212,8 @@ impl Sorter {
             return Err(SortError::InvalidArgument(format!("{n} records: sort_by_key takes up to 2^32")));
         }
         self.check_config()?;
-        if let Some(gpu) = self.records_gpu::<T, K>(n) {
+        let on_device = words_per_record::<T>().and_then(|_| self.records_gpu::<K>(n, size_of::<T>()));
+        if let Some(gpu) = on_device {
             // The records stay where they are until the device has put them in order: only their
             // keys are read here, into huge pages (fewer faults than a fresh allocation's).
             let mut keys = gpusort_cpu::HugeVec::<K>::with_capacity(n)
@@ -262,14 +271,13 @@ impl Sorter {
         Ok(())
     }
 
-    /// The GPU that puts `n` records of `T` in order, if any: records of whole words, at least
+    /// The GPU that puts `n` records of `size` bytes in order, if any: at least
     /// `tuning::RECORDS_ON_DEVICE_FROM_BYTES` of them, whose keys' argsort this sorter runs on
-    /// the GPU.
-    fn records_gpu<T, K: Key>(&self, n: usize) -> Option<&GpuBackend> {
-        words_per_record::<T>()?;
+    /// the GPU. (Whether the records can move as whole words is the caller's check.)
+    pub(super) fn records_gpu<K: Key>(&self, n: usize, size: usize) -> Option<&GpuBackend> {
         let gpu = self.live_gpu()?;
         let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
         let on_gpu = self.pick(shape, n).kind() == BackendKind::Cuda;
-        (on_gpu && gpu.records_on_device(n.saturating_mul(std::mem::size_of::<T>()))).then_some(gpu)
+        (on_gpu && gpu.records_on_device(n.saturating_mul(size))).then_some(gpu)
     }
 }
