@@ -6,16 +6,22 @@
         (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
+    ci/report.py plan DATA.jsonl segments|topk
+        prints "N L,L,..." (segment lengths) or "N K,K,..." (values of k): what the run's segment or
+        top-k rows measured, for ci/report.sh to run CUB and torch.topk on; nothing when none
 
 DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort/,
-GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json), "torch" (this script) or "machine"
-(ci/report.sh). Other lines are ignored. Quoted figures come from ci/report/reference.json.
-ci/report.sh runs the whole thing; this script only reads and writes files.
+GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json, and ci/cub/cub_segmented.cu --json with
+"group": "segments"), "torch" (this script), "torch-topk" (ci/topk_torch.py --json), "cub-segments"
+(only `absent` notes from ci/report.sh) or "machine" (ci/report.sh). Other lines are ignored. Quoted
+figures come from ci/report/reference.json. ci/report.sh runs the whole thing; this script only reads
+and writes files.
 """
 
 # One job per module: report_data (reading the records), report_fmt (numbers and tables),
 # report_machine (the machine section), report_gpu (BENCHMARKS.md), report_host (its host and
 # out-of-core tables), report_cpu (the CPU tables, BENCHMARKS-cpu.md), report_svg (the chart),
+# report_segments (segmented sorts beside CUB's), report_topk (top-k beside torch.topk),
 # report_torch (the torch columns and PyTorch's round trip); this file is the command line.
 
 import argparse
@@ -56,6 +62,14 @@ def render(args):
     return 0
 
 
+def plan(args):
+    data = Data(args.data)
+    got = data.segments_plan() if args.what == "segments" else data.topk_plan()
+    if got:
+        print(got[0], ",".join(str(x) for x in got[1]))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -69,8 +83,11 @@ def main():
     t.add_argument("--patterns", default="")
     h = sub.add_parser("torch-host")
     h.add_argument("--sizes", default="1048576,16777216,67108864,268435456")
+    p = sub.add_parser("plan")
+    p.add_argument("data")
+    p.add_argument("what", choices=["segments", "topk"])
     args = ap.parse_args()
-    return {"render": render, "torch": torch_bench, "torch-host": torch_host}[args.cmd](args)
+    return {"render": render, "torch": torch_bench, "torch-host": torch_host, "plan": plan}[args.cmd](args)
 
 
 if __name__ == "__main__":

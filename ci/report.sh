@@ -3,20 +3,21 @@
 #
 #   ci/report.sh         on a machine with a CUDA GPU and cargo: benches every GPU sort (device-
 #                        resident and host to host, six input patterns; the host tables against
-#                        the PCIe floor and out of core), CUB (built with nvcc, if present) and
-#                        torch.sort (if importable) on the same inputs, and writes docs/BENCHMARKS.md,
+#                        the PCIe floor, segmented sorts, top-k and out of core), CUB (built with
+#                        nvcc, if present; its segmented sorts too) and torch.sort and torch.topk
+#                        (if importable) on the same inputs, and writes docs/BENCHMARKS.md,
 #                        docs/bench.svg and docs/bench-headline.md
 #   ci/report.sh --cpu   on any machine: gpusort's CPU backend against std, rayon, voracious and
 #                        rdst; writes docs/BENCHMARKS-cpu.md
 #
-# About 6 minutes on an H200 with 16 cores (GPU; the host tables about one), 5-10 minutes on 2
-# cores (--cpu). Environment, all optional:
+# About 7 minutes on an H200 with 16 cores (GPU; the host tables about two, CUB's segmented sorts
+# and torch.topk under one after them), 5-10 minutes on 2 cores (--cpu). Environment, all optional:
 #   GPUSORT_REPORT_OUT    where the report files go (default: the repository root)
 #   GPUSORT_REPORT_FLAT=1 write the report, bench.svg and bench-headline.md into the output directory itself, not into its docs/
 #   GPUSORT_REPORT_LOGS   raw measurements (raw.jsonl) and the log (report.log); default target/report
-#   GPUSORT_REPORT_TORCH=0  skip the torch column
+#   GPUSORT_REPORT_TORCH=0  skip the torch columns (torch.sort and torch.topk)
 #   GPUSORT_REPORT_BENCH_TIMEOUT  seconds the gpusort benches may run; the report shows what they
-#                         measured by then (default: no limit; ci/gpu.sh report sets 460)
+#                         measured by then (default: no limit; ci/gpu.sh report sets 400)
 #   GPUSORT_BENCH_BIN     a prebuilt `benches/sort/` executable, so no cargo is needed
 #                         (ci/gpu.sh report uses the bundle's)
 #   GPUSORT_COMMIT        what to print as the gpusort version (default: git rev-parse HEAD)
@@ -25,9 +26,11 @@
 #   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA, GPUSORT_BENCH_SHAPE_SIZES,
 #   GPUSORT_BENCH_CPU_SIZES, GPUSORT_BENCH_CPU_PATTERN_SIZES; GPUSORT_BENCH_CPU_SORTS (the GPU
 #   report runs only the fastest CPU sorts, for its GPU-vs-CPU column)
-#   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups, CUB or torch: a minute);
-#                         =0 leaves them out; their sizes and budgets: GPUSORT_BENCH_HOST_* and
-#                         GPUSORT_BENCH_OOC_*, listed at the top of benches/sort/main.rs
+#   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups; of CUB and torch only the
+#                         segmented sorts and torch.topk, beside the host tables' segments and top-k
+#                         rows: two to three minutes); =0 leaves them out; their sizes and budgets:
+#                         GPUSORT_BENCH_HOST_*, GPUSORT_BENCH_OOC_*, GPUSORT_BENCH_SEGMENTS_N and
+#                         GPUSORT_BENCH_TOPK_N, listed at the top of benches/sort/main.rs
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=gpu
@@ -44,6 +47,8 @@ log="$logs/report.log"; : > "$log"
 t0=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - t0 )) s)" | tee -a "$log"; }
 fact() { python3 -c 'import json,sys; print(json.dumps({"src": "machine", "key": sys.argv[1], "text": sys.argv[2]}))' "$1" "$2" >> "$data"; }
+# Why an anchor is missing (src cub, cub-segments, torch or torch-topk): the report says so.
+absent() { python3 -c 'import json,sys; print(json.dumps({"src": sys.argv[1], "kind": "absent", "text": sys.argv[2]}))' "$1" "$2" >> "$data"; }
 
 # The sizes, decided here so the bench, CUB and torch all get the same lists.
 seed_sizes=$(python3 -c 'print(",".join(str(1 << b) for b in range(14, 27)))')
@@ -71,25 +76,33 @@ fact cpu "$( (lscpu 2>/dev/null | sed -n 's/^Model name: *//p'; grep -m1 'model 
 fact cores "$(nproc)"
 fact os "$(uname -sr)"
 fact commit "${GPUSORT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-# A host-only run measures no device-resident sort: nothing for CUB or torch to stand beside.
+# A host-only run measures no whole-input device-resident sort for CUB's and torch's sorts to stand
+# beside; its segments and top-k rows still get CUB's segmented sorts and torch.topk.
 host_only=0; [[ $mode == gpu && "${GPUSORT_BENCH_HOST:-}" == only ]] && host_only=1
 fact command "$([[ $host_only == 1 ]] && echo 'GPUSORT_BENCH_HOST=only ')ci/report.sh${1:+ $1}"
 
-cub_pid=""
+cub_pid=""; seg_pid=""
 if [[ $mode == gpu ]]; then
   if command -v nvidia-smi > /dev/null; then
     fact gpu "$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)"
     fact driver "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
   fi
-  # CUB builds (a minute of nvcc) on the CPU while the GPU benches run; it is timed after them.
-  if [[ $host_only == 1 ]]; then
-    echo '{"src": "cub", "kind": "absent", "text": "a host-only run (GPUSORT_BENCH_HOST=only)"}' >> "$data"
-  elif command -v nvcc > /dev/null; then
+  # The CUB harnesses build (a minute or two of nvcc each) on the CPU while the GPU benches run;
+  # they are timed after them.
+  if command -v nvcc > /dev/null; then
     fact nvcc "$(nvcc --version | tail -1)"
-    nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
-    cub_pid=$!
+    if [[ $host_only == 1 ]]; then
+      absent cub "a host-only run (GPUSORT_BENCH_HOST=only)"
+    else
+      nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
+      cub_pid=$!
+    fi
+    nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_segmented" ci/cub/cub_segmented.cu \
+      > "$logs/cub-segmented-build.log" 2>&1 &
+    seg_pid=$!
   else
-    echo '{"src": "cub", "kind": "absent", "text": "no nvcc on this machine"}' >> "$data"
+    absent cub "no nvcc on this machine"
+    absent cub-segments "no nvcc on this machine"
   fi
 fi
 
@@ -126,14 +139,51 @@ if [[ $mode == gpu ]]; then
     fi
     cat "$logs/cub-build.log" >> "$log"; rm -f "$logs/cub-build.log" "$logs/cub_bench"
   fi
+  if [[ -n "$seg_pid" ]]; then
+    # CUB's segmented sorts on the n and segment lengths of the bench's device-resident segment
+    # rows (20-40 s at 64M).
+    read -r seg_n seg_lengths < <(python3 ci/report.py plan "$data" segments 2>> "$log")
+    if ! wait "$seg_pid"; then
+      absent cub-segments "the CUB segmented-sort harness did not build, see report.log"
+    elif [[ -z "${seg_n:-}" ]]; then
+      absent cub-segments "the bench measured no device-resident segmented sorts"
+    else
+      step "CUB segmented sorts ($seg_n keys, segments of $seg_lengths)"
+      timeout 120 "$logs/cub_segmented" --json --lengths "$seg_lengths" "$seg_n" >> "$data" 2>> "$log"
+      case $? in
+        0) ;;
+        # 1 also when a CUDA call failed (harness.cuh's CK): report.log tells which.
+        1) absent cub-segments "a row failed its host check (left out) or a CUDA call failed, see report.log" ;;
+        124) absent cub-segments "the harness ran out of its 120 s; later rows are missing" ;;
+        *) absent cub-segments "the harness failed, see report.log" ;;
+      esac
+    fi
+    cat "$logs/cub-segmented-build.log" >> "$log"; rm -f "$logs/cub-segmented-build.log" "$logs/cub_segmented"
+  fi
   if [[ $host_only == 1 ]]; then
-    echo '{"src": "torch", "kind": "absent", "text": "a host-only run (GPUSORT_BENCH_HOST=only)"}' >> "$data"
+    absent torch "a host-only run (GPUSORT_BENCH_HOST=only)"
   elif [[ "${GPUSORT_REPORT_TORCH:-1}" != 0 ]]; then
     step "torch"
     python3 ci/report.py torch --random "$GPUSORT_BENCH_SIZES${GPUSORT_BENCH_RADIX_EXTRA:+,$GPUSORT_BENCH_RADIX_EXTRA}" \
       --patterns "$GPUSORT_BENCH_PATTERN_SIZES" >> "$data" 2>> "$log"
   else
-    echo '{"src": "torch", "kind": "absent", "text": "skipped (GPUSORT_REPORT_TORCH=0)"}' >> "$data"
+    absent torch "skipped (GPUSORT_REPORT_TORCH=0)"
+  fi
+  # torch.topk on the keys of the bench's top-k rows, on the GPU and host to host (about 20 s at
+  # 64M); the CPU-tensor rows of ci/topk_torch.py take 0.7-2.5 s a call, so they are left out.
+  read -r topk_n topk_ks < <(python3 ci/report.py plan "$data" topk 2>> "$log")
+  if [[ -z "${topk_n:-}" ]]; then
+    :  # no top-k rows: nothing for torch.topk to stand beside
+  elif [[ "${GPUSORT_REPORT_TORCH:-1}" == 0 ]]; then
+    absent torch-topk "skipped (GPUSORT_REPORT_TORCH=0)"
+  else
+    step "torch.topk ($topk_n keys, k = $topk_ks)"
+    timeout 90 python3 ci/topk_torch.py --json --where device,host --k "$topk_ks" "$topk_n" >> "$data" 2>> "$log"
+    case $? in
+      0) ;;
+      124) absent torch-topk "ci/topk_torch.py ran out of its 90 s; later rows are missing" ;;
+      *) absent torch-topk "ci/topk_torch.py failed, see report.log" ;;
+    esac
   fi
 fi
 

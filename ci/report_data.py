@@ -21,7 +21,9 @@ class Data:
     def __init__(self, path):
         self.bench = {}  # (group, sort, pattern, n) -> record
         self.cub = {}  # (what, pattern, n) -> ms
+        self.cub_segments = {}  # (what, n) -> record (ci/cub/cub_segmented.cu: api, values, order, segment)
         self.torch = {}  # (pattern, n) -> record
+        self.torch_topk = {}  # (where, k, n) -> record (ci/topk_torch.py --json)
         self.machine = {}  # key -> text
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
@@ -43,10 +45,15 @@ class Data:
                     self.meta[f"{src}-{r['kind']}"] = r["text"]
                 elif src == "bench":
                     self.bench[(r["group"], r["sort"], r["pattern"], r["n"])] = r
+                elif src == "cub" and r.get("group") == "segments":
+                    # Apart from self.cub: these 64M rows would otherwise count as whole-input sorts.
+                    self.cub_segments[(r["what"], r["n"])] = r
                 elif src == "cub":
                     self.cub[(r["what"], r["pattern"], r["n"])] = r["median_ms"]
                 elif src == "torch":
                     self.torch[(r["pattern"], r["n"])] = r
+                elif src == "torch-topk":
+                    self.torch_topk[(r["where"], r["k"], r["n"])] = r
 
     def ms(self, group, sort, pattern, n):
         """Median milliseconds, or None (not measured), or a string (the error)."""
@@ -68,6 +75,22 @@ class Data:
 
     def has_gpu(self):
         return any(k[0].startswith("cuda") or k[0] == "host-bw" for k in self.bench)
+
+    def segments_plan(self):
+        """(n, segment lengths) of the device-resident u32 segment rows, what CUB's segmented sorts
+        are run on; None when the run has none."""
+        recs = [r for k, r in self.bench.items() if k[0] == "segments" and k[1].startswith("cuda-device-segments-")
+                and "-u64-" not in k[1] and r.get("segment")]
+        if not recs:
+            return None
+        return max(r["n"] for r in recs), sorted({r["segment"] for r in recs})
+
+    def topk_plan(self):
+        """(n, ks) of the top-k rows, what torch.topk is run on; None when the run has none."""
+        recs = [r for k, r in self.bench.items() if k[0] == "topk" and r.get("k")]
+        if not recs:
+            return None
+        return max(r["n"] for r in recs), sorted({r["k"] for r in recs})
 
 
 def load_reference():

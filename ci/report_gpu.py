@@ -1,8 +1,11 @@
 """The GPU report, BENCHMARKS.md: headline, device-resident tables per pattern, host to host, the
-host and out-of-core tables (report_host), CPU rows, method and sources."""
+host tables (report_host), segmented sorts (report_segments), top-k (report_topk), out of core
+(report_host), CPU rows, method and sources."""
 
 import report_host
+import report_segments
 import report_shapes
+import report_topk
 from report_cpu import cpu_tables
 from report_data import PATTERN_TITLES, PATTERNS
 from report_fmt import fmt_ms, num, rate, ratio, size_label, table
@@ -187,6 +190,9 @@ def gpu_report(data, ref):
         )
         out.append(host_table(data) + "\n")
     out += report_host.sections(data)
+    out += report_segments.sections(data)
+    out += report_topk.sections(data)
+    out += report_host.out_of_core_section(data)
     if any(k[0] == "cpu" for k in data.bench):
         out.append("## CPU sorts on this machine\n")
         out.append(cpu_tables(data) + "\n")
@@ -216,14 +222,17 @@ def gpu_report(data, ref):
         "pairs), int32 tensors (u32 keys with the top bit flipped, which keeps their order), CUDA events, median "
         "of 10 after 3 warm-ups.\n"
         + report_host.method(data)
+        + report_segments.method(data)
+        + report_topk.method(data)
     )
-    missing = report_host.missing(data)
+    missing = report_host.missing(data) + report_segments.missing(data) + report_topk.missing(data)
     if "bench" in data.notes:
         missing.append(f"gpusort rows: {data.notes['bench']}.")
     if not data.cub:
-        missing.append(f"CUB columns: not measured ({data.notes.get('cub', 'no CUB timings in this run')}).")
+        why = data.notes.get("cub", "no CUB timings in this run")
+        missing.append(f"CUB's whole-input columns: not measured ({why}).")
     if not data.torch:
-        missing.append(f"torch columns: not measured ({data.notes.get('torch', 'no torch timings in this run')}).")
+        missing.append(f"torch.sort columns: not measured ({data.notes.get('torch', 'no torch timings in this run')}).")
     for r in data.errors():
         missing.append(f"`{r['group']}/{r['sort']}/{r['pattern']}/{r['n']}` failed: {r['error']}")
     if missing:

@@ -36,6 +36,22 @@ def verdict(checks):
     return "" if not checks else "yes" if all(checks) else "**no**"
 
 
+def at_least(theirs, ours, times=1.0):
+    """Whether ours takes at most theirs / times: None when either is missing; a failed row of ours
+    (a string) fails."""
+    if isinstance(ours, str):
+        return False
+    return theirs / ours >= times if num(theirs) and num(ours) else None
+
+
+def anchor_missing(label, measured, note, default):
+    """The 'Not measured' line of an anchor (CUB, torch) beside gpusort rows: why it is absent, or
+    the note its run left (rows missing), or nothing."""
+    if not measured:
+        return [f"{label}: not measured ({note or default})."]
+    return [f"{label}: {note}."] if note else []
+
+
 def has_host(data):
     return any(k[0] in ("host", "out-of-core", "records") for k in data.bench)
 
@@ -165,7 +181,8 @@ def records_table(data):
 
 
 def sections(data):
-    """The two sections, as markdown chunks for the GPU report; none when nothing was measured."""
+    """The host-to-host and records sections, as markdown chunks for the GPU report; none when nothing
+    was measured."""
     if not has_host(data):
         return []
     out = ["## Host to host against the PCIe floor\n"]
@@ -187,6 +204,12 @@ def sections(data):
             "place and copied back) plus the argsort.\n"
         )
         out.append(records_table(data) + "\n")
+    return out
+
+
+def out_of_core_section(data):
+    """Apart from sections(), so the report can put the segments and top-k sections between them."""
+    out = []
     if any(k[0] == "out-of-core" for k in data.bench):
         out.append("## Out of core\n")
         out.append(

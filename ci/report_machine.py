@@ -19,7 +19,9 @@ def machine_section(data, gpu):
         rows.append(("gpusort's view", data.meta.get("bench-gpu", "")))
         rows.append(("nvcc (CUB harness)", m.get("nvcc", "absent")))
         rows.append(("CUB", data.meta.get("cub-version", data.notes.get("cub", "not measured"))))
-        rows.append(("torch", data.meta.get("torch-version", data.notes.get("torch", "not measured"))))
+        # A host-only run times torch.topk alone.
+        torch = data.meta.get("torch-version") or data.meta.get("torch-topk-version")
+        rows.append(("torch", torch or data.notes.get("torch", "not measured")))
     rows.append(("CPU", cpu_label(data)))
     rows.append(("CPU backend", data.meta.get("bench-cpu", "")))
     rows.append(("OS", m.get("os", "")))
