@@ -96,9 +96,8 @@ fn rows(n: usize, p: Pattern, seed: u64) -> Vec<Row> {
 
 /// The same records sorted by the standard library's stable sort on the key's ordered bits.
 fn reference<K: SortKey>(v: &[Row], order: Order, key: impl Fn(&Row) -> K) -> Vec<Row> {
-    let mut r = v.to_vec();
-    r.sort_by_key(|x| order.directed(key(x).to_ordered_bits()));
-    r
+    let keys: Vec<K> = v.iter().map(key).collect();
+    stable_positions(&keys, order).into_iter().map(|at| v[at]).collect()
 }
 
 fn same_bits(a: &[Row], b: &[Row]) -> bool {
@@ -110,7 +109,7 @@ fn sort_by_key_records(b: &Backend) {
     for order in ORDERS {
         let s = b.sorter.clone().with_order(order);
         for &n in &[0, 1, 2, 7, 257, 4097, 65537, (1 << 20) + 1] {
-            for &p in PATTERNS {
+            for &p in PATTERNS.iter().filter(|&&p| b.runs(n, p)) {
                 let input = rows(n, p, 33);
                 let what = format!("{} sort_by_key n={n} {p:?} {order:?}", b.name);
                 let mut v = input.clone();
@@ -215,8 +214,7 @@ fn table<K: TestKey>(keys: &[K], size: usize, offset: usize) -> Vec<u8> {
 
 /// The table's rows in the stable order of their keys.
 fn table_reference<K: TestKey>(keys: &[K], t: &[u8], size: usize, order: Order) -> Vec<u8> {
-    let mut at: Vec<usize> = (0..keys.len()).collect();
-    at.sort_by_key(|&i| order.directed(keys[i].to_ordered_bits()));
+    let at = stable_positions(keys, order);
     at.iter().flat_map(|&i| t[i * size..(i + 1) * size].iter().copied()).collect()
 }
 

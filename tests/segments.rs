@@ -41,13 +41,22 @@ fn layouts(n: usize, seed: u64) -> Vec<(&'static str, Vec<usize>)> {
     out
 }
 
-/// The expected result: each segment sorted stably by its own on the directed ordered bits.
+/// The expected result: each segment sorted stably by its own on the directed ordered bits. The
+/// stable order of all the keys, dealt out to the segments in that order, sorts each of them.
 fn reference<K: TestKey, V: Copy>(keys: &[K], values: &[V], offsets: &[usize], order: Order) -> (Vec<u64>, Vec<V>) {
-    let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
-    for w in offsets.windows(2) {
-        pairs[w[0]..w[1]].sort_by_key(|(k, _)| order.directed(k.to_ordered_bits()));
+    let mut segment = vec![usize::MAX; keys.len()];
+    for (i, w) in offsets.windows(2).enumerate() {
+        segment[w[0]..w[1]].fill(i);
     }
-    (pairs.iter().map(|(k, _)| k.id()).collect(), pairs.iter().map(|&(_, v)| v).collect())
+    let mut next = offsets.to_vec();
+    let mut at: Vec<usize> = (0..keys.len()).collect();
+    for p in stable_positions(keys, order) {
+        if let Some(cursor) = next.get_mut(segment[p]) {
+            at[*cursor] = p;
+            *cursor += 1;
+        }
+    }
+    (at.iter().map(|&p| keys[p].id()).collect(), at.iter().map(|&p| values[p]).collect())
 }
 
 fn case<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
@@ -87,7 +96,9 @@ fn case_u64_values<K: TestKey>(s: &Sorter, n: usize, p: Pattern, order: Order) {
 fn u64_values(b: &Backend) {
     for order in ORDERS {
         for &n in &[0, 1, 2, 3, 31, 256, 257, 4097, 65537] {
-            for &p in &[Pattern::Random, Pattern::AllEqual, Pattern::FewDistinct, Pattern::Sorted, Pattern::Reverse] {
+            let patterns =
+                [Pattern::Random, Pattern::AllEqual, Pattern::FewDistinct, Pattern::Sorted, Pattern::Reverse];
+            for &p in patterns.iter().filter(|&&p| b.runs(n, p)) {
                 case_u64_values::<u32>(&b.sorter, n, p, order);
                 case_u64_values::<i32>(&b.sorter, n, p, order);
                 case_u64_values::<f32>(&b.sorter, n, p, order);
@@ -109,7 +120,7 @@ fn u64_values(b: &Backend) {
 fn every_key_type_and_layout(b: &Backend) {
     for order in ORDERS {
         for &n in &[0, 1, 2, 3, 31, 256, 257, 4097, 65537] {
-            for &p in PATTERNS {
+            for &p in PATTERNS.iter().filter(|&&p| b.runs(n, p)) {
                 case::<u32>(&b.sorter, n, p, order);
                 case::<i32>(&b.sorter, n, p, order);
                 case::<f32>(&b.sorter, n, p, order);
@@ -129,6 +140,9 @@ fn every_key_type_and_layout(b: &Backend) {
             case::<i64>(&s, 65537, Pattern::FewDistinct, order);
         }
         case::<u32>(&b.sorter, 1_000_000, Pattern::Random, order);
+        if b.name == "cpu" {
+            continue; // one case this large on the CPU backend (see `Backend::runs`)
+        }
         case::<f64>(&b.sorter, 1_000_000, Pattern::FewDistinct, order);
         case::<i16>(&b.sorter, 1_000_000, Pattern::Random, order);
     }

@@ -106,7 +106,7 @@ fn sweep(
     for &alg in &b.algorithms {
         for order in ORDERS {
             for &n in lengths {
-                for &p in patterns {
+                for &p in patterns.iter().filter(|&&p| b.runs(n, p)) {
                     f(b.name, &b.sorter, alg, n, p, order);
                 }
             }

@@ -139,7 +139,7 @@ static void segments_sort_checks(const gpusort_sorter *s, const char *sname) {
         for (gpusort_order order = GPUSORT_ASCENDING; order <= GPUSORT_DESCENDING; order++) {
             for (int with_values = 1; with_values >= 0; with_values--) {
                 const char *bad = NULL;
-                for (size_t si = 0; si < NARG_SIZES && !bad; si++)
+                for (size_t si = 0; si < NARG_SIZES && ARG_SIZES[si] <= largest_size(s) && !bad; si++)
                     for (size_t ci = 0; ci < NCUTS && !bad; ci++)
                         for (int p = 0; p < PATTERNS && !bad; p++)
                             bad = segments_case(ti, s, order, with_values, CUTS[ci], p, ARG_SIZES[si], &rng);

@@ -126,11 +126,20 @@ static const char *PATTERN_NAMES[] = {"random", "few distinct", "all equal", "so
 static const size_t SIZES[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 97, 255, 256, 257, 1000, 4099, 65536, 65537};
 #define NSIZES (sizeof SIZES / sizeof SIZES[0])
 
-/* GPUSORT_C_TEST_QUICK=1: the sizes up to 4099 only. The sanitizer run (ci/ffi.sh) sets it: its
-   checks are at the interface, and the two largest sizes were most of its two minutes. */
-static size_t sizes_to_test(void) {
+/* The largest size a sweep on sorter `s` tests. The checks here are at the interface: sizes past
+ * 4099 pick the GPU's paths, so they run on sorters that reach a GPU (the cuda one, and the default
+ * one where a GPU is usable). The CPU backend's large sizes are the Rust suites'; in CI the library
+ * here is unoptimised, and they took most of this program's four minutes. Without a GPU the
+ * default sorter is the cpu one, whose sweep takes every size to 4099: the default's stops at 257,
+ * as does the sanitizer run's (ci/ffi.sh sets GPUSORT_C_TEST_QUICK=1), whose checks are of memory
+ * at the interface. The size tables are ascending. */
+static int gpu_usable;
+static const gpusort_sorter *cpu_sorter;
+static size_t largest_size(const gpusort_sorter *s) {
     const char *quick = getenv("GPUSORT_C_TEST_QUICK");
-    return quick && quick[0] == '1' ? NSIZES - 2 : NSIZES;
+    if ((quick && quick[0] == '1') || (s == NULL && !gpu_usable))
+        return 257;
+    return gpu_usable && s != cpu_sorter ? SIZE_MAX : 4099;
 }
 
 /* A rank for element i of n in a pattern; for f32 the mid rank 0x80000000 is +0.0, one below -0.0.
@@ -250,7 +259,7 @@ static void sort_checks(const gpusort_sorter *s, const char *sname, gpusort_algo
             if (!stable && TYPES[ti].size == 8) continue;
             for (gpusort_order order = GPUSORT_ASCENDING; order <= GPUSORT_DESCENDING; order++) {
                 const char *bad = NULL;
-                for (size_t si = 0; si < sizes_to_test() && !bad; si++)
+                for (size_t si = 0; si < NSIZES && SIZES[si] <= largest_size(s) && !bad; si++)
                     for (int p = 0; p < PATTERNS && !bad; p++)
                         bad = run_case(&TYPES[ti], (enum mode)m, s, order, alg, p, SIZES[si], &rng);
                 check(!bad, "sort %s %s %s %s (%s sorter): sorted, permutation%s%s%s", MODE_NAMES[m], TYPES[ti].name,
@@ -487,6 +496,9 @@ static void thread_checks(const gpusort_sorter *cpu) {
 int main(void) {
     gpusort_sorter *cpu = NULL;
     check(gpusort_sorter_new(GPUSORT_BACKEND_CPU, &cpu) == GPUSORT_OK && cpu != NULL, "open a cpu sorter");
+    gpusort_sorter *gpu = NULL;
+    gpu_usable = gpusort_sorter_new(GPUSORT_BACKEND_CUDA, &gpu) == GPUSORT_OK;
+    cpu_sorter = cpu;
     sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
     sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
     argsort_sort_checks(NULL, "default");
@@ -497,8 +509,7 @@ int main(void) {
     topk_sort_checks(cpu, "cpu");
     pairs64_sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
     pairs64_sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
-    gpusort_sorter *gpu = NULL;
-    if (gpusort_sorter_new(GPUSORT_BACKEND_CUDA, &gpu) == GPUSORT_OK) {
+    if (gpu_usable) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             sort_checks(gpu, "cuda", alg);
         argsort_sort_checks(gpu, "cuda");

@@ -1,9 +1,7 @@
 //! Keys-only, stable and split-pair sorts of u16, i16, u8 and i8 keys, checked against the
 //! standard library's sort (independent of the ordered-bits map) as well as the oracle.
 
-mod common;
-
-use common::{check_stable, items, keys_u32, Rng, ORDERS, PATTERNS};
+use crate::common::{check_stable, items, keys_u32, Rng, ORDERS, PATTERNS};
 use gpusort_cpu::{check, sort_keys, sort_pairs, Order, SortKey};
 
 /// Lengths around the digit and L2 thresholds the small keys cross (the radix sort's insertion

@@ -1,8 +1,6 @@
 //! Keys-only sorts and stable sorts of items with u64, i32, f32, i64 and f64 keys.
 
-mod common;
-
-use common::{check_stable, items, keys_u32, small_lengths, F32Item, Rng, ORDERS, PATTERNS};
+use crate::common::{check_stable, items, keys_u32, small_lengths, F32Item, Rng, ORDERS, PATTERNS};
 use gpusort_cpu::{check, sort_keys, SortKey};
 
 fn check_keys<K: SortKey>(input: &[K], what: &str) {

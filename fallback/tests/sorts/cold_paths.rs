@@ -3,9 +3,7 @@
 //! scatter takes (4, 8, 16 bytes) and one it does not (12), destinations off a line boundary,
 //! both orders, stability witnessed by input positions.
 
-mod common;
-
-use common::{check_stable, items, keys_u32, Item, Rng, ORDERS};
+use crate::common::{check_stable, items, keys_u32, Item, Rng, ORDERS};
 use gpusort_cpu::{check, sort_keys, sort_stable, Keyed, Order};
 
 /// 4 MiB of 8-byte items, where the cold paths start.

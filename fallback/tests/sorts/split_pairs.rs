@@ -1,8 +1,6 @@
 //! `sort_pairs` on split key and value slices: values must move with their keys, stably.
 
-mod common;
-
-use common::{keys_u32, small_lengths, Item, Rng, ORDERS, PATTERNS};
+use crate::common::{keys_u32, small_lengths, Item, Rng, ORDERS, PATTERNS};
 use gpusort_cpu::{check, sort_pairs, SortKey};
 use std::fmt::Debug;
 use std::hash::Hash;

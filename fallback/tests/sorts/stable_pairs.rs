@@ -1,8 +1,6 @@
 //! `sort_stable` on Kvp-like items (u32 key, u32 input index as witness), both orders.
 
-mod common;
-
-use common::{check_stable, items, keys_u32, small_lengths, Item, Rng, PATTERNS};
+use crate::common::{check_stable, items, keys_u32, small_lengths, Item, Rng, PATTERNS};
 
 #[test]
 fn every_pattern_at_small_and_threshold_lengths() {

@@ -2,9 +2,7 @@
 //! path with it turned off, against an oracle: the standard library's sort on the ordered bits.
 //! Results must match bit for bit (so float keys keep `total_cmp` order, NaN payloads included).
 
-mod common;
-
-use common::{keys_u32, small_lengths, Rng, ORDERS, PATTERNS};
+use crate::common::{keys_u32, small_lengths, Rng, ORDERS, PATTERNS};
 use gpusort_cpu::simd::Isa;
 use gpusort_cpu::{sort_keys_on, Order, SortKey};
 
