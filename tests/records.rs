@@ -94,7 +94,7 @@ fn rows(n: usize, p: Pattern, seed: u64) -> Vec<Row> {
         .collect()
 }
 
-/// The same records sorted by the standard library's stable sort on the key's ordered bits.
+/// The same records in the stable order of the key's directed ordered bits (the oracle's).
 fn reference<K: SortKey>(v: &[Row], order: Order, key: impl Fn(&Row) -> K) -> Vec<Row> {
     let keys: Vec<K> = v.iter().map(key).collect();
     stable_positions(&keys, order).into_iter().map(|at| v[at]).collect()

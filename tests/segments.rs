@@ -1,5 +1,5 @@
-//! Segmented sorts on every backend: each segment comes out as the standard library's stable sort
-//! of that segment alone would leave it (keys bit for bit, values with their keys), for every key
+//! Segmented sorts on every backend: each segment comes out in the stable order of its own keys
+//! (the oracle's `check::stable_order`), keys bit for bit and values with their keys, for every key
 //! type, both orders, and segment layouts from one segment to thousands of tiny and empty ones;
 //! bad offsets are refused before anything is written. Keys already on the device
 //! (`sort_segments_device`) give the same result.

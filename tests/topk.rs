@@ -1,5 +1,5 @@
-//! Top-k on every backend: the result is the first k entries of the standard library's stable
-//! sort of (directed ordered bits, position), keys bit for bit with their input positions and
+//! Top-k on every backend: the result is the first k entries of the stable order of the directed
+//! ordered bits (the oracle's `check::stable_order`), keys bit for bit with their input positions and
 //! values, for every key type, both orders, k from 0 to n, and inputs where the k-th key has many
 //! ties (all equal, few distinct, only the extremes); bad arguments are refused. Keys already on
 //! the device (`top_k_device`) give the same result in device buffers.
