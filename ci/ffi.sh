@@ -18,8 +18,8 @@ case "${GPUSORT_FFI_PROFILE:-dev}" in
     # 6.0 minutes to build against 1.5 (2 cores), more than the C tests gained (full sizes: 114 s
     # against 247), and on a machine without a GPU the C tests' sweeps stop at 4099 items anyway
     # (test_gpusort.c, largest_size). No debug info: the static library was 500 MB with line tables.
-    dev) profile=(); libdir="$CARGO_TARGET_DIR/debug"; optimise=(env CARGO_PROFILE_DEV_DEBUG=false) ;;
-    release) profile=(--release); libdir="$CARGO_TARGET_DIR/release"; optimise=() ;;
+    dev) profile=(); libdir="$CARGO_TARGET_DIR/debug"; build_env=(env CARGO_PROFILE_DEV_DEBUG=false) ;;
+    release) profile=(--release); libdir="$CARGO_TARGET_DIR/release"; build_env=() ;;
     *) echo "GPUSORT_FFI_PROFILE must be dev or release" >&2; exit 2 ;;
 esac
 cc="${CC:-gcc}" cxx="${CXX:-g++}"
@@ -33,7 +33,7 @@ native_libs=(${GPUSORT_NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc})
 step() { printf '\n== %s\n' "$*"; }
 
 step "build libgpusort.so and libgpusort.a"
-"${optimise[@]}" cargo build -p gpusort-ffi "${profile[@]}"
+"${build_env[@]}" cargo build -p gpusort-ffi "${profile[@]}"
 ls -l "$libdir/libgpusort.so" "$libdir/libgpusort.a"
 
 step "the header compiles alone as C11 and as C++11/C++17"

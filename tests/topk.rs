@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use gpusort::check::stable_positions;
 use gpusort::{Order, SortError, Sorter};
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];

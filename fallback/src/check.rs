@@ -68,10 +68,21 @@ fn directed_keys<T: Keyed>(items: &[T], order: Order) -> Vec<u64> {
     items.iter().map(|x| order.directed(x.sort_key().to_ordered_bits()).into()).collect()
 }
 
+/// The positions of `items` in their stable order by key in `order`: the permutation an argsort
+/// must return.
+///
+/// ```
+/// use gpusort_cpu::{check::stable_positions, Order};
+/// assert_eq!(stable_positions(&[2.5f32, -1.0, 2.5], Order::Descending), [0, 2, 1]);
+/// ```
+pub fn stable_positions<T: Keyed>(items: &[T], order: Order) -> Vec<usize> {
+    stable_order(&directed_keys(items, order))
+}
+
 /// The unique stable sort of `input` (an independent reference: `stable_order`, not the radix code
 /// under test).
 pub fn stable_reference<T: Keyed>(input: &[T], order: Order) -> Vec<T> {
-    stable_order(&directed_keys(input, order)).into_iter().map(|at| input[at]).collect()
+    stable_positions(input, order).into_iter().map(|at| input[at]).collect()
 }
 
 /// Index of the first position where `output` differs from the stable sort of `input`.

@@ -98,12 +98,6 @@ pub fn sorted(v: &[u64]) -> Vec<u64> {
     gpusort::check::stable_order(v).into_iter().map(|at| v[at]).collect()
 }
 
-/// The positions of `keys` in their stable order: the expected permutation of an argsort.
-pub fn stable_positions<K: gpusort::SortKey>(keys: &[K], order: gpusort::Order) -> Vec<usize> {
-    let bits: Vec<u64> = keys.iter().map(|k| order.directed(k.to_ordered_bits()).into()).collect();
-    gpusort::check::stable_order(&bits)
-}
-
 /// A key type under test, with an identity for multiset and stability checks (floats have none).
 pub trait TestKey: Key + Copy + std::fmt::Debug {
     fn from_bits(b: u64) -> Self;
