@@ -2,11 +2,11 @@
 """gpusort's CPU keys-only sort against np.sort on the same keys, in the same run.
 
 Writes seeded random keys to raw files, times np.sort on one thread (it has no other mode) and
-`npsort_table` (fallback/examples/npsort_table.rs, a release binary) on one thread and on all
+`npsort_table` (fallback/benches/npsort_table.rs, a release binary that ci/npsort.sh builds) on one thread and on all
 cores, checks that both give the same keys, and prints a markdown table. Wall time, median of
 repeats after warm-up; every sort gets a fresh copy of the input, the copy not timed.
 
-    python3 ci/npsort_bench.py --bin target/release/examples/npsort_table [--radix]
+    python3 ci/npsort_bench.py --bin <the npsort_table binary> [--radix]   (or: ci/npsort.sh [--radix])
 
 `--radix` adds the radix sort (GPUSORT_CPU_SIMD=off: the path before the vector sort), on one
 thread and on all cores. Needs numpy; no Rust toolchain.

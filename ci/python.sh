@@ -43,7 +43,8 @@ ci() {
     PATH="$venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev" "$venv/bin/python" -m pip install -q \
         --no-build-isolation --force-reinstall --no-deps ./python
     step "pytest python/tests"
-    "$venv/bin/python" -m pytest -q python/tests
+    # The slowest cases are listed: where the next minute of a CI run would come from.
+    "$venv/bin/python" -m pytest -q --durations=12 python/tests
 }
 
 wheel() {

@@ -170,7 +170,7 @@ impl<T: Copy> HugeVec<T> {
     /// # Safety
     /// `len <= capacity`, and items `0..len` have been written.
     pub unsafe fn set_len(&mut self, len: usize) {
-        debug_assert!(len <= self.capacity);
+        assert!(len <= self.capacity);
         self.len = len;
     }
 }

@@ -149,7 +149,7 @@ pub(crate) fn hot_fits<T>() -> bool {
 /// `None`, without running `f`, when the buffer cannot grow (the caller has a path without it).
 /// `f` must not sort on this thread meanwhile (the buffer is borrowed).
 pub(crate) fn with_hot<T, R>(len: usize, f: impl FnOnce(Ptr<T>) -> R) -> Option<R> {
-    debug_assert!(hot_fits::<T>());
+    assert!(hot_fits::<T>());
     HOT.with(|h| {
         let mut words = h.borrow_mut();
         let need = len.saturating_mul(std::mem::size_of::<T>()).div_ceil(16);

@@ -81,7 +81,7 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: boo
 #[inline(always)]
 pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bool) -> Split {
     let n = v.len();
-    debug_assert!(n > max_small(V::LANES));
+    assert!(n > max_small(V::LANES));
     let p = v.as_mut_ptr();
     let pivot = pivot::<V>(v, map, map_in);
     let (mid, lo, hi) =
@@ -148,7 +148,7 @@ unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
     let load = |at: *const V::Elem| if MAP_IN { map.fwd(V::load(at)) } else { V::load(at) };
     let lanes = V::LANES;
     let step = BATCH * lanes;
-    debug_assert!(n >= 2 * step);
+    assert!(n >= 2 * step);
     let pv = V::splat(pivot);
     let mut first = [pv; BATCH];
     let mut last = [pv; BATCH];
@@ -217,7 +217,7 @@ unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
     for v in last {
         out.pack(v, full);
     }
-    debug_assert_eq!(out.ls, out.rs);
+    assert_eq!(out.ls, out.rs);
     (out.ls, out.min.reduce_min(), out.max.reduce_max())
 }
 
