@@ -1,7 +1,10 @@
 //! AVX2 registers: 8 u32 or 4 u64 keys. AVX2 has no compress, so the partition packs with a lane
 //! permutation looked up by the comparison mask (256 entries for 8 lanes, 16 for 4). It has no
-//! unsigned compare and no 64-bit min or max either: keys compare as signed after flipping the
-//! sign bit, and u64 min and max are a compare and a blend.
+//! unsigned compare and no 64-bit min or max either, so the keys are sorted as signed words (the
+//! ordered bits with the top bit flipped, `map::Bits::FLIPPED`; the flip is folded into the maps
+//! that the first and last pass apply anyway): every compare is one instruction, and a 64-bit min
+//! or max a compare and a blend. (As unsigned words, each 64-bit comparator of the network took
+//! two more instructions to flip both sides.)
 
 use std::arch::x86_64::*;
 
@@ -9,11 +12,13 @@ use super::map::KeyMap;
 use super::quick;
 use super::vector::Vector;
 
+/// Eight 32-bit keys as signed words (the ordered bits with the top bit flipped).
 #[derive(Clone, Copy)]
-pub(crate) struct U32x8(__m256i);
+pub(crate) struct I32x8(__m256i);
 
+/// Four 64-bit keys as signed words (the ordered bits with the top bit flipped).
 #[derive(Clone, Copy)]
-pub(crate) struct U64x4(__m256i);
+pub(crate) struct I64x4(__m256i);
 
 /// For each 8-bit mask, the u32 lanes whose bit is set, in order, then zeros: the
 /// `permutevar8x32` indices that pack those lanes to the bottom.
@@ -115,68 +120,56 @@ fn iota64() -> __m256i {
     unsafe { _mm256_setr_epi64x(0, 1, 2, 3) }
 }
 
-#[inline(always)]
-fn flip32(v: __m256i) -> __m256i {
-    // SAFETY: as above.
-    unsafe { _mm256_xor_si256(v, _mm256_set1_epi32(i32::MIN)) }
-}
-
-#[inline(always)]
-fn flip64(v: __m256i) -> __m256i {
-    // SAFETY: as above.
-    unsafe { _mm256_xor_si256(v, _mm256_set1_epi64x(i64::MIN)) }
-}
-
-/// All-ones in the u64 lanes where `a > b`, unsigned.
+/// All-ones in the 64-bit lanes where `a > b`, signed.
 #[inline(always)]
 fn gt64(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: as above.
-    unsafe { _mm256_cmpgt_epi64(flip64(a), flip64(b)) }
+    unsafe { _mm256_cmpgt_epi64(a, b) }
 }
 
 // SAFETY: only reached from the `#[target_feature(enable = "avx2")]` entries below, which the
 // dispatcher calls only after detecting AVX2.
-unsafe impl Vector for U32x8 {
-    type Elem = u32;
+unsafe impl Vector for I32x8 {
+    type Elem = i32;
     const LANES: usize = 8;
     #[inline(always)]
-    unsafe fn load(p: *const u32) -> Self {
-        U32x8(_mm256_loadu_si256(p as *const __m256i))
+    unsafe fn load(p: *const i32) -> Self {
+        I32x8(_mm256_loadu_si256(p as *const __m256i))
     }
     #[inline(always)]
-    unsafe fn store(self, p: *mut u32) {
+    unsafe fn store(self, p: *mut i32) {
         _mm256_storeu_si256(p as *mut __m256i, self.0)
     }
     #[inline(always)]
-    unsafe fn load_part(p: *const u32, n: usize, fill: Self) -> Self {
+    unsafe fn load_part(p: *const i32, n: usize, fill: Self) -> Self {
         let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), iota32());
-        U32x8(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi32(p as *const i32, m), m))
+        I32x8(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi32(p, m), m))
     }
     #[inline(always)]
-    unsafe fn store_part(self, p: *mut u32, n: usize) {
+    unsafe fn store_part(self, p: *mut i32, n: usize) {
         let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), iota32());
-        _mm256_maskstore_epi32(p as *mut i32, m, self.0)
+        _mm256_maskstore_epi32(p, m, self.0)
     }
     #[inline(always)]
-    fn splat(x: u32) -> Self {
+    fn splat(x: i32) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_set1_epi32(x as i32) })
+        I32x8(unsafe { _mm256_set1_epi32(x) })
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_min_epu32(self.0, o.0) })
+        I32x8(unsafe { _mm256_min_epi32(self.0, o.0) })
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_max_epu32(self.0, o.0) })
+        I32x8(unsafe { _mm256_max_epi32(self.0, o.0) })
     }
     #[inline(always)]
     fn gt_mask(self, pivot: Self) -> u32 {
         // SAFETY: as above.
         unsafe {
-            let gt = _mm256_cmpgt_epi32(flip32(self.0), flip32(pivot.0));
+            let gt = _mm256_cmpgt_epi32(self.0, pivot.0);
             _mm256_movemask_ps(_mm256_castsi256_ps(gt)) as u32
         }
     }
@@ -185,7 +178,7 @@ unsafe impl Vector for U32x8 {
         // SAFETY: as above; `mask` has 8 bits, so the row exists.
         unsafe {
             let idx = _mm256_loadu_si256(PACK8.get_unchecked(mask as usize & 0xff).as_ptr() as *const __m256i);
-            U32x8(_mm256_permutevar8x32_epi32(self.0, idx))
+            I32x8(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     const SPLIT_IS_CHEAP: bool = true;
@@ -194,7 +187,7 @@ unsafe impl Vector for U32x8 {
         // SAFETY: as above; `gt` has 8 bits, so the row exists.
         unsafe {
             let idx = _mm256_loadu_si256(SPLIT8.get_unchecked(gt as usize & 0xff).as_ptr() as *const __m256i);
-            U32x8(_mm256_permutevar8x32_epi32(self.0, idx))
+            I32x8(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     #[inline(always)]
@@ -202,7 +195,7 @@ unsafe impl Vector for U32x8 {
         // SAFETY: as above.
         unsafe {
             let idx = _mm256_xor_si256(iota32(), _mm256_set1_epi32(x as i32));
-            U32x8(_mm256_permutevar8x32_epi32(self.0, idx))
+            I32x8(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     #[inline(always)]
@@ -211,7 +204,7 @@ unsafe impl Vector for U32x8 {
         unsafe {
             let b = _mm256_set1_epi32(bit as i32);
             let m = _mm256_cmpeq_epi32(_mm256_and_si256(iota32(), b), b);
-            U32x8(_mm256_blendv_epi8(lo.0, hi.0, m))
+            I32x8(_mm256_blendv_epi8(lo.0, hi.0, m))
         }
     }
     #[inline(always)]
@@ -221,7 +214,7 @@ unsafe impl Vector for U32x8 {
             let idx = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
             let a = _mm256_permutevar8x32_epi32(self.0, idx);
             let b = _mm256_permutevar8x32_epi32(other.0, idx);
-            U32x8(_mm256_blend_epi32::<0b1010_1010>(a, b))
+            I32x8(_mm256_blend_epi32::<0b1010_1010>(a, b))
         }
     }
     #[inline(always)]
@@ -231,86 +224,86 @@ unsafe impl Vector for U32x8 {
             let idx = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
             let a = _mm256_permutevar8x32_epi32(self.0, idx);
             let b = _mm256_permutevar8x32_epi32(other.0, idx);
-            U32x8(_mm256_blend_epi32::<0b1010_1010>(a, b))
+            I32x8(_mm256_blend_epi32::<0b1010_1010>(a, b))
         }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_xor_si256(self.0, o.0) })
+        I32x8(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_or_si256(self.0, o.0) })
+        I32x8(unsafe { _mm256_or_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn sign_fill(self) -> Self {
         // SAFETY: as above.
-        U32x8(unsafe { _mm256_srai_epi32::<31>(self.0) })
+        I32x8(unsafe { _mm256_srai_epi32::<31>(self.0) })
     }
     #[inline(always)]
-    fn reduce_min(self) -> u32 {
-        lanes32(self.0).into_iter().min().unwrap_or(u32::MAX)
+    fn reduce_min(self) -> i32 {
+        lanes32(self.0).into_iter().min().unwrap_or(i32::MAX)
     }
     #[inline(always)]
-    fn reduce_max(self) -> u32 {
-        lanes32(self.0).into_iter().max().unwrap_or(0)
+    fn reduce_max(self) -> i32 {
+        lanes32(self.0).into_iter().max().unwrap_or(i32::MIN)
     }
 }
 
 #[inline(always)]
-fn lanes32(v: __m256i) -> [u32; 8] {
-    let mut out = [0u32; 8];
+fn lanes32(v: __m256i) -> [i32; 8] {
+    let mut out = [0i32; 8];
     // SAFETY: as above; `out` has room for one register.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
     out
 }
 
 #[inline(always)]
-fn lanes64(v: __m256i) -> [u64; 4] {
-    let mut out = [0u64; 4];
+fn lanes64(v: __m256i) -> [i64; 4] {
+    let mut out = [0i64; 4];
     // SAFETY: as above; `out` has room for one register.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
     out
 }
 
-// SAFETY: as for `U32x8`.
-unsafe impl Vector for U64x4 {
-    type Elem = u64;
+// SAFETY: as for `I32x8`.
+unsafe impl Vector for I64x4 {
+    type Elem = i64;
     const LANES: usize = 4;
     #[inline(always)]
-    unsafe fn load(p: *const u64) -> Self {
-        U64x4(_mm256_loadu_si256(p as *const __m256i))
+    unsafe fn load(p: *const i64) -> Self {
+        I64x4(_mm256_loadu_si256(p as *const __m256i))
     }
     #[inline(always)]
-    unsafe fn store(self, p: *mut u64) {
+    unsafe fn store(self, p: *mut i64) {
         _mm256_storeu_si256(p as *mut __m256i, self.0)
     }
     #[inline(always)]
-    unsafe fn load_part(p: *const u64, n: usize, fill: Self) -> Self {
+    unsafe fn load_part(p: *const i64, n: usize, fill: Self) -> Self {
         let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
-        U64x4(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi64(p as *const i64, m), m))
+        I64x4(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi64(p, m), m))
     }
     #[inline(always)]
-    unsafe fn store_part(self, p: *mut u64, n: usize) {
+    unsafe fn store_part(self, p: *mut i64, n: usize) {
         let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
-        _mm256_maskstore_epi64(p as *mut i64, m, self.0)
+        _mm256_maskstore_epi64(p, m, self.0)
     }
     #[inline(always)]
-    fn splat(x: u64) -> Self {
+    fn splat(x: i64) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_set1_epi64x(x as i64) })
+        I64x4(unsafe { _mm256_set1_epi64x(x) })
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_blendv_epi8(self.0, o.0, gt64(self.0, o.0)) })
+        I64x4(unsafe { _mm256_blendv_epi8(self.0, o.0, gt64(self.0, o.0)) })
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_blendv_epi8(o.0, self.0, gt64(self.0, o.0)) })
+        I64x4(unsafe { _mm256_blendv_epi8(o.0, self.0, gt64(self.0, o.0)) })
     }
     #[inline(always)]
     fn gt_mask(self, pivot: Self) -> u32 {
@@ -322,7 +315,7 @@ unsafe impl Vector for U64x4 {
         // SAFETY: as above; `mask` has 4 bits, so the row exists.
         unsafe {
             let idx = _mm256_loadu_si256(PACK4.get_unchecked(mask as usize & 0xf).as_ptr() as *const __m256i);
-            U64x4(_mm256_permutevar8x32_epi32(self.0, idx))
+            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     const SPLIT_IS_CHEAP: bool = true;
@@ -331,7 +324,7 @@ unsafe impl Vector for U64x4 {
         // SAFETY: as above; `gt` has 4 bits, so the row exists.
         unsafe {
             let idx = _mm256_loadu_si256(SPLIT4.get_unchecked(gt as usize & 0xf).as_ptr() as *const __m256i);
-            U64x4(_mm256_permutevar8x32_epi32(self.0, idx))
+            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     #[inline(always)]
@@ -342,7 +335,7 @@ unsafe impl Vector for U64x4 {
             let t = iota32();
             let lane = _mm256_xor_si256(_mm256_srli_epi32::<1>(t), _mm256_set1_epi32(x as i32));
             let idx = _mm256_or_si256(_mm256_slli_epi32::<1>(lane), _mm256_and_si256(t, _mm256_set1_epi32(1)));
-            U64x4(_mm256_permutevar8x32_epi32(self.0, idx))
+            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
         }
     }
     #[inline(always)]
@@ -351,7 +344,7 @@ unsafe impl Vector for U64x4 {
         unsafe {
             let b = _mm256_set1_epi64x(bit as i64);
             let m = _mm256_cmpeq_epi64(_mm256_and_si256(iota64(), b), b);
-            U64x4(_mm256_blendv_epi8(lo.0, hi.0, m))
+            I64x4(_mm256_blendv_epi8(lo.0, hi.0, m))
         }
     }
     #[inline(always)]
@@ -360,7 +353,7 @@ unsafe impl Vector for U64x4 {
         unsafe {
             let a = _mm256_permute4x64_epi64::<0b01_01_00_00>(self.0);
             let b = _mm256_permute4x64_epi64::<0b01_01_00_00>(other.0);
-            U64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
+            I64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
         }
     }
     #[inline(always)]
@@ -369,41 +362,48 @@ unsafe impl Vector for U64x4 {
         unsafe {
             let a = _mm256_permute4x64_epi64::<0b11_11_10_10>(self.0);
             let b = _mm256_permute4x64_epi64::<0b11_11_10_10>(other.0);
-            U64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
+            I64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
         }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_xor_si256(self.0, o.0) })
+        I64x4(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_or_si256(self.0, o.0) })
+        I64x4(unsafe { _mm256_or_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn sign_fill(self) -> Self {
         // SAFETY: as above.
-        U64x4(unsafe { _mm256_cmpgt_epi64(_mm256_setzero_si256(), self.0) })
+        I64x4(unsafe { _mm256_cmpgt_epi64(_mm256_setzero_si256(), self.0) })
     }
     #[inline(always)]
-    fn reduce_min(self) -> u64 {
-        lanes64(self.0).into_iter().min().unwrap_or(u64::MAX)
+    fn reduce_min(self) -> i64 {
+        lanes64(self.0).into_iter().min().unwrap_or(i64::MAX)
     }
     #[inline(always)]
-    fn reduce_max(self) -> u64 {
-        lanes64(self.0).into_iter().max().unwrap_or(0)
+    fn reduce_max(self) -> i64 {
+        lanes64(self.0).into_iter().max().unwrap_or(i64::MIN)
     }
 }
 
-/// Sorts `v` on this thread.
+/// 32-bit words as the signed words [`I32x8`] sorts.
+fn signed32(v: &mut [u32]) -> &mut [i32] {
+    // SAFETY: same size and alignment, every bit pattern valid; the borrow moves into the result.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut i32, v.len()) }
+}
+
+/// Sorts `v` on this thread. The words are raw key bits or, when `mapped`, the words this
+/// kernel sorts (signed: `map::Bits::FLIPPED`), as [`split_u32`] leaves them.
 ///
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
-    quick::sort::<U32x8>(v, map, mapped)
+    quick::sort::<I32x8>(signed32(v), map, mapped)
 }
 
 /// One partition step of a parallel sort (see `quick::split`).
@@ -412,23 +412,40 @@ pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<U32x8>(v, map, map_in)
+    quick::split::<I32x8>(signed32(v), map, map_in)
 }
 
-/// As [`sort_u32`], for u64 keys.
+/// Maps a range that [`split_u32`] finished back to raw key bits.
+pub(crate) fn back_u32(map: KeyMap, v: &mut [u32]) {
+    map.back_slice(signed32(v))
+}
+
+/// 64-bit words as the signed words [`I64x4`] sorts.
+fn signed64(v: &mut [u64]) -> &mut [i64] {
+    // SAFETY: same size and alignment, every bit pattern valid; the borrow moves into the result.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut i64, v.len()) }
+}
+
+/// As [`sort_u32`], for 64-bit keys. The words are raw key bits or, when `mapped`, the words
+/// this kernel sorts (signed: `map::Bits::FLIPPED`), as [`split_u64`] leaves them.
 ///
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
-    quick::sort::<U64x4>(v, map, mapped)
+    quick::sort::<I64x4>(signed64(v), map, mapped)
 }
 
-/// As [`split_u32`], for u64 keys.
+/// As [`split_u32`], for 64-bit keys (see [`sort_u64`]).
 ///
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<U64x4>(v, map, map_in)
+    quick::split::<I64x4>(signed64(v), map, map_in)
+}
+
+/// Maps a range that [`split_u64`] finished back to raw key bits.
+pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
+    map.back_slice(signed64(v))
 }

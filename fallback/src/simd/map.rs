@@ -1,7 +1,13 @@
 //! Keys to their directed ordered bits and back: in registers (`KeyMap`, as the vector sort
-//! loads and stores keys) or in place over a slice. The vector sort compares unsigned
-//! words; these maps are `SortKey::to_ordered_bits` (then inverted for a descending sort) and
-//! their inverses, on the raw bits, so a key comes back bit for bit (NaN payloads included).
+//! loads and stores keys) or in place over a slice. The vector sort compares the ordered bits as
+//! unsigned words; these maps are `SortKey::to_ordered_bits` (then inverted for a descending
+//! sort) and their inverses, on the raw bits, so a key comes back bit for bit (NaN payloads
+//! included).
+//!
+//! A register type that compares its lanes as signed words (AVX2's, which has no unsigned
+//! compare) sorts words of a signed type (`Bits::FLIPPED`): the ordered bits with the top bit
+//! flipped, which order as signed words as the ordered bits do as unsigned ones. The maps fold
+//! that flip in, so it costs nothing beyond them.
 
 use std::any::TypeId;
 
@@ -52,11 +58,10 @@ pub(crate) struct KeyMap {
 }
 
 impl KeyMap {
-    /// Ascending unsigned keys: their bits are already the ordered bits.
-    pub(crate) const IDENTITY: KeyMap = KeyMap { map: Map::Plain, descending: false };
-
-    pub(crate) fn is_identity(self) -> bool {
-        self == Self::IDENTITY
+    /// Whether the map changes words of type `B` (all but ascending unsigned keys sorted as
+    /// unsigned words do).
+    pub(crate) fn changes<B: Bits>(self) -> bool {
+        self.map != Map::Plain || self.descending || B::FLIPPED
     }
 
     /// Raw key bits to directed ordered bits, lane by lane ([`forward`]'s map).
@@ -69,8 +74,9 @@ impl KeyMap {
             // Negative floats: every bit flipped; others: the sign bit.
             Map::Float => v.xor(v.sign_fill().or(sign)),
         };
-        if self.descending {
-            v.xor(V::splat(V::Elem::MAX))
+        let v = if self.descending { v.xor(V::splat(V::Elem::ALL)) } else { v };
+        if V::Elem::FLIPPED {
+            v.xor(sign)
         } else {
             v
         }
@@ -79,8 +85,9 @@ impl KeyMap {
     /// The inverse of [`KeyMap::fwd`].
     #[inline(always)]
     pub(crate) fn back<V: Vector>(self, v: V) -> V {
-        let all = V::splat(V::Elem::MAX);
+        let all = V::splat(V::Elem::ALL);
         let sign = V::splat(V::Elem::SIGN);
+        let v = if V::Elem::FLIPPED { v.xor(sign) } else { v };
         let v = if self.descending { v.xor(all) } else { v };
         match self.map {
             Map::Plain => v,
@@ -94,8 +101,9 @@ impl KeyMap {
     #[inline(always)]
     pub(crate) fn fwd_word<B: Bits>(self, b: B) -> B {
         let b = to_ordered(b, self.map);
-        if self.descending {
-            b.not()
+        let b = if self.descending { b.not() } else { b };
+        if B::FLIPPED {
+            b.flip_sign()
         } else {
             b
         }
@@ -104,17 +112,22 @@ impl KeyMap {
     /// [`KeyMap::back`] on one word.
     #[inline(always)]
     pub(crate) fn back_word<B: Bits>(self, b: B) -> B {
+        let b = if B::FLIPPED { b.flip_sign() } else { b };
         from_ordered(if self.descending { b.not() } else { b }, self.map)
     }
 
     /// [`KeyMap::fwd`] on every word of `v`.
     pub(crate) fn fwd_slice<B: Bits>(self, v: &mut [B]) {
-        forward(v, self.map, self.descending)
+        if self.changes::<B>() {
+            each_case(v, self, KeyMap::fwd_word)
+        }
     }
 
     /// [`KeyMap::back`] on every word of `v`.
     pub(crate) fn back_slice<B: Bits>(self, v: &mut [B]) {
-        back(v, self.map, self.descending)
+        if self.changes::<B>() {
+            each_case(v, self, KeyMap::back_word)
+        }
     }
 }
 
@@ -129,16 +142,19 @@ pub(crate) fn as_bits<K: SortKey, B: 'static>(v: &mut [K]) -> Option<&mut [B]> {
     same.then(|| unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut B, v.len()) })
 }
 
-/// The bit operations the maps need, on u32 and u64.
+/// The bit operations the maps need, on the words the vector sort sorts.
 pub(crate) trait Bits: Copy + Send + Sync + 'static {
+    /// The words are the ordered bits with the top bit flipped (signed types: see the module docs).
+    const FLIPPED: bool;
     fn sign_set(self) -> bool;
     fn flip_sign(self) -> Self;
     fn not(self) -> Self;
 }
 
 macro_rules! bits {
-    ($t:ty) => {
+    ($t:ty, $flipped:literal) => {
         impl Bits for $t {
+            const FLIPPED: bool = $flipped;
             #[inline(always)]
             fn sign_set(self) -> bool {
                 self >> (<$t>::BITS - 1) != 0
@@ -154,8 +170,10 @@ macro_rules! bits {
         }
     };
 }
-bits!(u32);
-bits!(u64);
+bits!(u32, false);
+bits!(u64, false);
+bits!(i32, true);
+bits!(i64, true);
 
 #[inline(always)]
 fn to_ordered<B: Bits>(b: B, map: Map) -> B {
@@ -188,27 +206,18 @@ fn each<B: Bits>(v: &mut [B], f: impl Fn(B) -> B + Sync) {
     }
 }
 
-/// Raw key bits to directed ordered bits (an ascending sort on them gives the wanted order).
-pub(crate) fn forward<B: Bits>(v: &mut [B], map: Map, descending: bool) {
-    // One closure per case keeps the loops free of branches on `map`.
-    match (map, descending) {
-        (Map::Plain, false) => {}
-        (Map::Plain, true) => each(v, |b| b.not()),
-        (Map::Signed, false) => each(v, |b| to_ordered(b, Map::Signed)),
-        (Map::Signed, true) => each(v, |b| to_ordered(b, Map::Signed).not()),
-        (Map::Float, false) => each(v, |b| to_ordered(b, Map::Float)),
-        (Map::Float, true) => each(v, |b| to_ordered(b, Map::Float).not()),
+/// Applies `f` with the map `m` to every word, `m` a constant in each loop: one loop per case
+/// keeps the loops free of branches on the map.
+fn each_case<B: Bits>(v: &mut [B], m: KeyMap, f: impl Fn(KeyMap, B) -> B + Sync) {
+    const fn k(map: Map, descending: bool) -> KeyMap {
+        KeyMap { map, descending }
     }
-}
-
-/// The inverse of [`forward`].
-pub(crate) fn back<B: Bits>(v: &mut [B], map: Map, descending: bool) {
-    match (map, descending) {
-        (Map::Plain, false) => {}
-        (Map::Plain, true) => each(v, |b| b.not()),
-        (Map::Signed, false) => each(v, |b| from_ordered(b, Map::Signed)),
-        (Map::Signed, true) => each(v, |b| from_ordered(b.not(), Map::Signed)),
-        (Map::Float, false) => each(v, |b| from_ordered(b, Map::Float)),
-        (Map::Float, true) => each(v, |b| from_ordered(b.not(), Map::Float)),
+    match (m.map, m.descending) {
+        (Map::Plain, false) => each(v, |b| f(k(Map::Plain, false), b)),
+        (Map::Plain, true) => each(v, |b| f(k(Map::Plain, true), b)),
+        (Map::Signed, false) => each(v, |b| f(k(Map::Signed, false), b)),
+        (Map::Signed, true) => each(v, |b| f(k(Map::Signed, true), b)),
+        (Map::Float, false) => each(v, |b| f(k(Map::Float, false), b)),
+        (Map::Float, true) => each(v, |b| f(k(Map::Float, true), b)),
     }
 }

@@ -84,8 +84,11 @@ impl Isa {
 struct Kernel<B> {
     /// Sorts on the calling thread (`quick::sort`).
     sort: unsafe fn(&mut [B], KeyMap, bool),
-    /// Partitions a range longer than the base case (`quick::split`).
+    /// Partitions a range longer than the base case (`quick::split`), leaving the words that the
+    /// kernel sorts (ordered bits, or signed words: `map::Bits::FLIPPED`).
     split: unsafe fn(&mut [B], KeyMap, bool) -> Split,
+    /// Maps a range that `split` finished (one value) back to raw key bits.
+    back: fn(KeyMap, &mut [B]),
 }
 
 trait Width: Lane {
@@ -96,9 +99,9 @@ impl Width for u32 {
     fn kernel(isa: Isa) -> Option<Kernel<u32>> {
         match isa {
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32 }),
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32, back: avx2::back_u32 }),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32 }),
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32, back: KeyMap::back_slice }),
             _ => None,
         }
     }
@@ -108,9 +111,9 @@ impl Width for u64 {
     fn kernel(isa: Isa) -> Option<Kernel<u64>> {
         match isa {
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64 }),
+            Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64, back: avx2::back_u64 }),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64 }),
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64, back: KeyMap::back_slice }),
             _ => None,
         }
     }
@@ -171,7 +174,7 @@ fn split_sort<B: Width>(v: &mut [B], kernel: Kernel<B>, (piece, depth): (usize, 
     let side = |side: &mut [B], done: bool| {
         if done {
             // One value: finished, back to raw key bits.
-            map.back_slice(side)
+            (kernel.back)(map, side)
         } else {
             split_sort(side, kernel, (piece, depth - 1), map, true)
         }

@@ -116,13 +116,14 @@ fn transpose<V: Vector, const R: usize>(r: &mut [V; R]) {
     }
 }
 
-/// Sorts the `n <= R * LANES` keys at `p` in `R` registers. The keys are stored mapped back by
-/// `map` from ordered bits; `map_in` says they are raw key bits still, mapped as they are loaded.
+/// Sorts the `n <= R * LANES` keys at `p` in `R` registers. `map_in` says they are raw key bits
+/// still, which `map` takes to the sorted words as they are loaded; `map_out`, that they are
+/// stored mapped back to raw key bits (else as sorted words).
 ///
 /// # Safety
 /// `p` is valid for reads and writes of `n` keys.
 #[inline(always)]
-unsafe fn sort_block<V: Vector, const R: usize>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool) {
+unsafe fn sort_block<V: Vector, const R: usize>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool, map_out: bool) {
     let lanes = V::LANES;
     let fill = V::splat(V::Elem::MAX);
     // Raw bits that map to the greatest ordered bits, for the lanes past `n`.
@@ -143,7 +144,7 @@ unsafe fn sort_block<V: Vector, const R: usize>(p: *mut V::Elem, n: usize, map: 
     }
     sort_regs(&mut r);
     transpose(&mut r);
-    if !map.is_identity() {
+    if map_out && map.changes::<V::Elem>() {
         for v in r.iter_mut() {
             *v = map.back(*v);
         }
@@ -164,18 +165,18 @@ pub(crate) const fn max_small(lanes: usize) -> usize {
 }
 
 /// Sorts the `n <= max_small(LANES)` keys at `p`, in as few registers (a power of two) as hold
-/// them; `map` and `map_in` as for [`sort_block`].
+/// them; `map`, `map_in` and `map_out` as for [`sort_block`].
 ///
 /// # Safety
 /// `p` is valid for reads and writes of `n` keys.
 #[inline(always)]
-pub(crate) unsafe fn sort_small<V: Vector>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool) {
+pub(crate) unsafe fn sort_small<V: Vector>(p: *mut V::Elem, n: usize, map: KeyMap, map_in: bool, map_out: bool) {
     match n.div_ceil(V::LANES) {
         0 => {}
-        1 => sort_block::<V, 1>(p, n, map, map_in),
-        2 => sort_block::<V, 2>(p, n, map, map_in),
-        3..=4 => sort_block::<V, 4>(p, n, map, map_in),
-        5..=8 => sort_block::<V, 8>(p, n, map, map_in),
-        _ => sort_block::<V, 16>(p, n, map, map_in),
+        1 => sort_block::<V, 1>(p, n, map, map_in, map_out),
+        2 => sort_block::<V, 2>(p, n, map, map_in, map_out),
+        3..=4 => sort_block::<V, 4>(p, n, map, map_in, map_out),
+        5..=8 => sort_block::<V, 8>(p, n, map, map_in, map_out),
+        _ => sort_block::<V, 16>(p, n, map, map_in, map_out),
     }
 }

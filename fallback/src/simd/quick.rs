@@ -45,7 +45,7 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: boo
         let (s, len, budget) = stack[top];
         let first = std::mem::replace(&mut map_in, false);
         if len <= small {
-            sort_small::<V>(p.add(s), len, map, first);
+            sort_small::<V>(p.add(s), len, map, first, true);
             continue;
         }
         let range = std::slice::from_raw_parts_mut(p.add(s), len);
@@ -83,9 +83,16 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bo
     let n = v.len();
     assert!(n > max_small(V::LANES));
     let p = v.as_mut_ptr();
-    let pivot = pivot::<V>(v, map, map_in);
-    let (mid, lo, hi) =
-        if map_in { partition_any::<V, true>(p, n, pivot, map) } else { partition_any::<V, false>(p, n, pivot, map) };
+    let (pivot, repeats) = pivot::<V>(v, map, map_in);
+    // The bounds cost a min and a max per register, and only a side of one value needs them; such
+    // a side shows as equal keys in the sorted sample (all samples on its side of the pivot), so
+    // they are tracked only where the sample repeats a key. Untracked bounds are the widest.
+    let (mid, lo, hi) = match (map_in, repeats) {
+        (true, true) => partition_any::<V, true, true>(p, n, pivot, map),
+        (true, false) => partition_any::<V, true, false>(p, n, pivot, map),
+        (false, true) => partition_any::<V, false, true>(p, n, pivot, map),
+        (false, false) => partition_any::<V, false, false>(p, n, pivot, map),
+    };
     if mid < n {
         // Left keys lie in [lo, pivot], right ones in (pivot, hi].
         return Split { mid, left_done: lo == pivot, right_done: hi == pivot.succ() };
@@ -94,15 +101,17 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bo
     if lo == pivot {
         return Split { mid: n, left_done: true, right_done: true };
     }
-    // Split off the keys equal to the greatest instead; lo < pivot, so the left is not empty.
+    // Split off the keys equal to the greatest instead: lo < pivot (untracked, the sample held
+    // no key twice, so the range is not one value), so pivot - 1 is a word.
     let below = pivot.pred();
-    let (mid, _, _) = partition_any::<V, false>(p, n, below, map);
+    let (mid, _, _) = partition_any::<V, false, false>(p, n, below, map);
     Split { mid, left_done: lo == below, right_done: true }
 }
 
-/// The median of an evenly spread sample (exact on sorted and reversed input).
+/// The median of an evenly spread sample (exact on sorted and reversed input), and whether the
+/// sorted sample holds a key twice.
 #[inline(always)]
-unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> V::Elem {
+unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> (V::Elem, bool) {
     let n = v.len();
     let mut sample = [V::Elem::MIN; SAMPLE];
     for (i, x) in sample.iter_mut().enumerate() {
@@ -111,8 +120,8 @@ unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> V::Elem 
             *x = map.fwd_word(*x);
         }
     }
-    sort_small::<V>(sample.as_mut_ptr(), SAMPLE, KeyMap::IDENTITY, false);
-    sample[SAMPLE / 2 - 1]
+    sort_small::<V>(sample.as_mut_ptr(), SAMPLE, map, false, false);
+    (sample[SAMPLE / 2 - 1], sample.windows(2).any(|w| w[0] == w[1]))
 }
 
 // The partition reads BATCH registers from each end first: ranges it gets are longer.
@@ -122,23 +131,24 @@ use super::tune::{BATCH_NARROW, BATCH_WIDE, SAMPLE};
 /// [`partition`] with the batch of the register width: 32 AVX-512 registers hold twice the
 /// batch that 16 AVX2 registers do.
 #[inline(always)]
-unsafe fn partition_any<V: Vector, const MAP_IN: bool>(
+unsafe fn partition_any<V: Vector, const MAP_IN: bool, const TRACK: bool>(
     p: *mut V::Elem,
     n: usize,
     pivot: V::Elem,
     map: KeyMap,
 ) -> (usize, V::Elem, V::Elem) {
     if std::mem::size_of::<V>() >= 64 {
-        partition::<V, BATCH_WIDE, MAP_IN>(p, n, pivot, map)
+        partition::<V, BATCH_WIDE, MAP_IN, TRACK>(p, n, pivot, map)
     } else {
-        partition::<V, BATCH_NARROW, MAP_IN>(p, n, pivot, map)
+        partition::<V, BATCH_NARROW, MAP_IN, TRACK>(p, n, pivot, map)
     }
 }
 
 /// Moves the keys not above `pivot` to the front of the `n >= 2 * BATCH * LANES` keys at `p`, the
-/// others to the back; returns where the back begins, and the least and greatest key.
+/// others to the back; returns where the back begins, and the least and greatest key (with
+/// `TRACK`; else the least and greatest word).
 #[inline(always)]
-unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
+unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool, const TRACK: bool>(
     p: *mut V::Elem,
     n: usize,
     pivot: V::Elem,
@@ -159,7 +169,7 @@ unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
     // Unread keys are [l, r); the front is written from ls up, the back from rs down. The room
     // at the front (l - ls) and at the back (rs - r) add up to 2 * step at the top of each loop.
     let (mut l, mut r) = (step, n - step);
-    let mut out = Packer { p, pivot: pv, ls: 0, rs: n, min: pv, max: pv };
+    let mut out = Packer::<V, TRACK> { p, pivot: pv, ls: 0, rs: n, min: pv, max: pv };
     let full = u32::MAX >> (32 - lanes);
     // Reading from the side with less room gives it `step` more, so each side has at least
     // `step` while the batch is written.
@@ -218,7 +228,11 @@ unsafe fn partition<V: Vector, const BATCH: usize, const MAP_IN: bool>(
         out.pack(v, full);
     }
     assert_eq!(out.ls, out.rs);
-    (out.ls, out.min.reduce_min(), out.max.reduce_max())
+    if TRACK {
+        (out.ls, out.min.reduce_min(), out.max.reduce_max())
+    } else {
+        (out.ls, V::Elem::MIN, V::Elem::MAX)
+    }
 }
 
 /// Asks for the cache line at `p` (x86-64; nothing elsewhere).
@@ -234,8 +248,8 @@ fn prefetch<T>(p: *const T) {
 }
 
 /// Where the partition writes: keys not above the pivot from `ls` up, the others from `rs` down;
-/// and the least and greatest key seen (lane by lane).
-struct Packer<V: Vector> {
+/// and, with `TRACK`, the least and greatest key seen (lane by lane).
+struct Packer<V: Vector, const TRACK: bool> {
     p: *mut V::Elem,
     pivot: V,
     ls: usize,
@@ -244,7 +258,7 @@ struct Packer<V: Vector> {
     max: V,
 }
 
-impl<V: Vector> Packer<V> {
+impl<V: Vector, const TRACK: bool> Packer<V, TRACK> {
     /// As [`Packer::pack`] with every lane valid, when both ends have a register's room: then
     /// where one shuffle puts both sides' keys in place, both ends take full stores.
     #[inline(always)]
@@ -261,8 +275,10 @@ impl<V: Vector> Packer<V> {
         self.ls += V::LANES - cg;
         both.store(self.p.add(self.rs - V::LANES));
         self.rs -= cg;
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
+        if TRACK {
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+        }
     }
 
     /// Writes the lanes of `v` set in `valid`. The front must have a register's room (a full
@@ -276,7 +292,9 @@ impl<V: Vector> Packer<V> {
         self.ls += valid.count_ones() as usize - cg;
         self.rs -= cg;
         v.compress(gt).store_part(self.p.add(self.rs), cg);
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
+        if TRACK {
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+        }
     }
 }

@@ -23,11 +23,14 @@ pub(crate) const PAR_PIECE: usize = 1 << 14;
 /// Whether the vector sort is the one to use for `n` keys of type `K` on `isa`, `threads` being
 /// the pool's size.
 pub(crate) fn vector_wins<K: crate::key::SortKey>(isa: super::Isa, n: usize, threads: usize) -> bool {
-    if super::Map::of::<K>().is_none() || (threads >= RADIX_THREADS && n >= RADIX_FROM) {
+    let Some(map) = super::Map::of::<K>() else { return false };
+    if threads >= RADIX_THREADS && n >= RADIX_FROM {
         return false;
     }
     match isa {
         super::Isa::Portable => false,
+        // See [`AVX2_MAX_32`]: float keys have no crossover.
+        super::Isa::Avx2 if map == super::Map::Float => true,
         super::Isa::Avx2 if std::mem::size_of::<K>() == 4 => n <= AVX2_MAX_32,
         super::Isa::Avx2 => n <= AVX2_MAX_64,
         super::Isa::Avx512 => true,
@@ -39,11 +42,16 @@ pub(crate) const RADIX_FROM: usize = 1 << 24;
 /// See [`vector_wins`]: 16 threads measured; 2 threads keep the vector sort at every size.
 pub(crate) const RADIX_THREADS: usize = 16;
 
-/// With AVX2 only (8 u32 or 4 u64 lanes, no compress), the vector sort wins for 32-bit keys up
-/// to 1M and 64-bit keys up to 256K. One thread on the dev machine with the AVX2 path forced
-/// (Zen 4: AVX2 machines without AVX-512 are not measured), vector against radix, ms: u32 64K
-/// 0.268 / 0.336, 1M 5.65 / 5.85, 16M 109 / 96; u64 64K 0.624 / 0.721, 1M 13.0 / 11.7; f32
-/// 1M 5.84 / 7.64, 16M 123 / 130 (float keys follow their width, to stay on the safe side).
+/// With AVX2 only (8 u32 or 4 u64 lanes, no compress), the vector sort takes integer keys up to
+/// 1M (32-bit) and 256K (64-bit), float keys at every size. First measured with the AVX2 path
+/// forced on a Zen 4 (one thread, vector against radix, ms: u32 64K 0.268 / 0.336, 1M 5.65 /
+/// 5.85, 16M 109 / 96; u64 64K 0.624 / 0.721, 1M 13.0 / 11.7). On an AVX2-only machine (Zen 3,
+/// session 26; signed-word compares), one thread, median of rounds, least time in brackets:
+/// integers tie from 1M up (u32 4M 45.2 (30.4) / 42.9 (30.4), 16M 181 (137) / 180 (138); i32
+/// 16M 194 (141) / 194 (141); u64 1M 22.2 (19.7) / 21.2 (17.7), 4M 109 (68) / 91 (56), 16M 333
+/// (307) / 349 (318)), so they keep the crossovers; floats lose far more to the radix sort's
+/// key maps and win at every size (f32 4M 45.2 (31.4) / 66.8 (53.0), 16M 193 (139) / 273 (258);
+/// f64 1M 23.2 (15.4) / 34.3 (27.2), 4M 98.6 (73.8) / 135 (119)).
 pub(crate) const AVX2_MAX_32: usize = 1 << 20;
 /// See [`AVX2_MAX_32`].
 pub(crate) const AVX2_MAX_64: usize = 1 << 18;

@@ -5,47 +5,44 @@
 //! `#[target_feature]` entry function per instruction set (see `avx512.rs`), and only there do the
 //! intrinsics inline. Constant lane arguments (`x`, `bit`) fold into fixed shuffles there.
 
-/// An unsigned key word: the ordered bits of a key.
+/// A key word: the ordered bits of a key (unsigned), or those bits with the top bit flipped
+/// (signed: `Bits::FLIPPED`), for registers that compare their lanes as signed words.
 pub(crate) trait Lane: super::map::Bits + Ord {
+    /// The least and the greatest word.
     const MIN: Self;
     const MAX: Self;
     /// Only the top bit set.
     const SIGN: Self;
+    /// Every bit set.
+    const ALL: Self;
     /// `self - 1`; only called on values above `MIN`.
     fn pred(self) -> Self;
     /// `self + 1`; only called on values below `MAX`.
     fn succ(self) -> Self;
 }
 
-impl Lane for u32 {
-    const MIN: u32 = 0;
-    const MAX: u32 = u32::MAX;
-    const SIGN: u32 = 1 << 31;
-    #[inline(always)]
-    fn pred(self) -> u32 {
-        self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn succ(self) -> u32 {
-        self.wrapping_add(1)
-    }
+// The top bit is the sign bit of the signed words, `MIN` of i32 and i64.
+macro_rules! lane {
+    ($($t:ty),*) => {$(
+        impl Lane for $t {
+            const MIN: $t = <$t>::MIN;
+            const MAX: $t = <$t>::MAX;
+            const SIGN: $t = 1 << (<$t>::BITS - 1);
+            const ALL: $t = !0;
+            #[inline(always)]
+            fn pred(self) -> $t {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn succ(self) -> $t {
+                self.wrapping_add(1)
+            }
+        }
+    )*};
 }
+lane!(u32, u64, i32, i64);
 
-impl Lane for u64 {
-    const MIN: u64 = 0;
-    const MAX: u64 = u64::MAX;
-    const SIGN: u64 = 1 << 63;
-    #[inline(always)]
-    fn pred(self) -> u64 {
-        self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn succ(self) -> u64 {
-        self.wrapping_add(1)
-    }
-}
-
-/// A register of `LANES` unsigned keys, compared as unsigned.
+/// A register of `LANES` key words, compared as their type compares (`Lane`).
 ///
 /// # Safety
 /// Implementations may only be used where their instruction set is present: callers reach them
