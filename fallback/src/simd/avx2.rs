@@ -8,8 +8,10 @@
 
 use std::arch::x86_64::*;
 
+use super::double::Double;
 use super::map::KeyMap;
 use super::quick;
+use super::vector::Lane;
 use super::vector::Vector;
 
 /// Eight 32-bit keys as signed words (the ordered bits with the top bit flipped).
@@ -19,6 +21,10 @@ pub(crate) struct I32x8(__m256i);
 /// Four 64-bit keys as signed words (the ordered bits with the top bit flipped).
 #[derive(Clone, Copy)]
 pub(crate) struct I64x4(__m256i);
+
+/// Four f64 keys compared as doubles (`double.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct D64x4(__m256i);
 
 /// For each 8-bit mask, the u32 lanes whose bit is set, in order, then zeros: the
 /// `permutevar8x32` indices that pack those lanes to the bottom.
@@ -118,13 +124,6 @@ fn iota32() -> __m256i {
 fn iota64() -> __m256i {
     // SAFETY: as above.
     unsafe { _mm256_setr_epi64x(0, 1, 2, 3) }
-}
-
-/// All-ones in the 64-bit lanes where `a > b`, signed.
-#[inline(always)]
-fn gt64(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: as above.
-    unsafe { _mm256_cmpgt_epi64(a, b) }
 }
 
 // SAFETY: only reached from the `#[target_feature(enable = "avx2")]` entries below, which the
@@ -268,127 +267,168 @@ fn lanes64(v: __m256i) -> [i64; 4] {
     out
 }
 
-// SAFETY: as for `I32x8`.
-unsafe impl Vector for I64x4 {
-    type Elem = i64;
-    const LANES: usize = 4;
-    #[inline(always)]
-    unsafe fn load(p: *const i64) -> Self {
-        I64x4(_mm256_loadu_si256(p as *const __m256i))
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut i64) {
-        _mm256_storeu_si256(p as *mut __m256i, self.0)
-    }
-    #[inline(always)]
-    unsafe fn load_part(p: *const i64, n: usize, fill: Self) -> Self {
-        let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
-        I64x4(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi64(p, m), m))
-    }
-    #[inline(always)]
-    unsafe fn store_part(self, p: *mut i64, n: usize) {
-        let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
-        _mm256_maskstore_epi64(p, m, self.0)
-    }
-    #[inline(always)]
-    fn splat(x: i64) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_set1_epi64x(x) })
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_blendv_epi8(self.0, o.0, gt64(self.0, o.0)) })
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_blendv_epi8(o.0, self.0, gt64(self.0, o.0)) })
-    }
-    #[inline(always)]
-    fn gt_mask(self, pivot: Self) -> u32 {
-        // SAFETY: as above.
-        unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(gt64(self.0, pivot.0))) as u32 }
-    }
-    #[inline(always)]
-    fn compress(self, mask: u32) -> Self {
-        // SAFETY: as above; `mask` has 4 bits, so the row exists.
-        unsafe {
-            let idx = _mm256_loadu_si256(PACK4.get_unchecked(mask as usize & 0xf).as_ptr() as *const __m256i);
-            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
+/// The 64-bit registers: the same lanes and shuffles, compared as signed integers ([`I64x4`]) or
+/// as doubles ([`D64x4`]).
+macro_rules! r64x4 {
+    ($name:ident, $elem:ty, $to_i64:expr, $from_i64:expr, $gt:ident, $min:ident, $max:ident) => {
+        // SAFETY: as for `I32x8`.
+        unsafe impl Vector for $name {
+            type Elem = $elem;
+            const LANES: usize = 4;
+            #[inline(always)]
+            unsafe fn load(p: *const $elem) -> Self {
+                $name(_mm256_loadu_si256(p as *const __m256i))
+            }
+            #[inline(always)]
+            unsafe fn store(self, p: *mut $elem) {
+                _mm256_storeu_si256(p as *mut __m256i, self.0)
+            }
+            #[inline(always)]
+            unsafe fn load_part(p: *const $elem, n: usize, fill: Self) -> Self {
+                let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
+                $name(_mm256_blendv_epi8(fill.0, _mm256_maskload_epi64(p.cast(), m), m))
+            }
+            #[inline(always)]
+            unsafe fn store_part(self, p: *mut $elem, n: usize) {
+                let m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), iota64());
+                _mm256_maskstore_epi64(p.cast(), m, self.0)
+            }
+            #[inline(always)]
+            fn splat(x: $elem) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm256_set1_epi64x($to_i64(x)) })
+            }
+            #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { $min(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { $max(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn gt_mask(self, pivot: Self) -> u32 {
+                // SAFETY: as above.
+                unsafe { _mm256_movemask_pd(_mm256_castsi256_pd($gt(self.0, pivot.0))) as u32 }
+            }
+            #[inline(always)]
+            fn compress(self, mask: u32) -> Self {
+                // SAFETY: as above; `mask` has 4 bits, so the row exists.
+                unsafe {
+                    let idx = _mm256_loadu_si256(PACK4.get_unchecked(mask as usize & 0xf).as_ptr() as *const __m256i);
+                    $name(_mm256_permutevar8x32_epi32(self.0, idx))
+                }
+            }
+            const SPLIT_IS_CHEAP: bool = true;
+            #[inline(always)]
+            fn split(self, gt: u32) -> Self {
+                // SAFETY: as above; `gt` has 4 bits, so the row exists.
+                unsafe {
+                    let idx = _mm256_loadu_si256(SPLIT4.get_unchecked(gt as usize & 0xf).as_ptr() as *const __m256i);
+                    $name(_mm256_permutevar8x32_epi32(self.0, idx))
+                }
+            }
+            #[inline(always)]
+            fn xor_lanes(self, x: usize) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    // u32 index 2 * (lane ^ x) + half, for each u32 half of each u64 lane.
+                    let t = iota32();
+                    let lane = _mm256_xor_si256(_mm256_srli_epi32::<1>(t), _mm256_set1_epi32(x as i32));
+                    let idx = _mm256_or_si256(_mm256_slli_epi32::<1>(lane), _mm256_and_si256(t, _mm256_set1_epi32(1)));
+                    $name(_mm256_permutevar8x32_epi32(self.0, idx))
+                }
+            }
+            #[inline(always)]
+            fn select_bit(lo: Self, hi: Self, bit: usize) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    let b = _mm256_set1_epi64x(bit as i64);
+                    let m = _mm256_cmpeq_epi64(_mm256_and_si256(iota64(), b), b);
+                    $name(_mm256_blendv_epi8(lo.0, hi.0, m))
+                }
+            }
+            #[inline(always)]
+            fn zip_low(self, other: Self) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    let a = _mm256_permute4x64_epi64::<0b01_01_00_00>(self.0);
+                    let b = _mm256_permute4x64_epi64::<0b01_01_00_00>(other.0);
+                    $name(_mm256_blend_epi32::<0b1100_1100>(a, b))
+                }
+            }
+            #[inline(always)]
+            fn zip_high(self, other: Self) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    let a = _mm256_permute4x64_epi64::<0b11_11_10_10>(self.0);
+                    let b = _mm256_permute4x64_epi64::<0b11_11_10_10>(other.0);
+                    $name(_mm256_blend_epi32::<0b1100_1100>(a, b))
+                }
+            }
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm256_xor_si256(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm256_or_si256(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn sign_fill(self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm256_cmpgt_epi64(_mm256_setzero_si256(), self.0) })
+            }
+            #[inline(always)]
+            fn reduce_min(self) -> $elem {
+                lanes64(self.0).into_iter().map($from_i64).min().unwrap_or(<$elem as Lane>::MAX)
+            }
+            #[inline(always)]
+            fn reduce_max(self) -> $elem {
+                lanes64(self.0).into_iter().map($from_i64).max().unwrap_or(<$elem as Lane>::MIN)
+            }
         }
-    }
-    const SPLIT_IS_CHEAP: bool = true;
-    #[inline(always)]
-    fn split(self, gt: u32) -> Self {
-        // SAFETY: as above; `gt` has 4 bits, so the row exists.
-        unsafe {
-            let idx = _mm256_loadu_si256(SPLIT4.get_unchecked(gt as usize & 0xf).as_ptr() as *const __m256i);
-            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
-        }
-    }
-    #[inline(always)]
-    fn xor_lanes(self, x: usize) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            // u32 index 2 * (lane ^ x) + half, for each u32 half of each u64 lane.
-            let t = iota32();
-            let lane = _mm256_xor_si256(_mm256_srli_epi32::<1>(t), _mm256_set1_epi32(x as i32));
-            let idx = _mm256_or_si256(_mm256_slli_epi32::<1>(lane), _mm256_and_si256(t, _mm256_set1_epi32(1)));
-            I64x4(_mm256_permutevar8x32_epi32(self.0, idx))
-        }
-    }
-    #[inline(always)]
-    fn select_bit(lo: Self, hi: Self, bit: usize) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            let b = _mm256_set1_epi64x(bit as i64);
-            let m = _mm256_cmpeq_epi64(_mm256_and_si256(iota64(), b), b);
-            I64x4(_mm256_blendv_epi8(lo.0, hi.0, m))
-        }
-    }
-    #[inline(always)]
-    fn zip_low(self, other: Self) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            let a = _mm256_permute4x64_epi64::<0b01_01_00_00>(self.0);
-            let b = _mm256_permute4x64_epi64::<0b01_01_00_00>(other.0);
-            I64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
-        }
-    }
-    #[inline(always)]
-    fn zip_high(self, other: Self) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            let a = _mm256_permute4x64_epi64::<0b11_11_10_10>(self.0);
-            let b = _mm256_permute4x64_epi64::<0b11_11_10_10>(other.0);
-            I64x4(_mm256_blend_epi32::<0b1100_1100>(a, b))
-        }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_or_si256(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn sign_fill(self) -> Self {
-        // SAFETY: as above.
-        I64x4(unsafe { _mm256_cmpgt_epi64(_mm256_setzero_si256(), self.0) })
-    }
-    #[inline(always)]
-    fn reduce_min(self) -> i64 {
-        lanes64(self.0).into_iter().min().unwrap_or(i64::MAX)
-    }
-    #[inline(always)]
-    fn reduce_max(self) -> i64 {
-        lanes64(self.0).into_iter().max().unwrap_or(i64::MIN)
-    }
+    };
 }
+
+/// All-ones in the 64-bit lanes where `a > b`, signed.
+#[inline(always)]
+unsafe fn gt_i64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_cmpgt_epi64(a, b)
+}
+
+#[inline(always)]
+unsafe fn min_i64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_blendv_epi8(a, b, gt_i64(a, b))
+}
+
+#[inline(always)]
+unsafe fn max_i64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_blendv_epi8(b, a, gt_i64(a, b))
+}
+
+/// All-ones in the lanes where `a > b` as doubles (neither is NaN: `double::exact`).
+#[inline(always)]
+unsafe fn gt_f64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+}
+
+#[inline(always)]
+unsafe fn min_f64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_castpd_si256(_mm256_min_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+}
+
+#[inline(always)]
+unsafe fn max_f64(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_castpd_si256(_mm256_max_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+}
+
+r64x4!(I64x4, i64, |x: i64| x, |x: i64| x, gt_i64, min_i64, max_i64);
+r64x4!(D64x4, Double, |x: Double| x.0 as i64, |x: i64| Double(x as u64), gt_f64, min_f64, max_f64);
 
 /// 32-bit words as the signed words [`I32x8`] sorts.
 fn signed32(v: &mut [u32]) -> &mut [i32] {
@@ -449,3 +489,5 @@ pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quic
 pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
     map.back_slice(signed64(v))
 }
+
+super::double::double_entries!("avx2,popcnt", D64x4);

@@ -154,6 +154,64 @@ fn f32_and_f64_keys_keep_total_cmp_order() {
     }
 }
 
+/// f64 keys without NaN and with one sign of zero, which the vector sort compares as doubles:
+/// infinities, subnormals of both signs, the one zero, repeats, in several orders.
+fn f64_double_keys(pattern: &str, n: usize, seed: u64, zero: f64) -> Vec<f64> {
+    const SPECIAL: [u64; 6] = [
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        1,
+        0x8000_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x800f_ffff_ffff_ffff,
+    ];
+    let mut r = Rng::new(seed);
+    let mut v: Vec<f64> = (0..n)
+        .map(|_| match r.next() % 8 {
+            0 => f64::from_bits(SPECIAL[(r.next() % SPECIAL.len() as u64) as usize]),
+            1 => zero,
+            2 => (r.next() % 50) as f64 - 25.0,
+            _ => {
+                // Any finite pattern: a NaN's exponent replaced by a finite one.
+                let b = r.next();
+                let b = if b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 { b ^ 0x0010_0000_0000_0000 } else { b };
+                if b & !(1 << 63) == 0 {
+                    zero
+                } else {
+                    f64::from_bits(b)
+                }
+            }
+        })
+        .collect();
+    match pattern {
+        "sorted" => v.sort_by(f64::total_cmp),
+        "reverse" => v.sort_by(|a, b| b.total_cmp(a)),
+        "equal" => v.iter_mut().for_each(|x| *x = -3.5),
+        "zeros" => v.iter_mut().for_each(|x| *x = zero),
+        "infinities" => {
+            v.iter_mut().enumerate().for_each(|(i, x)| *x = if i % 3 == 0 { f64::NEG_INFINITY } else { f64::INFINITY })
+        }
+        _ => {}
+    }
+    v
+}
+
+#[test]
+fn f64_keys_compared_as_doubles() {
+    for n in lengths() {
+        for pattern in ["random", "sorted", "reverse", "equal", "zeros", "infinities"] {
+            for zero in [0.0, -0.0] {
+                check(&f64_double_keys(pattern, n, 40, zero), pattern);
+            }
+        }
+    }
+    for n in [(1 << 20) + 1, 300_007] {
+        for pattern in ["random", "sorted", "zeros"] {
+            check(&f64_double_keys(pattern, n, 41, -0.0), pattern);
+        }
+    }
+}
+
 /// Sizes that the parallel split and the default dispatch see (the vector sort and, above its
 /// crossover, the radix sort or voracious).
 #[test]
