@@ -9,7 +9,7 @@
 use std::arch::x86_64::*;
 
 use super::double::Double;
-use super::map::KeyMap;
+use super::map::{retype, KeyMap};
 use super::quick;
 use super::vector::Lane;
 use super::vector::Vector;
@@ -430,12 +430,6 @@ unsafe fn max_f64(a: __m256i, b: __m256i) -> __m256i {
 r64x4!(I64x4, i64, |x: i64| x, |x: i64| x, gt_i64, min_i64, max_i64);
 r64x4!(D64x4, Double, |x: Double| x.0 as i64, |x: i64| Double(x as u64), gt_f64, min_f64, max_f64);
 
-/// 32-bit words as the signed words [`I32x8`] sorts.
-fn signed32(v: &mut [u32]) -> &mut [i32] {
-    // SAFETY: same size and alignment, every bit pattern valid; the borrow moves into the result.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut i32, v.len()) }
-}
-
 /// Sorts `v` on this thread. The words are raw key bits or, when `mapped`, the words this
 /// kernel sorts (signed: `map::Bits::FLIPPED`), as [`split_u32`] leaves them.
 ///
@@ -443,7 +437,7 @@ fn signed32(v: &mut [u32]) -> &mut [i32] {
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
-    quick::sort::<I32x8>(signed32(v), map, mapped)
+    quick::sort::<I32x8>(retype(v), map, mapped)
 }
 
 /// One partition step of a parallel sort (see `quick::split`).
@@ -452,18 +446,12 @@ pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<I32x8>(signed32(v), map, map_in)
+    quick::split::<I32x8>(retype(v), map, map_in)
 }
 
 /// Maps a range that [`split_u32`] finished back to raw key bits.
 pub(crate) fn back_u32(map: KeyMap, v: &mut [u32]) {
-    map.back_slice(signed32(v))
-}
-
-/// 64-bit words as the signed words [`I64x4`] sorts.
-fn signed64(v: &mut [u64]) -> &mut [i64] {
-    // SAFETY: same size and alignment, every bit pattern valid; the borrow moves into the result.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut i64, v.len()) }
+    map.back_slice::<i32>(retype(v))
 }
 
 /// As [`sort_u32`], for 64-bit keys. The words are raw key bits or, when `mapped`, the words
@@ -473,7 +461,7 @@ fn signed64(v: &mut [u64]) -> &mut [i64] {
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
-    quick::sort::<I64x4>(signed64(v), map, mapped)
+    quick::sort::<I64x4>(retype(v), map, mapped)
 }
 
 /// As [`split_u32`], for 64-bit keys (see [`sort_u64`]).
@@ -482,12 +470,12 @@ pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
 /// AVX2 is present.
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<I64x4>(signed64(v), map, map_in)
+    quick::split::<I64x4>(retype(v), map, map_in)
 }
 
 /// Maps a range that [`split_u64`] finished back to raw key bits.
 pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
-    map.back_slice(signed64(v))
+    map.back_slice::<i64>(retype(v))
 }
 
-super::double::double_entries!("avx2,popcnt", D64x4);
+super::double::sort_f64_entries!("avx2,popcnt", D64x4);

@@ -382,4 +382,4 @@ pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quic
     quick::split::<U64x8>(v, map, map_in)
 }
 
-super::double::double_entries!("avx512f,popcnt", D64x8);
+super::double::sort_f64_entries!("avx512f,popcnt", D64x8);

@@ -6,8 +6,6 @@
 //! the ordered-bits path. A descending sort negates the keys as it loads them (`map::Map::Signed`
 //! flips the sign bit) and back as it stores them.
 
-use rayon::prelude::*;
-
 use super::map::{Bits, KeyMap, Map};
 use super::vector::Lane;
 
@@ -73,13 +71,13 @@ impl Lane for Double {
     }
 }
 
-/// Keys per parallel task of the check.
-const CHUNK: usize = 1 << 16;
-
 /// What [`scan`] saw: a NaN, +0.0, -0.0.
 pub(crate) type Seen = (bool, bool, bool);
 
-/// [`scan`] compiled for an instruction set (`double_entries!`'s `scan_f64`).
+/// The double sort compiled for an instruction set (`sort_f64_entries!`'s `sort_f64`).
+pub(crate) type Sort = unsafe fn(&mut [u64], KeyMap);
+
+/// [`scan`] compiled for an instruction set (`sort_f64_entries!`'s `scan_f64`).
 pub(crate) type Scan = unsafe fn(&[u64]) -> Seen;
 
 /// Scans raw f64 bits for NaN and the two zeros. Inlined into each instruction set's entry
@@ -98,24 +96,19 @@ pub(crate) fn scan(c: &[u64]) -> Seen {
 }
 
 /// Whether the f64 keys (raw bits) sort exactly as doubles: no NaN, and not both -0.0 and +0.0.
+/// On the calling thread: the double sort runs only where one thread sorts (`simd::sort`).
 ///
 /// # Safety
 /// `scan_on` is an entry for an instruction set that is present.
 pub(crate) unsafe fn exact(v: &[u64], scan_on: Scan) -> bool {
     // SAFETY: as the caller promises.
-    let run = |c: &[u64]| unsafe { scan_on(c) };
-    let join = |a: Seen, b: Seen| (a.0 | b.0, a.1 | b.1, a.2 | b.2);
-    let (nan, pos, neg) = if v.len() <= 2 * CHUNK || rayon::current_thread_index().is_none() {
-        run(v)
-    } else {
-        v.par_chunks(CHUNK).map(run).reduce(|| (false, false, false), join)
-    };
+    let (nan, pos, neg) = unsafe { scan_on(v) };
     !(nan || pos && neg)
 }
 
-/// The entry points of the double kernel on one instruction set (`$feature`, for `target_feature`),
+/// The entry points of the double sort on one instruction set (`$feature`, for `target_feature`),
 /// whose register type is `$reg`.
-macro_rules! double_entries {
+macro_rules! sort_f64_entries {
     ($feature:literal, $reg:ty) => {
         /// Sorts f64 keys that sort exactly as doubles (`double::exact`) on this thread; `map` is
         /// `double::key_map`'s.
@@ -123,17 +116,8 @@ macro_rules! double_entries {
         /// # Safety
         /// The instruction set is present.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn sort_f64(v: &mut [u64], map: KeyMap, mapped: bool) {
-            super::quick::sort::<$reg>(super::double::words(v), map, mapped)
-        }
-
-        /// One partition step of a parallel sort of [`sort_f64`]'s keys (see `quick::split`).
-        ///
-        /// # Safety
-        /// The instruction set is present.
-        #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn split_f64(v: &mut [u64], map: KeyMap, map_in: bool) -> super::quick::Split {
-            super::quick::split::<$reg>(super::double::words(v), map, map_in)
+        pub(crate) unsafe fn sort_f64(v: &mut [u64], map: KeyMap) {
+            super::quick::sort::<$reg>(super::map::retype(v), map, false)
         }
 
         /// `double::scan` with this instruction set.
@@ -146,20 +130,9 @@ macro_rules! double_entries {
         }
     };
 }
-pub(crate) use double_entries;
+pub(crate) use sort_f64_entries;
 
 /// The map of a double sort: none ascending, the sign flipped (negation) descending.
 pub(crate) fn key_map(descending: bool) -> KeyMap {
     KeyMap { map: if descending { Map::Signed } else { Map::Plain }, descending: false }
-}
-
-/// Maps a range that a double kernel's split finished back to raw key bits.
-pub(crate) fn back(map: KeyMap, v: &mut [u64]) {
-    map.back_slice(words(v))
-}
-
-/// `v`'s words as [`Double`]s.
-pub(crate) fn words(v: &mut [u64]) -> &mut [Double] {
-    // SAFETY: `Double` is a transparent u64; the borrow moves into the result.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut Double, v.len()) }
 }

@@ -142,6 +142,20 @@ pub(crate) fn as_bits<K: SortKey, B: 'static>(v: &mut [K]) -> Option<&mut [B]> {
     same.then(|| unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut B, v.len()) })
 }
 
+/// `v`'s words as words of another type of the same size: the raw bits a kernel gets (u32, u64)
+/// as the words it sorts (signed words, `double::Double`).
+pub(crate) fn retype<A: Bits, B: Bits>(v: &mut [A]) -> &mut [B] {
+    const {
+        assert!(
+            std::mem::size_of::<A>() == std::mem::size_of::<B>()
+                && std::mem::align_of::<A>() == std::mem::align_of::<B>()
+        )
+    };
+    // SAFETY: every `Bits` type is a plain integer word (or a transparent one) in which every bit
+    // pattern is valid; same size and alignment (checked above); the borrow moves into the result.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut B, v.len()) }
+}
+
 /// The bit operations the maps need, on the words the vector sort sorts.
 pub(crate) trait Bits: Copy + Send + Sync + 'static {
     /// The words are the ordered bits with the top bit flipped (signed types: see the module docs).

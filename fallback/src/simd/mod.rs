@@ -150,10 +150,11 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize
     if let Some(bits) = map::as_bits::<K, u64>(v) {
         // The check is a pass of its own: it pays where one thread sorts (no parallel split).
         // On 16 threads of the Intel GPU host it cost more than the compares saved (`double.rs`).
-        if let (Map::Float, Some((k, scan)), true) = (map, double_kernel(isa), piece >= bits.len()) {
-            // SAFETY: the kernel exists only for an available instruction set (checked above).
+        if let (Map::Float, Some((sort_f64, scan)), true) = (map, double_sort(isa), piece >= bits.len()) {
+            // SAFETY: both entries exist only for an available instruction set (checked above).
             if unsafe { double::exact(bits, scan) } {
-                return run(bits, k, double::key_map(descending), piece);
+                unsafe { sort_f64(bits, double::key_map(descending)) };
+                return true;
             }
         }
         return u64::kernel(isa).is_some_and(|k| run(bits, k, key_map, piece));
@@ -161,18 +162,14 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize
     false
 }
 
-/// The kernel for f64 keys that sort exactly as doubles, and the scan that tells them
-/// (`double::exact`).
-fn double_kernel(isa: Isa) -> Option<(Kernel<u64>, double::Scan)> {
+/// The sort of f64 keys that sort exactly as doubles on the calling thread, and the scan that
+/// tells them (`double::exact`).
+fn double_sort(isa: Isa) -> Option<(double::Sort, double::Scan)> {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => {
-            Some((Kernel { sort: avx2::sort_f64, split: avx2::split_f64, back: double::back }, avx2::scan_f64))
-        }
+        Isa::Avx2 => Some((avx2::sort_f64, avx2::scan_f64)),
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => {
-            Some((Kernel { sort: avx512::sort_f64, split: avx512::split_f64, back: double::back }, avx512::scan_f64))
-        }
+        Isa::Avx512 => Some((avx512::sort_f64, avx512::scan_f64)),
         _ => None,
     }
 }
