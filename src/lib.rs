@@ -61,6 +61,8 @@ mod backend;
 mod config;
 mod cpu;
 #[cfg(feature = "cuda")]
+mod crew;
+#[cfg(feature = "cuda")]
 mod cuda;
 mod error;
 #[cfg_attr(not(feature = "cuda"), path = "gpu_none.rs")]

@@ -8,6 +8,7 @@ use cudarc::driver::{result, CudaContext, CudaFunction, CudaModule};
 
 use super::modules::ModuleCache;
 use super::staging::Staging;
+use super::streams::Streams;
 use crate::SortError;
 
 /// The oldest GPUs we build for: CUDA 13 itself starts at compute capability 7.5 (Turing).
@@ -23,6 +24,8 @@ pub(crate) struct Gpu {
     pub(crate) total_memory: usize,
     modules: ModuleCache,
     pub(crate) staging: Staging,
+    /// Streams for host sorts, made once.
+    pub(crate) streams: Streams,
     /// The process that opened the context: a CUDA context does not survive `fork()`.
     pid: u32,
 }
@@ -191,6 +194,7 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         total_memory: total,
         modules: ModuleCache::default(),
         staging: Staging::default(),
+        streams: Streams::default(),
         pid: std::process::id(),
     }))
 }

@@ -4,12 +4,13 @@
 //! while they are copied anyway, so they take the `Kvp` kernels and the whole host path of one
 //! array, out of core included.
 
+use std::ops::Range;
+
 use cudarc::driver::DeviceRepr;
-use rayon::prelude::*;
 
 use super::host_keys::Bits32;
 use super::staging::Plain;
-use crate::hostcopy::par_copy;
+use crate::hostcopy::{par_copy, par_pieces, par_pieces2, par_stage};
 use crate::{Kvp, SortError};
 
 /// The caller's data, seen as `len()` staged items.
@@ -76,7 +77,7 @@ impl<T: Plain + DeviceRepr> HostSource for ReadOnly<'_, T> {
         self.0.len()
     }
     fn gather(&self, start: usize, dst: &mut [T]) {
-        par_copy(dst, &self.0[start..start + dst.len()]);
+        par_stage(dst, &self.0[start..start + dst.len()]);
     }
 }
 
@@ -93,7 +94,7 @@ impl<T: Plain + DeviceRepr> HostData for Direct<'_, T> {
         self.0.len()
     }
     fn gather(&self, start: usize, dst: &mut [T]) {
-        par_copy(dst, &self.0[start..start + dst.len()]);
+        par_stage(dst, &self.0[start..start + dst.len()]);
     }
     fn scatter(&mut self, start: usize, src: &[T]) {
         par_copy(&mut self.0[start..start + src.len()], src);
@@ -108,10 +109,6 @@ pub(crate) struct SplitAsKvp<'a, K> {
     pub(crate) keys: &'a mut [K],
     pub(crate) values: &'a mut [u32],
 }
-
-/// Items per parallel task of the interleaving copies (2 MiB of `Kvp`s; split `u64` pairs in
-/// `outofcore` use it too).
-pub(crate) const ZIP_PIECE: usize = 1 << 18;
 
 impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     type Item = Kvp;
@@ -128,31 +125,17 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     }
     fn gather(&self, start: usize, dst: &mut [Kvp]) {
         let (keys, values) = (&self.keys[start..start + dst.len()], &self.values[start..start + dst.len()]);
-        let streaming = streams(dst);
-        let zip = |(d, (k, v)): (&mut [Kvp], (&[K], &[u32]))| {
-            if !streaming {
-                return zip_into(d, k, v);
+        stage(dst, |d, r| {
+            for ((d, k), &v) in d.iter_mut().zip(&keys[r.clone()]).zip(&values[r]) {
+                *d = Kvp::new(k.to_ordered_bits(), v);
             }
-            let mut block = [Kvp::new(0, 0); BLOCK];
-            for ((d, k), v) in d.chunks_mut(BLOCK).zip(k.chunks(BLOCK)).zip(v.chunks(BLOCK)) {
-                let b = &mut block[..d.len()];
-                zip_into(b, k, v);
-                gpusort_cpu::copy_streaming(d, b);
-            }
-        };
-        if dst.len() <= ZIP_PIECE {
-            zip((dst, (keys, values)));
-        } else {
-            dst.par_chunks_mut(ZIP_PIECE)
-                .zip(keys.par_chunks(ZIP_PIECE).zip(values.par_chunks(ZIP_PIECE)))
-                .for_each(zip);
-        }
+        });
     }
     fn scatter(&mut self, start: usize, src: &[Kvp]) {
         let end = start + src.len();
         let streaming = streams(src);
-        let (keys, values) = (&mut self.keys[start..end], &mut self.values[start..end]);
-        let unzip = |((k, v), s): ((&mut [K], &mut [u32]), &[Kvp])| {
+        par_pieces2(&mut self.keys[start..end], &mut self.values[start..end], |k, v, r| {
+            let s = &src[r];
             if !streaming {
                 return unzip_into(k, v, s);
             }
@@ -163,15 +146,7 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
                 gpusort_cpu::copy_streaming(k, bk);
                 gpusort_cpu::copy_streaming(v, bv);
             }
-        };
-        if src.len() <= ZIP_PIECE {
-            unzip(((keys, values), src));
-        } else {
-            keys.par_chunks_mut(ZIP_PIECE)
-                .zip(values.par_chunks_mut(ZIP_PIECE))
-                .zip(src.par_chunks(ZIP_PIECE))
-                .for_each(unzip);
-        }
+        });
     }
 }
 
@@ -179,16 +154,26 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
 /// L1, then written out with non-temporal stores, as `par_copy` writes large copies.
 const BLOCK: usize = 1024;
 
+/// Fills pinned staging memory on all cores: `fill(block, range)` writes the items `range` of
+/// `dst` into `block` (at most `BLOCK` of them, in L1), which goes out with non-temporal stores,
+/// as `hostcopy::par_stage` copies.
+fn stage<T: Plain>(dst: &mut [T], fill: impl Fn(&mut [T], Range<usize>) + Sync) {
+    par_pieces(dst, |d, r| {
+        // SAFETY: zeroed memory is a valid `Plain` item.
+        let mut block: [T; BLOCK] = unsafe { std::mem::zeroed() };
+        for (j, d) in d.chunks_mut(BLOCK).enumerate() {
+            let at = r.start + j * BLOCK;
+            let b = &mut block[..d.len()];
+            fill(b, at..at + d.len());
+            gpusort_cpu::copy_streaming(d, b);
+        }
+    });
+}
+
 /// Whether (un)zipping `items` writes with non-temporal stores: the size from which `par_copy`
 /// does.
 fn streams(items: &[Kvp]) -> bool {
     std::mem::size_of_val(items) >= crate::hostcopy::STREAM_MIN
-}
-
-fn zip_into<K: Bits32>(d: &mut [Kvp], k: &[K], v: &[u32]) {
-    for ((d, k), &v) in d.iter_mut().zip(k).zip(v) {
-        *d = Kvp::new(k.to_ordered_bits(), v);
-    }
 }
 
 fn unzip_into<K: Bits32>(k: &mut [K], v: &mut [u32], s: &[Kvp]) {
@@ -228,32 +213,19 @@ impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
     }
     fn gather(&self, start: usize, dst: &mut [Kvp]) {
         let keys = &self.keys[start..start + dst.len()];
-        let streaming = streams(dst);
         let base = self.first + start;
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
-        let number = |(piece, (d, k)): (usize, (&mut [Kvp], &[K]))| {
-            let first = base + piece * ZIP_PIECE;
-            let fill = |d: &mut [Kvp], k: &[K], at: usize| {
-                for (i, (d, k)) in d.iter_mut().zip(k).enumerate() {
-                    *d = Kvp::new(k.to_ordered_bits(), (at + i) as u32);
-                }
-            };
-            if !streaming {
-                return fill(d, k, first);
+        stage(dst, |d, r| {
+            let first = base + r.start;
+            for (i, (d, k)) in d.iter_mut().zip(&keys[r]).enumerate() {
+                *d = Kvp::new(k.to_ordered_bits(), (first + i) as u32);
             }
-            let mut block = [Kvp::new(0, 0); BLOCK];
-            for (j, (d, k)) in d.chunks_mut(BLOCK).zip(k.chunks(BLOCK)).enumerate() {
-                let b = &mut block[..d.len()];
-                fill(b, k, first + j * BLOCK);
-                gpusort_cpu::copy_streaming(d, b);
-            }
-        };
-        dst.par_chunks_mut(ZIP_PIECE).zip(keys.par_chunks(ZIP_PIECE)).enumerate().for_each(number);
+        });
     }
     fn scatter(&mut self, start: usize, src: &[Kvp]) {
-        let out = &mut self.out[start..start + src.len()];
         let streaming = streams(src);
-        out.par_chunks_mut(ZIP_PIECE).zip(src.par_chunks(ZIP_PIECE)).for_each(|(o, s)| {
+        par_pieces(&mut self.out[start..start + src.len()], |o, r| {
+            let s = &src[r];
             if !streaming {
                 o.iter_mut().zip(s).for_each(|(o, s)| *o = s.value);
                 return;
@@ -285,16 +257,15 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     }
     fn gather(&self, start: usize, dst: &mut [u32]) {
         let keys = &self.0[start..start + dst.len()];
-        dst.par_chunks_mut(ZIP_PIECE).zip(keys.par_chunks(ZIP_PIECE)).for_each(|(d, k)| {
-            for (d, k) in d.iter_mut().zip(k) {
+        stage(dst, |d, r| {
+            for (d, k) in d.iter_mut().zip(&keys[r]) {
                 *d = k.to_ordered_bits();
             }
         });
     }
     fn scatter(&mut self, start: usize, src: &[u32]) {
-        let keys = &mut self.0[start..start + src.len()];
-        keys.par_chunks_mut(ZIP_PIECE).zip(src.par_chunks(ZIP_PIECE)).for_each(|(k, s)| {
-            for (k, &s) in k.iter_mut().zip(s) {
+        par_pieces(&mut self.0[start..start + src.len()], |k, r| {
+            for (k, &s) in k.iter_mut().zip(&src[r]) {
                 *k = K::from_ordered_bits(s);
             }
         });
@@ -306,18 +277,13 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
 /// them back once the step has succeeded.
 pub(crate) fn widen<K: Bits32>(keys: &[K]) -> Result<ZeroedBuf<u32>, SortError> {
     let mut bits = ZeroedBuf::<u32>::new(keys.len())?;
-    bits.as_mut_slice()
-        .par_chunks_mut(ZIP_PIECE)
-        .zip(keys.par_chunks(ZIP_PIECE))
-        .for_each(|(b, k)| b.iter_mut().zip(k).for_each(|(b, k)| *b = k.to_ordered_bits()));
+    par_pieces(bits.as_mut_slice(), |b, r| b.iter_mut().zip(&keys[r]).for_each(|(b, k)| *b = k.to_ordered_bits()));
     Ok(bits)
 }
 
 /// `keys` from their ordered bits (see `widen`).
 pub(crate) fn narrow<K: Bits32>(keys: &mut [K], bits: &[u32]) {
-    keys.par_chunks_mut(ZIP_PIECE)
-        .zip(bits.par_chunks(ZIP_PIECE))
-        .for_each(|(k, b)| k.iter_mut().zip(b).for_each(|(k, &b)| *k = K::from_ordered_bits(b)));
+    par_pieces(keys, |k, r| k.iter_mut().zip(&bits[r]).for_each(|(k, &b)| *k = K::from_ordered_bits(b)));
 }
 
 /// A zero-filled host buffer of `Plain` items from the allocator's zeroed pages: no pass over
@@ -373,8 +339,8 @@ mod tests {
 
     #[test]
     fn split_pairs_stage_as_ordered_kvp_and_come_back() {
-        // Below and above the size from which the (un)zip streams through L1 blocks.
-        for n in [ZIP_PIECE * 3 + 7, crate::hostcopy::STREAM_MIN / 8 + BLOCK * 3 + 5] {
+        // Below and above the size from which the unzip streams through L1 blocks.
+        for n in [(1 << 18) * 3 + 7, crate::hostcopy::STREAM_MIN / 8 + BLOCK * 3 + 5] {
             split_pairs_round_trip(n);
         }
     }
@@ -382,7 +348,7 @@ mod tests {
     #[test]
     fn small_keys_widen_to_ordered_bits_and_narrow_back() {
         // More than one parallel piece, so every piece's offset is exercised.
-        let keys: Vec<i8> = (0..ZIP_PIECE * 2 + 5).map(|i| (i as u32).wrapping_mul(2654435761) as i8).collect();
+        let keys: Vec<i8> = (0..(1 << 19) + 5).map(|i| (i as u32).wrapping_mul(2654435761) as i8).collect();
         let bits = widen(&keys).unwrap();
         assert!(keys.iter().zip(bits.as_slice()).all(|(&k, &b)| b == (k as u8 ^ 0x80) as u32));
         let mut back = vec![0i8; keys.len()];

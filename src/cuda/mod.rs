@@ -24,6 +24,7 @@ mod select;
 #[cfg(test)]
 mod smoke;
 mod staging;
+mod streams;
 mod topk;
 mod transfer;
 

@@ -13,19 +13,16 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 
 use super::device::Gpu;
 use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort, WideKey};
-use super::hostdata::ZIP_PIECE;
 use super::hostdata::{Direct, HostData, ZeroedBuf};
 use super::incore;
 use super::staging::{MergeKey, Plain};
 use super::transfer::{self, Chunks};
 use crate::hooks::{self, Step};
-use crate::hostcopy::par_copy;
+use crate::hostcopy::{par_copy, par_pieces, par_pieces2};
 use crate::{merge, Algorithm, Order, SortError};
 
 /// Device bytes not proportional to the length that a sort may need (counters, plan, alignment).
@@ -70,7 +67,7 @@ where
     let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
     let c = transfer::chunks::<H::Item>(longest);
     let streams = transfer::begin(gpu).and_then(|main| {
-        let uploads = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+        let uploads = gpu.streams.get(&gpu.ctx)?;
         Ok(Ahead { main, uploads })
     })?;
     let (mut lease, held_len) = transfer::lease::<H::Item>(gpu, n, c)?;
@@ -217,7 +214,7 @@ where
 /// The two streams of an out-of-core sort: sorts and downloads on `main`, uploads one run or
 /// block ahead on `uploads`.
 struct Ahead {
-    main: Arc<CudaStream>,
+    main: transfer::Begun,
     uploads: Arc<CudaStream>,
 }
 
@@ -280,26 +277,21 @@ pub(crate) fn sort_split_wide<K: WideKey>(
         par_copy(k, &keys[a..b]);
         par_copy(v, &values[a..b]);
         incore::round_trip_pairs(gpu, k, v, sort)?;
-        staged.as_mut_slice()[a..b]
-            .par_chunks_mut(ZIP_PIECE)
-            .zip(k.par_chunks(ZIP_PIECE).zip(v.par_chunks(ZIP_PIECE)))
-            .for_each(|(d, (k, v))| {
-                for ((d, &key), &value) in d.iter_mut().zip(k).zip(v) {
-                    *d = WideKv { key, value };
-                }
-            });
+        let (k, v) = (&*k, &*v);
+        par_pieces(&mut staged.as_mut_slice()[a..b], |d, r| {
+            for ((d, &key), &value) in d.iter_mut().zip(&k[r.clone()]).zip(&v[r]) {
+                *d = WideKv { key, value };
+            }
+        });
     }
     hooks::hit(Step::Merge)?;
     merge_into(staged.as_slice(), &bounds, sort.order, |at, out| {
-        let (k, v) = (&mut keys[at..at + out.len()], &mut values[at..at + out.len()]);
-        k.par_chunks_mut(ZIP_PIECE).zip(v.par_chunks_mut(ZIP_PIECE)).zip(out.par_chunks(ZIP_PIECE)).for_each(
-            |((k, v), s)| {
-                for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(s) {
-                    *k = s.key;
-                    *v = s.value;
-                }
-            },
-        );
+        par_pieces2(&mut keys[at..at + out.len()], &mut values[at..at + out.len()], |k, v, r| {
+            for ((k, v), s) in k.iter_mut().zip(v.iter_mut()).zip(&out[r]) {
+                *k = s.key;
+                *v = s.value;
+            }
+        });
     })
 }
 

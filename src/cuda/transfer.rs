@@ -15,6 +15,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, CudaView, DeviceRepr};
 use super::device::Gpu;
 use super::hostdata::{HostData, HostSource};
 use super::staging::{held_cap, Lease};
+use crate::crew;
 use crate::hooks::{self, Step};
 use crate::{tuning, SortError};
 
@@ -62,10 +63,24 @@ pub(crate) fn lease<T>(gpu: &Gpu, n: usize, c: Chunks) -> Result<(Lease<'_>, usi
     Ok((gpu.staging.lease(&gpu.ctx, 0, ring, false)?, 0))
 }
 
-/// A stream for one host sort, on the device's context.
-pub(crate) fn begin(gpu: &Gpu) -> Result<Arc<CudaStream>, SortError> {
+/// What one host sort holds from its start to its end: a stream on the device's context (bound
+/// to this thread), and the copy crew kept awake between the sort's copies (`crate::crew`).
+pub(crate) struct Begun {
+    stream: Arc<CudaStream>,
+    _awake: crew::Awake,
+}
+
+impl std::ops::Deref for Begun {
+    type Target = Arc<CudaStream>;
+    fn deref(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+}
+
+/// Starts a host sort on `gpu` (see `Begun`).
+pub(crate) fn begin(gpu: &Gpu) -> Result<Begun, SortError> {
     gpu.ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent", 0))?;
-    gpu.ctx.new_stream().map_err(driver("cuStreamCreate", 0))
+    Ok(Begun { stream: gpu.streams.get(&gpu.ctx)?, _awake: crew::awake() })
 }
 
 /// Every copy that reads or writes pinned memory must be over before the lease ends, also when a

@@ -56,7 +56,8 @@ where
     // backend) is current again after.
     let _keep = KeepCurrent::save(None)?;
 
-    let streams = gpus.iter().map(|g| begin(g)).collect::<Result<Vec<_>, _>>()?;
+    let begun = gpus.iter().map(|g| begin(g)).collect::<Result<Vec<_>, _>>()?;
+    let streams: Vec<Arc<CudaStream>> = begun.iter().map(|b| Arc::clone(b)).collect();
     let sizes: Vec<Chunks> = parts.iter().map(|p| chunks::<H::Item>(p.len())).collect();
     // Outside the steps: the pinned buffers must outlive every copy, also after a failure.
     let mut leases: Vec<(Lease<'_>, usize)> = Vec::with_capacity(devices);
