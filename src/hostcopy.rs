@@ -56,18 +56,18 @@ fn piece_items<T>(n: usize) -> usize {
     (bytes / crew::threads()).clamp(MIN_PIECE, MAX_PIECE) / size
 }
 
+/// Runs `run(range)` for consecutive ranges covering `0..n` (sized for items of type `A`) on all
+/// cores.
+fn for_pieces<A>(n: usize, run: impl Fn(Range<usize>) + Sync) {
+    let per = piece_items::<A>(n).max(1);
+    crew::for_each_piece(n.div_ceil(per), &|i| run(i * per..((i + 1) * per).min(n)));
+}
+
 /// Runs `f(piece, range)` for consecutive pieces of `dst` (`piece` is `dst[range]`) on all cores.
 pub(crate) fn par_pieces<A: Send>(dst: &mut [A], f: impl Fn(&mut [A], Range<usize>) + Sync) {
-    let n = dst.len();
-    let per = piece_items::<A>(n).max(1);
     let base = Shared(dst.as_mut_ptr());
-    crew::for_each_piece(n.div_ceil(per), &|i| {
-        let r = i * per..((i + 1) * per).min(n);
-        // SAFETY: the pieces' ranges are disjoint and within `dst`, which stays borrowed until
-        // every piece has run.
-        let piece = unsafe { std::slice::from_raw_parts_mut(base.at(r.start), r.len()) };
-        f(piece, r)
-    });
+    // SAFETY: the ranges are disjoint and within `dst`, which stays borrowed until all have run.
+    for_pieces::<A>(dst.len(), |r| f(unsafe { base.slice(r.clone()) }, r));
 }
 
 /// `par_pieces` over two arrays of one length, cut at the same places (sized by the first).
@@ -77,20 +77,9 @@ pub(crate) fn par_pieces2<A: Send, B: Send>(
     f: impl Fn(&mut [A], &mut [B], Range<usize>) + Sync,
 ) {
     assert_eq!(a.len(), b.len(), "par_pieces2 lengths");
-    let n = a.len();
-    let per = piece_items::<A>(n).max(1);
     let (pa, pb) = (Shared(a.as_mut_ptr()), Shared(b.as_mut_ptr()));
-    crew::for_each_piece(n.div_ceil(per), &|i| {
-        let r = i * per..((i + 1) * per).min(n);
-        // SAFETY: as in `par_pieces`, for both arrays.
-        let (x, y) = unsafe {
-            (
-                std::slice::from_raw_parts_mut(pa.at(r.start), r.len()),
-                std::slice::from_raw_parts_mut(pb.at(r.start), r.len()),
-            )
-        };
-        f(x, y, r)
-    });
+    // SAFETY: as in `par_pieces`, for both arrays.
+    for_pieces::<A>(a.len(), |r| f(unsafe { pa.slice(r.clone()) }, unsafe { pb.slice(r.clone()) }, r));
 }
 
 /// A base pointer that the pieces of one loop share, each writing its own range.
@@ -98,9 +87,10 @@ struct Shared<T>(*mut T);
 
 impl<T> Shared<T> {
     /// # Safety
-    /// `i` is within the array the pointer came from.
-    unsafe fn at(&self, i: usize) -> *mut T {
-        self.0.add(i)
+    /// `r` is within the array the pointer came from, and no other slice of it is alive.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slice(&self, r: Range<usize>) -> &mut [T] {
+        std::slice::from_raw_parts_mut(self.0.add(r.start), r.len())
     }
 }
 
