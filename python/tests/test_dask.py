@@ -8,6 +8,7 @@ are all checked at once. Skipped where dask is not installed (``pip install ./py
 
 from __future__ import annotations
 
+import asyncio
 import os
 import warnings
 
@@ -36,9 +37,28 @@ def client():
         yield c
 
 
+# A partition's sort takes milliseconds and a whole case seconds. Once, under the load of a CI run on
+# two cores, a p2p shuffle never finished: the client waited in `gather` while every worker sat idle.
+# Such a stall is Dask's, not the sort's: the case gets one more try on restarted workers, and a
+# second stall fails it, where it would otherwise have held CI until its own time limit.
+GATHER_TIMEOUT_S = 120
+
+
 def gather(ddf):
     """The partitions of ``ddf``, computed as they are and concatenated in order."""
-    parts = dask.compute(*ddf.to_delayed())
+    client = distributed.get_client()
+    for attempt in (1, 2):
+        futures = client.compute(ddf.to_delayed())
+        try:
+            distributed.wait(futures, timeout=GATHER_TIMEOUT_S)
+            break
+        except (TimeoutError, asyncio.TimeoutError):  # one class from Python 3.11 on
+            client.cancel(futures)
+            if attempt == 2:
+                pytest.fail(f"the Dask cluster did not finish the sort in {GATHER_TIMEOUT_S} s, twice")
+            warnings.warn(f"Dask stalled for {GATHER_TIMEOUT_S} s; retrying on restarted workers")
+            client.restart()
+    parts = client.gather(futures)
     return pd.concat(parts) if parts else ddf._meta
 
 
