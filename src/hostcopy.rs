@@ -19,13 +19,25 @@ pub(crate) fn par_copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
     copy(dst, src, std::mem::size_of_val(src) >= STREAM_MIN);
 }
 
-/// `par_copy` into pinned staging memory that the copy engine reads next: non-temporal stores
-/// at every size. Lines left dirty in the cores' caches made the copy engine's reads slower than
-/// reading memory: H200 machine, 1M pairs host to host (two 4 MiB chunks each way), from the
-/// sort's launch to the first chunk back 168 us with streamed gathers against 249 us (median of
-/// the whole sort 0.737 against 0.870 ms, the copy crew in both).
-pub(crate) fn par_stage<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
-    copy(dst, src, true);
+/// Where a gather into pinned memory writes, which decides how it stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Staging {
+    /// The held buffer: every chunk has its own place, kept until the sort ends. Non-temporal
+    /// stores at every size: lines left dirty in the cores' caches made the copy engine's reads
+    /// slower than reading memory (H200 machine, 1M pairs host to host in two 4 MiB chunks each
+    /// way: from the sort's launch to the first chunk back 168 us streamed against 249 us; the
+    /// whole sort 0.737 against 0.870 ms).
+    Held,
+    /// A ring slot that the copy engine reads next and the next chunk overwrites: ordinary
+    /// stores, and the slots stay in the last-level cache. H200 machine, 512M pairs out of core
+    /// with a 2 GiB budget, the runs going up through a 4 x 16 MiB ring: the run phase took
+    /// 128-139 ms with ordinary stores, 156-171 streamed, and 171-180 through the held buffer.
+    Ring,
+}
+
+/// `par_copy` into pinned staging memory that the copy engine reads next, storing as `to` says.
+pub(crate) fn par_stage<T: Copy + Send + Sync>(dst: &mut [T], src: &[T], to: Staging) {
+    copy(dst, src, to == Staging::Held);
 }
 
 fn copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T], streaming: bool) {
@@ -112,16 +124,17 @@ mod tests {
         for n in [0, 1, 7, SEQ_MAX / unit, SEQ_MAX / unit + 1, MIN_PIECE * 5 / unit + 3, (MAX_PIECE * 3 + 8) / unit + 1]
         {
             let src = pattern(n);
-            let (mut a, mut b) = (vec![0u64; n], vec![0u64; n]);
+            let (mut a, mut b, mut c) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
             par_copy(&mut a, &src);
-            par_stage(&mut b, &src);
-            assert!(a == src && b == src, "n {n}");
+            par_stage(&mut b, &src, Staging::Held);
+            par_stage(&mut c, &src, Staging::Ring);
+            assert!(a == src && b == src && c == src, "n {n}");
         }
         // An unaligned start of the destination: the streamed copy writes its first partial line
         // with ordinary stores.
         let src: Vec<u8> = (0..(3 << 20) + 5).map(|i| (i % 251) as u8).collect();
         let mut dst = vec![0u8; src.len() + 3];
-        par_stage(&mut dst[3..], &src);
+        par_stage(&mut dst[3..], &src, Staging::Held);
         assert!(dst[3..] == src[..] && dst[..3] == [0, 0, 0]);
     }
 

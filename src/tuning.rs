@@ -101,6 +101,14 @@ pub const MIN_CHUNKS: usize = 4;
 /// 2026-11-27, median of 61): two 4 MiB chunks 0.668 ms, one of 8 MiB 0.764, four of 2 MiB 0.765.
 pub const MIN_CHUNK_BYTES: usize = 4 << 20;
 
+/// Out of core with the held buffer (`cuda::outofcore`): at each end of the runs, and of the
+/// blocks of the GPU merge, up to this many pieces halving from half the longest ...
+pub const OUT_OF_CORE_RAMP_STEPS: usize = 4;
+
+/// ... none shorter than this many chunks (`CHUNK_BYTES`): each piece costs a sort launch and, in
+/// the merge, a copy per run.
+pub const OUT_OF_CORE_RAMP_MIN_CHUNKS: usize = 2;
+
 /// The most out-of-core runs with which `Sorter::auto()` still sorts on the GPU; with more it sorts
 /// on the CPU. Phase 2 of the GPU merge copies one piece per run into every block, so its cost
 /// grows with the square of the run count. H200 machine, 512M random pairs host to host

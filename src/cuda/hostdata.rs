@@ -10,7 +10,7 @@ use cudarc::driver::DeviceRepr;
 
 use super::host_keys::Bits32;
 use super::staging::Plain;
-use crate::hostcopy::{par_copy, par_pieces, par_pieces2, par_stage};
+use crate::hostcopy::{par_copy, par_pieces, par_pieces2, par_stage, Staging};
 use crate::{Kvp, SortError};
 
 /// The caller's data, seen as `len()` staged items.
@@ -24,8 +24,8 @@ pub(crate) trait HostData: Send {
     where
         Self: 'b;
     fn len(&self) -> usize;
-    /// Staged items `start..start + dst.len()` into `dst`.
-    fn gather(&self, start: usize, dst: &mut [Self::Item]);
+    /// Staged items `start..start + dst.len()` into `dst`, which is pinned memory of the kind `to`.
+    fn gather(&self, start: usize, dst: &mut [Self::Item], to: Staging);
     /// Staged items `src` back to positions `start..start + src.len()`.
     fn scatter(&mut self, start: usize, src: &[Self::Item]);
     /// The data cut at the ascending positions `cuts` into `cuts.len() + 1` parts, in order.
@@ -54,8 +54,8 @@ fn starts(cuts: &[usize]) -> impl Iterator<Item = usize> + '_ {
 pub(crate) trait HostSource {
     type Item: Plain + DeviceRepr;
     fn len(&self) -> usize;
-    /// Staged items `start..start + dst.len()` into `dst`.
-    fn gather(&self, start: usize, dst: &mut [Self::Item]);
+    /// Staged items `start..start + dst.len()` into `dst`, which is pinned memory of the kind `to`.
+    fn gather(&self, start: usize, dst: &mut [Self::Item], to: Staging);
 }
 
 impl<H: HostData> HostSource for H {
@@ -63,8 +63,8 @@ impl<H: HostData> HostSource for H {
     fn len(&self) -> usize {
         HostData::len(self)
     }
-    fn gather(&self, start: usize, dst: &mut [Self::Item]) {
-        HostData::gather(self, start, dst)
+    fn gather(&self, start: usize, dst: &mut [Self::Item], to: Staging) {
+        HostData::gather(self, start, dst, to)
     }
 }
 
@@ -76,8 +76,8 @@ impl<T: Plain + DeviceRepr> HostSource for ReadOnly<'_, T> {
     fn len(&self) -> usize {
         self.0.len()
     }
-    fn gather(&self, start: usize, dst: &mut [T]) {
-        par_stage(dst, &self.0[start..start + dst.len()]);
+    fn gather(&self, start: usize, dst: &mut [T], to: Staging) {
+        par_stage(dst, &self.0[start..start + dst.len()], to);
     }
 }
 
@@ -93,8 +93,8 @@ impl<T: Plain + DeviceRepr> HostData for Direct<'_, T> {
     fn len(&self) -> usize {
         self.0.len()
     }
-    fn gather(&self, start: usize, dst: &mut [T]) {
-        par_stage(dst, &self.0[start..start + dst.len()]);
+    fn gather(&self, start: usize, dst: &mut [T], to: Staging) {
+        par_stage(dst, &self.0[start..start + dst.len()], to);
     }
     fn scatter(&mut self, start: usize, src: &[T]) {
         par_copy(&mut self.0[start..start + src.len()], src);
@@ -123,9 +123,9 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
     fn len(&self) -> usize {
         self.keys.len()
     }
-    fn gather(&self, start: usize, dst: &mut [Kvp]) {
+    fn gather(&self, start: usize, dst: &mut [Kvp], to: Staging) {
         let (keys, values) = (&self.keys[start..start + dst.len()], &self.values[start..start + dst.len()]);
-        stage(dst, |d, r| {
+        stage(dst, to, |d, r| {
             for ((d, k), &v) in d.iter_mut().zip(&keys[r.clone()]).zip(&values[r]) {
                 *d = Kvp::new(k.to_ordered_bits(), v);
             }
@@ -154,15 +154,20 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
 /// L1, then written out with non-temporal stores, as `par_copy` writes large copies.
 const BLOCK: usize = 1024;
 
-/// Fills pinned staging memory on all cores: `fill(block, range)` writes the items `range` of
-/// `dst` into `block` (at most `BLOCK` of them, in L1), which goes out with non-temporal stores,
-/// as `hostcopy::par_stage` copies.
-fn stage<T: Plain>(dst: &mut [T], fill: impl Fn(&mut [T], Range<usize>) + Sync) {
+/// Fills pinned staging memory on all cores, storing as `hostcopy::par_stage` does for `to`:
+/// `fill(block, range)` writes the items `range` of `dst` into `block` (at most `BLOCK` of them);
+/// for the held buffer that block is in L1 and goes out with non-temporal stores, for a ring slot
+/// it is the slot itself.
+fn stage<T: Plain>(dst: &mut [T], to: Staging, fill: impl Fn(&mut [T], Range<usize>) + Sync) {
     par_pieces(dst, |d, r| {
         // SAFETY: zeroed memory is a valid `Plain` item.
         let mut block: [T; BLOCK] = unsafe { std::mem::zeroed() };
         for (j, d) in d.chunks_mut(BLOCK).enumerate() {
             let at = r.start + j * BLOCK;
+            if to == Staging::Ring {
+                fill(d, at..at + d.len());
+                continue;
+            }
             let b = &mut block[..d.len()];
             fill(b, at..at + d.len());
             gpusort_cpu::copy_streaming(d, b);
@@ -211,11 +216,11 @@ impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
     fn len(&self) -> usize {
         self.keys.len()
     }
-    fn gather(&self, start: usize, dst: &mut [Kvp]) {
+    fn gather(&self, start: usize, dst: &mut [Kvp], to: Staging) {
         let keys = &self.keys[start..start + dst.len()];
         let base = self.first + start;
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
-        stage(dst, |d, r| {
+        stage(dst, to, |d, r| {
             let first = base + r.start;
             for (i, (d, k)) in d.iter_mut().zip(&keys[r]).enumerate() {
                 *d = Kvp::new(k.to_ordered_bits(), (first + i) as u32);
@@ -255,9 +260,9 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     fn len(&self) -> usize {
         self.0.len()
     }
-    fn gather(&self, start: usize, dst: &mut [u32]) {
+    fn gather(&self, start: usize, dst: &mut [u32], to: Staging) {
         let keys = &self.0[start..start + dst.len()];
-        stage(dst, |d, r| {
+        stage(dst, to, |d, r| {
             for (d, k) in d.iter_mut().zip(&keys[r]) {
                 *d = k.to_ordered_bits();
             }
@@ -354,10 +359,12 @@ mod tests {
         let mut back = vec![0i8; keys.len()];
         narrow(&mut back, bits.as_slice());
         assert_eq!(back, keys);
-        let mut staged = vec![0u32; 3];
         let mut wide = [u16::MAX, 0, 7, 1];
-        HostData::gather(&KeysAsBits(&mut wide), 1, &mut staged);
-        assert_eq!(staged, [0, 7, 1]);
+        for to in [Staging::Held, Staging::Ring] {
+            let mut staged = vec![0u32; 3];
+            HostData::gather(&KeysAsBits(&mut wide), 1, &mut staged, to);
+            assert_eq!(staged, [0, 7, 1]);
+        }
         KeysAsBits(&mut wide).scatter(0, &[1, 65535]);
         assert_eq!(wide, [1, u16::MAX, 7, 1]);
     }
@@ -370,8 +377,13 @@ mod tests {
         let (k0, v0) = (keys.clone(), values.clone());
         let mut data = SplitAsKvp { keys: &mut keys, values: &mut values };
         let mut staged = vec![Kvp::new(0, 0); HostData::len(&data) - 3];
-        HostData::gather(&data, 3, &mut staged);
-        assert!(staged.iter().enumerate().all(|(i, p)| p.key == k0[i + 3].to_ordered_bits() && p.value == v0[i + 3]));
+        for to in [Staging::Ring, Staging::Held] {
+            staged.fill(Kvp::new(0, 0));
+            HostData::gather(&data, 3, &mut staged, to);
+            let ok =
+                staged.iter().enumerate().all(|(i, p)| p.key == k0[i + 3].to_ordered_bits() && p.value == v0[i + 3]);
+            assert!(ok, "{to:?}");
+        }
         // Scattered back one place later: every key and value moves together, bits intact.
         data.scatter(2, &staged);
         assert!((2..k0.len() - 1).all(|i| keys[i].to_bits() == k0[i + 1].to_bits() && values[i] == v0[i + 1]));

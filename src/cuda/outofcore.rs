@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
+use rayon::prelude::*;
 
 use super::device::Gpu;
 use super::dispatch::{bytes_per_item, DeviceItem, DeviceSort, WideKey};
@@ -23,7 +24,7 @@ use super::staging::{MergeKey, Plain};
 use super::transfer::{self, Chunks};
 use crate::hooks::{self, Step};
 use crate::hostcopy::{par_copy, par_pieces, par_pieces2};
-use crate::{merge, Algorithm, Order, SortError};
+use crate::{merge, tuning, Algorithm, Order, SortError};
 
 /// Device bytes not proportional to the length that a sort may need (counters, plan, alignment).
 pub(crate) const FIXED_BYTES: usize = 64 << 10;
@@ -53,8 +54,41 @@ pub(crate) fn run_items(limit: usize, per_item: usize) -> Result<usize, SortErro
 /// Run boundaries: `runs + 1` positions cutting `n` items into runs of at most `run` items, as
 /// equal as the length allows.
 fn run_bounds(n: usize, run: usize) -> Vec<usize> {
-    let runs = n.div_ceil(run.max(1));
+    let runs = n.div_ceil(run.max(1)).max(1);
     (0..=runs).map(|r| (n as u128 * r as u128 / runs as u128) as usize).collect()
+}
+
+/// Bounds cutting `n` items into pieces of at most `max`: equal pieces in the middle and, at each
+/// end, a ramp of pieces halving from `max / 2` (`tuning::OUT_OF_CORE_RAMP`), so that the
+/// pipelines of both phases of `held_runs` fill on a short first piece and drain on a short last
+/// one, instead of waiting for a whole run to go up before anything comes back, and for a whole
+/// block to come back after everything else has gone up.
+fn ramped_bounds(n: usize, max: usize, chunk: usize) -> Vec<usize> {
+    let max = max.max(1);
+    let mut ramp = Vec::new();
+    let mut left = n;
+    let mut size = max / 2;
+    // A step is taken only while a full piece still fits between the two ramps.
+    while ramp.len() < tuning::OUT_OF_CORE_RAMP_STEPS
+        && size >= chunk.saturating_mul(tuning::OUT_OF_CORE_RAMP_MIN_CHUNKS).max(1)
+        && left >= 2 * size + max
+    {
+        ramp.push(size);
+        left -= 2 * size;
+        size /= 2;
+    }
+    let middle = run_bounds(left, max);
+    let mut bounds = vec![0];
+    for &s in ramp.iter().rev() {
+        bounds.push(bounds[bounds.len() - 1] + s);
+    }
+    let at = bounds[bounds.len() - 1];
+    bounds.extend(middle[1..].iter().map(|&b| at + b));
+    for &s in &ramp {
+        bounds.push(bounds[bounds.len() - 1] + s);
+    }
+    debug_assert_eq!(bounds[bounds.len() - 1], n);
+    bounds
 }
 
 /// Sorts `data` in runs of at most `run` items, then merges them.
@@ -73,7 +107,7 @@ where
     let (mut lease, held_len) = transfer::lease::<H::Item>(gpu, n, c)?;
     let (held, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
     if held_len == n {
-        return held_runs(&streams, data, &bounds, held, ring, c, sort);
+        return held_runs(&streams, data, &ramped_bounds(n, run, c.chunk), run, held, ring, c, sort);
     }
     // Past the held cap: each run makes its own round trip into host scratch.
     let mut aux = ZeroedBuf::<H::Item>::new(n)?;
@@ -94,13 +128,14 @@ where
 }
 
 /// The whole input in the held buffer, in two phases:
-/// 1. each run goes up from there, is sorted, and its result comes back to the same place;
-/// 2. the output is cut into blocks no longer than a run; block j holds, from every run, the items
-///    between the cuts j and j + 1 (`merge::select`). Those pieces, sent up in run order and sorted
-///    stably, are exactly the merge's block j; it comes back through the ring straight into the
-///    caller's data. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in 4 runs,
-///    88.8 ms against 30.4 ms for one run, most of it the merge; 51.4 ms with the GPU blocks on
-///    one stream.
+/// 1. each run goes up from the caller's data through the ring, is sorted, and its result comes
+///    back to its place in the held buffer;
+/// 2. the output is cut into blocks of at most `max` items; block j holds, from every run, the
+///    items between the cuts j and j + 1 (`merge::select`). Those pieces, sent up in run order and
+///    sorted stably, are exactly the merge's block j; it comes back through the ring straight into
+///    the caller's data. This replaced a k-way merge on the CPU: H200 machine, 64M pairs in 4
+///    runs, 88.8 ms against 30.4 ms for one run, most of it the merge; 51.4 ms with the GPU blocks
+///    on one stream.
 ///
 /// Uploads run on a stream of their own, one run (or block) ahead: the next one goes up while the
 /// current one is sorted and comes back, the two copy directions overlapping on the bus. The
@@ -109,12 +144,15 @@ where
 /// and the current one is freed in stream order before the next sort allocates, so the sort stays
 /// within the budget.
 ///
-/// If a step of phase 2 fails, the CPU merges the runs (still in the held buffer) into the
-/// caller's data instead, which leaves it completely sorted.
+/// Phase 1 leaves the caller's data untouched, so a failure there leaves it as it was. If a step
+/// of phase 2 fails, the CPU merges the runs (still in the held buffer) into the caller's data
+/// instead, which leaves it completely sorted.
+#[allow(clippy::too_many_arguments)]
 fn held_runs<H: HostData>(
     ahead: &Ahead,
     data: &mut H,
     bounds: &[usize],
+    max: usize,
     held: &mut [H::Item],
     ring: &mut [H::Item],
     c: Chunks,
@@ -129,27 +167,34 @@ where
     let runs: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
     let sorted = (|| {
         let (a, b) = runs[0];
-        let mut next = Some(
-            ahead.upload(b - a, |dev| transfer::upload(&ahead.uploads, &*data, a, &mut held[a..b], dev, c.chunk))?,
-        );
+        let mut dev = ahead.reserve(b - a)?;
+        transfer::upload(&ahead.uploads, &*data, a, ring, &mut dev, c.chunk)?;
+        let mut next = Some((dev, ahead.queued()?));
         for (r, &(a, b)) in runs.iter().enumerate() {
             let (mut dev, ready) = next.take().expect("queued one ahead");
             stream.wait(&ready).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
             hooks::hit(Step::Sort)?;
             sort.run(stream, &mut dev)?;
-            if let Some(&(c0, d0)) = runs.get(r + 1) {
-                let room = &mut held[c0..d0];
-                next = Some(
-                    ahead.upload(d0 - c0, |dev| transfer::upload(&ahead.uploads, &*data, c0, room, dev, c.chunk))?,
-                );
-            }
+            // The next run's buffer is reserved before this one's downloads are queued (its
+            // place in the main stream is after this sort, which frees the sort's scratch), and
+            // filled after them: its upload waits on the ring, and this run's downloads must
+            // already be queued to overlap it.
+            let reserved = match runs.get(r + 1) {
+                Some(&(c0, d0)) => Some((c0, ahead.reserve::<H::Item>(d0 - c0)?)),
+                None => None,
+            };
             for start in (a..b).step_by(c.chunk) {
                 let end = (start + c.chunk).min(b);
                 hooks::hit(Step::Download)?;
-                // The same pinned range the run went up from: its upload is done (the sort waited).
                 stream
                     .memcpy_dtoh(&dev.slice(start - a..end - a), &mut held[start..end])
                     .map_err(SortError::driver("copy to host", (end - start) * size))?;
+            }
+            if let Some((c0, mut up)) = reserved {
+                // The ring is free once this run's upload, which went through it, is over.
+                ready.synchronize().map_err(SortError::driver("cuEventSynchronize", 0))?;
+                transfer::upload(&ahead.uploads, &*data, c0, ring, &mut up, c.chunk)?;
+                next = Some((up, ahead.queued()?));
             }
         }
         Ok(())
@@ -160,14 +205,16 @@ where
 
     let held: &[H::Item] = held;
     let parts: Vec<&[H::Item]> = runs.iter().map(|&(a, b)| &held[a..b]).collect();
-    let longest = runs.iter().map(|&(a, b)| b - a).max().unwrap_or(1);
-    let blocks = n.div_ceil(longest.max(1));
+    let spans = ramped_bounds(n, max, c.chunk);
+    let blocks = spans.len() - 1;
     let cut = |rank: usize| match sort.order {
         Order::Ascending => merge::select(&parts, rank, &|x: &H::Item| x.merge_key()),
         Order::Descending => merge::select(&parts, rank, &|x: &H::Item| !x.merge_key()),
     };
-    let cuts: Vec<Vec<usize>> = (0..=blocks).map(|j| cut(n * j / blocks)).collect();
-    let span = |j: usize| (n * j / blocks, n * (j + 1) / blocks);
+    // Each cut searches every run of the held buffer, a cache miss per step: on all cores. H200
+    // machine, 512M pairs with a 256 MiB budget (35 runs): 25 ms on one thread.
+    let cuts: Vec<Vec<usize>> = spans.par_iter().map(|&rank| cut(rank)).collect();
+    let span = |j: usize| (spans[j], spans[j + 1]);
     // Block j's pieces, one per run, into `dev` in run order.
     let send = |j: usize, dev: &mut CudaSlice<H::Item>| -> Result<(), SortError> {
         let mut at = 0;
@@ -187,7 +234,9 @@ where
     };
     let merged = (|| {
         let (a, b) = span(0);
-        let mut next = Some(ahead.upload(b - a, |dev| send(0, dev))?);
+        let mut dev = ahead.reserve(b - a)?;
+        send(0, &mut dev)?;
+        let mut next = Some((dev, ahead.queued()?));
         for j in 0..blocks {
             let (a, _) = span(j);
             let (mut dev, ready) = next.take().expect("queued one ahead");
@@ -196,7 +245,9 @@ where
             sort.run(stream, &mut dev)?;
             if j + 1 < blocks {
                 let (c0, d0) = span(j + 1);
-                next = Some(ahead.upload(d0 - c0, |dev| send(j + 1, dev))?);
+                let mut up = ahead.reserve(d0 - c0)?;
+                send(j + 1, &mut up)?;
+                next = Some((up, ahead.queued()?));
             }
             transfer::download(stream, &dev.as_view(), data, a, ring, c.chunk).map_err(|(e, _)| e)?;
         }
@@ -219,21 +270,20 @@ struct Ahead {
 }
 
 impl Ahead {
-    /// A device buffer of `len` items filled by `fill` on the upload stream, and the event that
-    /// says it is full. The buffer is allocated on the main stream, at its current point (after the
-    /// sort just queued, whose scratch is then free again), and freed there when dropped, in order
-    /// after the main stream's last use of it.
-    fn upload<T: DeviceItem>(
-        &self,
-        len: usize,
-        fill: impl FnOnce(&mut CudaSlice<T>) -> Result<(), SortError>,
-    ) -> Result<(CudaSlice<T>, CudaEvent), SortError> {
-        let mut dev = transfer::device_buffer::<T>(&self.main, len)?;
+    /// A device buffer of `len` items for the next upload. It is allocated on the main stream, at
+    /// its current point (after the sort just queued, whose scratch is then free again), and freed
+    /// there when dropped, in order after the main stream's last use of it; the upload stream
+    /// waits for the allocation.
+    fn reserve<T: DeviceItem>(&self, len: usize) -> Result<CudaSlice<T>, SortError> {
+        let dev = transfer::device_buffer::<T>(&self.main, len)?;
         let allocated = self.main.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
         self.uploads.wait(&allocated).map_err(SortError::driver("cuStreamWaitEvent", 0))?;
-        fill(&mut dev)?;
-        let ready = self.uploads.record_event(None).map_err(SortError::driver("cuEventRecord", 0))?;
-        Ok((dev, ready))
+        Ok(dev)
+    }
+
+    /// The event that says every upload queued so far is done.
+    fn queued(&self) -> Result<CudaEvent, SortError> {
+        self.uploads.record_event(None).map_err(SortError::driver("cuEventRecord", 0))
     }
 }
 
@@ -339,6 +389,31 @@ fn merge_into<T: MergeKey>(
 mod tests {
     use super::*;
     use crate::Kvp;
+
+    #[test]
+    fn ramped_bounds_cover_the_input_in_pieces_that_fit() {
+        for (n, max, chunk) in
+            [(0, 10, 1), (1, 10, 1), (5, 10, 1), (29, 10, 1), (30, 10, 1), (1000, 64, 2), (1000, 64, 64)]
+        {
+            let b = ramped_bounds(n, max, chunk);
+            let sizes: Vec<usize> = b.windows(2).map(|w| w[1] - w[0]).collect();
+            assert!(b[0] == 0 && b[b.len() - 1] == n, "{n} {max}: {b:?}");
+            assert!(sizes.iter().all(|&s| s <= max && (s > 0 || n == 0)), "{n} {max}: {sizes:?}");
+            let mirrored = sizes.iter().zip(sizes.iter().rev()).all(|(&a, &b)| a.abs_diff(b) <= 1);
+            assert!(mirrored, "{n} {max}: {sizes:?} not symmetric");
+        }
+        // 512M pairs, runs of at most 128M, 2M-item chunks: 8M, 16M, 32M, 64M up, three of about
+        // 91M, and down again.
+        let m = 1 << 20;
+        let sizes: Vec<usize> = ramped_bounds(512 * m, 128 * m, 2 * m).windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!(sizes[..4], [8 * m, 16 * m, 32 * m, 64 * m]);
+        assert_eq!(sizes.len(), 8 + 3);
+        // Too short for a ramp with a full piece between: equal pieces.
+        assert_eq!(ramped_bounds(150, 100, 1), vec![0, 75, 150]);
+        // No ramp piece is shorter than two chunks: 50 at each end, then nine of 100.
+        let b = ramped_bounds(1000, 100, 20);
+        assert!(b.len() - 1 == 2 + 9 && b[1] == 50 && b[2] == 150, "{b:?}");
+    }
 
     #[test]
     fn runs_fit_the_limit() {

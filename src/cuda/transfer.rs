@@ -17,6 +17,7 @@ use super::hostdata::{HostData, HostSource};
 use super::staging::{held_cap, Lease};
 use crate::crew;
 use crate::hooks::{self, Step};
+use crate::hostcopy::Staging;
 use crate::{tuning, SortError};
 
 fn driver(op: &'static str, bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
@@ -99,7 +100,8 @@ pub(crate) fn device_buffer<T: DeviceRepr>(stream: &Arc<CudaStream>, n: usize) -
 
 /// Copies `src` items `start..start + dev.len()` to `dev` through `room`. When `room` holds all of
 /// them every chunk has its own place; otherwise `room` is a ring and a slot is refilled only
-/// after the copy that read it finished.
+/// after the copy that read it finished. Either way the last copies may still be reading `room`
+/// when this returns: the stream says when they are over.
 pub(crate) fn upload<H: HostSource>(
     stream: &Arc<CudaStream>,
     src: &H,
@@ -158,7 +160,8 @@ impl<'a, H: HostSource> Upload<'a, H> {
             e.synchronize().map_err(driver("cuEventSynchronize", 0))?;
         }
         hooks::hit(Step::PinnedCopy)?;
-        self.src.gather(self.start + a, &mut self.room[place.clone()]);
+        let to = if ring { Staging::Ring } else { Staging::Held };
+        self.src.gather(self.start + a, &mut self.room[place.clone()], to);
         hooks::hit(Step::Upload)?;
         let bytes = (b - a) * std::mem::size_of::<H::Item>();
         self.stream
