@@ -35,8 +35,15 @@ pub(crate) fn need_bytes<T>(n: usize, algorithm: Algorithm) -> usize {
 }
 
 /// The longest run whose sort fits in `limit` bytes; `InvalidArgument` when not even one item does.
+/// The pipeline of `held_runs` keeps the next run's buffer beside the one being sorted, so a run
+/// takes at least two buffers' worth: a radix sort's scratch is that room, an in-place network's
+/// (bitonic) is not.
 pub(crate) fn run_len<T>(limit: usize, algorithm: Algorithm) -> Result<usize, SortError> {
-    run_items(limit, bytes_per_item::<T>(algorithm))
+    run_items(limit, run_bytes_per_item::<T>(algorithm))
+}
+
+fn run_bytes_per_item<T>(algorithm: Algorithm) -> usize {
+    bytes_per_item::<T>(algorithm).max(2 * std::mem::size_of::<T>())
 }
 
 /// The longest run of items taking `per_item` device bytes each that fits in `limit` bytes.
@@ -420,8 +427,11 @@ mod tests {
         for alg in [Algorithm::Auto, Algorithm::Radix, Algorithm::Bitonic, Algorithm::OddEvenMerge] {
             for limit in [FIXED_BYTES + 17, FIXED_BYTES + 1000, 1 << 20, 1 << 30] {
                 let run = run_len::<Kvp>(limit, alg).unwrap();
-                assert!(need_bytes::<Kvp>(run, alg) <= limit, "{alg:?} {limit}");
-                assert!(need_bytes::<Kvp>(run + 1, alg) > limit, "{alg:?} {limit}: run could be longer");
+                // Two run buffers at once, or one sort with its scratch, fit the limit.
+                let pipeline = |n: usize| n * run_bytes_per_item::<Kvp>(alg) + FIXED_BYTES;
+                assert!(need_bytes::<Kvp>(run, alg) <= limit && pipeline(run) <= limit, "{alg:?} {limit}");
+                assert!(2 * run * std::mem::size_of::<Kvp>() <= limit, "{alg:?} {limit}: two buffers");
+                assert!(pipeline(run + 1) > limit, "{alg:?} {limit}: run could be longer");
             }
         }
         assert!(matches!(run_len::<u32>(FIXED_BYTES, Algorithm::Radix), Err(SortError::InvalidArgument(_))));
