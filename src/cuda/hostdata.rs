@@ -155,19 +155,18 @@ impl<K: Bits32 + Plain> HostData for SplitAsKvp<'_, K> {
 const BLOCK: usize = 1024;
 
 /// Fills pinned staging memory on all cores, storing as `hostcopy::par_stage` does for `to`:
-/// `fill(block, range)` writes the items `range` of `dst` into `block` (at most `BLOCK` of them);
-/// for the held buffer that block is in L1 and goes out with non-temporal stores, for a ring slot
-/// it is the slot itself.
+/// `fill(out, range)` writes the items `range` of `dst` into `out`. A ring slot is filled in
+/// place; the held buffer through a block of at most `BLOCK` items in L1, which goes out with
+/// non-temporal stores.
 fn stage<T: Plain>(dst: &mut [T], to: Staging, fill: impl Fn(&mut [T], Range<usize>) + Sync) {
+    if to == Staging::Ring {
+        return par_pieces(dst, fill);
+    }
     par_pieces(dst, |d, r| {
         // SAFETY: zeroed memory is a valid `Plain` item.
         let mut block: [T; BLOCK] = unsafe { std::mem::zeroed() };
         for (j, d) in d.chunks_mut(BLOCK).enumerate() {
             let at = r.start + j * BLOCK;
-            if to == Staging::Ring {
-                fill(d, at..at + d.len());
-                continue;
-            }
             let b = &mut block[..d.len()];
             fill(b, at..at + d.len());
             gpusort_cpu::copy_streaming(d, b);

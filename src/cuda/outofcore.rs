@@ -66,7 +66,7 @@ fn run_bounds(n: usize, run: usize) -> Vec<usize> {
 }
 
 /// Bounds cutting `n` items into pieces of at most `max`: equal pieces in the middle and, at each
-/// end, a ramp of pieces halving from `max / 2` (`tuning::OUT_OF_CORE_RAMP`), so that the
+/// end, a ramp of pieces halving from `max / 2` (`tuning::OUT_OF_CORE_RAMP_STEPS`), so that the
 /// pipelines of both phases of `held_runs` fill on a short first piece and drain on a short last
 /// one, instead of waiting for a whole run to go up before anything comes back, and for a whole
 /// block to come back after everything else has gone up.
@@ -222,8 +222,11 @@ where
     // machine, 512M pairs with a 256 MiB budget (35 runs): 25 ms on one thread.
     let cuts: Vec<Vec<usize>> = spans.par_iter().map(|&rank| cut(rank)).collect();
     let span = |j: usize| (spans[j], spans[j + 1]);
-    // Block j's pieces, one per run, into `dev` in run order.
-    let send = |j: usize, dev: &mut CudaSlice<H::Item>| -> Result<(), SortError> {
+    // Block j's pieces, one per run, into a new device buffer in run order, and the event that
+    // says they are there.
+    let send = |j: usize| -> Result<(CudaSlice<H::Item>, CudaEvent), SortError> {
+        let (a, b) = span(j);
+        let mut dev = ahead.reserve(b - a)?;
         let mut at = 0;
         for (r, run) in parts.iter().enumerate() {
             let piece = &run[cuts[j][r]..cuts[j + 1][r]];
@@ -236,14 +239,11 @@ where
             }
             at += piece.len();
         }
-        debug_assert_eq!(at, span(j).1 - span(j).0);
-        Ok(())
+        debug_assert_eq!(at, b - a);
+        Ok((dev, ahead.queued()?))
     };
     let merged = (|| {
-        let (a, b) = span(0);
-        let mut dev = ahead.reserve(b - a)?;
-        send(0, &mut dev)?;
-        let mut next = Some((dev, ahead.queued()?));
+        let mut next = Some(send(0)?);
         for j in 0..blocks {
             let (a, _) = span(j);
             let (mut dev, ready) = next.take().expect("queued one ahead");
@@ -251,10 +251,7 @@ where
             hooks::hit(Step::Sort)?;
             sort.run(stream, &mut dev)?;
             if j + 1 < blocks {
-                let (c0, d0) = span(j + 1);
-                let mut up = ahead.reserve(d0 - c0)?;
-                send(j + 1, &mut up)?;
-                next = Some((up, ahead.queued()?));
+                next = Some(send(j + 1)?);
             }
             transfer::download(stream, &dev.as_view(), data, a, ring, c.chunk).map_err(|(e, _)| e)?;
         }
