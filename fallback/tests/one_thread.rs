@@ -32,6 +32,17 @@ fn finite(b: u64) -> f64 {
     }
 }
 
+/// As [`finite`], for f32 bits.
+fn finite32(b: u32) -> f32 {
+    const EXP: u32 = 0x7f80_0000;
+    let b = if b & EXP == EXP { b ^ (1 << 23) } else { b };
+    if b == 1 << 31 {
+        0.0
+    } else {
+        f32::from_bits(b)
+    }
+}
+
 #[test]
 fn one_thread_sorts_every_key_type() {
     // SAFETY: the only test of this process, before any thread or pool exists.
@@ -47,9 +58,10 @@ fn one_thread_sorts_every_key_type() {
             let wide: Vec<u64> = bits.iter().map(|&b| (b as u64) << 32 | b.rotate_left(7) as u64).collect();
             check(&wide, &format!("u64 {pattern}"));
             check(&wide.iter().map(|&b| f64::from_bits(b)).collect::<Vec<_>>(), &format!("f64 {pattern}"));
-            // Without NaN and with one sign of zero, f64 keys are compared as doubles
-            // (`simd/double.rs`), on one thread only.
+            // Without NaN and with one sign of zero, float keys are compared as floats
+            // (`simd/float.rs`), on one thread only.
             check(&wide.iter().map(|&b| finite(b)).collect::<Vec<_>>(), &format!("finite f64 {pattern}"));
+            check(&bits.iter().map(|&b| finite32(b)).collect::<Vec<_>>(), &format!("finite f32 {pattern}"));
         }
     }
 }

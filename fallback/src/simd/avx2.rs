@@ -8,7 +8,7 @@
 
 use std::arch::x86_64::*;
 
-use super::double::Double;
+use super::float::Double;
 use super::map::{retype, KeyMap};
 use super::quick;
 use super::vector::Lane;
@@ -22,7 +22,7 @@ pub(crate) struct I32x8(__m256i);
 #[derive(Clone, Copy)]
 pub(crate) struct I64x4(__m256i);
 
-/// Four f64 keys compared as doubles (`double.rs`).
+/// Four f64 keys compared as doubles (`float.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct D64x4(__m256i);
 
@@ -411,7 +411,7 @@ unsafe fn max_i64(a: __m256i, b: __m256i) -> __m256i {
     _mm256_blendv_epi8(b, a, gt_i64(a, b))
 }
 
-/// All-ones in the lanes where `a > b` as doubles (neither is NaN: `double::exact`).
+/// All-ones in the lanes where `a > b` as doubles (neither is NaN: `float::exact`).
 #[inline(always)]
 unsafe fn gt_f64(a: __m256i, b: __m256i) -> __m256i {
     _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
@@ -478,4 +478,4 @@ pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
     map.back_slice::<i64>(retype(v))
 }
 
-super::double::sort_f64_entries!("avx2,popcnt", D64x4);
+super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4);

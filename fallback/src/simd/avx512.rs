@@ -1,13 +1,16 @@
-//! AVX-512 registers: 16 u32 or 8 u64 keys, with compress (the partition's packing) and masked
-//! loads and stores (the ragged ends) in hardware. Only AVX-512F is used.
+//! AVX-512 registers: 16 32-bit or 8 64-bit keys, with compress (the partition's packing) and
+//! masked loads and stores (the ragged ends) in hardware. Only AVX-512F is used. Each width
+//! comes as unsigned words (unsigned and mapped keys), signed words (signed keys, unmapped) and
+//! floats (`float.rs`).
 //!
-//! Partition packs with register `vpcompress` and plain or masked stores, never `vpcompress` to
-//! memory, which is microcoded and slow on Zen 4.
+//! Partition packs 32-bit registers with register `vpcompressd` and plain or masked stores,
+//! never `vpcompressd` to memory, which is microcoded and slow on Zen 4 and was slower on the
+//! Intel dev machine too (`docs/cpu-simd.md`); 64-bit registers by one permutation from a table.
 
 use std::arch::x86_64::*;
 
-use super::double::Double;
-use super::map::KeyMap;
+use super::float::{Double, Single};
+use super::map::{retype, KeyMap};
 use super::quick;
 use super::vector::Vector;
 
@@ -17,7 +20,20 @@ pub(crate) struct U32x16(__m512i);
 #[derive(Clone, Copy)]
 pub(crate) struct U64x8(__m512i);
 
-/// Eight f64 keys compared as doubles (`double.rs`).
+/// Sixteen i32 keys compared as signed words: the ordered bits of i32 keys with the top bit
+/// flipped, which are their raw bits (`map::Bits::FLIPPED`), so signed keys need no map.
+#[derive(Clone, Copy)]
+pub(crate) struct I32x16(__m512i);
+
+/// Eight i64 keys compared as signed words (see [`I32x16`]).
+#[derive(Clone, Copy)]
+pub(crate) struct I64x8(__m512i);
+
+/// Sixteen f32 keys compared as floats (`float.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct F32x16(__m512i);
+
+/// Eight f64 keys compared as doubles (`float.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct D64x8(__m512i);
 
@@ -42,114 +58,172 @@ fn low8(n: usize) -> __mmask8 {
     ((1u32 << n) - 1) as __mmask8
 }
 
-// SAFETY: only reached from the `#[target_feature(enable = "avx512f")]` entries below, which the
-// dispatcher calls only after detecting AVX-512F.
-unsafe impl Vector for U32x16 {
-    type Elem = u32;
-    const LANES: usize = 16;
-    #[inline(always)]
-    unsafe fn load(p: *const u32) -> Self {
-        U32x16(_mm512_loadu_si512(p as *const _))
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u32) {
-        _mm512_storeu_si512(p as *mut _, self.0)
-    }
-    #[inline(always)]
-    unsafe fn load_part(p: *const u32, n: usize, fill: Self) -> Self {
-        U32x16(_mm512_mask_loadu_epi32(fill.0, low16(n), p as *const i32))
-    }
-    #[inline(always)]
-    unsafe fn store_part(self, p: *mut u32, n: usize) {
-        _mm512_mask_storeu_epi32(p as *mut i32, low16(n), self.0)
-    }
-    #[inline(always)]
-    fn splat(x: u32) -> Self {
-        // SAFETY: AVX-512F is present (see the impl's comment).
-        U32x16(unsafe { _mm512_set1_epi32(x as i32) })
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_min_epu32(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_max_epu32(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn gt_mask(self, pivot: Self) -> u32 {
-        // SAFETY: as above.
-        unsafe { _mm512_cmpgt_epu32_mask(self.0, pivot.0) as u32 }
-    }
-    #[inline(always)]
-    fn compress(self, mask: u32) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_maskz_compress_epi32(mask as __mmask16, self.0) })
-    }
-    /// Two compresses and an expand, then two full stores, was slower than two compresses and a
-    /// masked store: 64K random u32 keys 0.182 against 0.173 ms, 1M 3.75 against 3.55.
-    const SPLIT_IS_CHEAP: bool = false;
-    #[inline(always)]
-    fn split(self, gt: u32) -> Self {
-        let low = self.compress(!gt & 0xffff);
-        // SAFETY: as above.
-        U32x16(unsafe {
-            _mm512_mask_expand_epi32(low.0, !low16((!gt & 0xffff).count_ones() as usize), self.compress(gt).0)
-        })
-    }
-    #[inline(always)]
-    fn xor_lanes(self, x: usize) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            let idx = _mm512_xor_si512(iota32(), _mm512_set1_epi32(x as i32));
-            U32x16(_mm512_permutexvar_epi32(idx, self.0))
+/// The 32-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U32x16`])
+/// or as floats ([`F32x16`]).
+macro_rules! r32x16 {
+    ($name:ident, $elem:ty, $to_i32:expr, $gt:ident, $min:ident, $max:ident, $rmin:ident, $rmax:ident) => {
+        // SAFETY: only reached from the `#[target_feature(enable = "avx512f")]` entries below, which the
+        // dispatcher calls only after detecting AVX-512F.
+        unsafe impl Vector for $name {
+            type Elem = $elem;
+            const LANES: usize = 16;
+            #[inline(always)]
+            unsafe fn load(p: *const $elem) -> Self {
+                $name(_mm512_loadu_si512(p as *const _))
+            }
+            #[inline(always)]
+            unsafe fn store(self, p: *mut $elem) {
+                _mm512_storeu_si512(p as *mut _, self.0)
+            }
+            #[inline(always)]
+            unsafe fn load_part(p: *const $elem, n: usize, fill: Self) -> Self {
+                $name(_mm512_mask_loadu_epi32(fill.0, low16(n), p as *const i32))
+            }
+            #[inline(always)]
+            unsafe fn store_part(self, p: *mut $elem, n: usize) {
+                _mm512_mask_storeu_epi32(p as *mut i32, low16(n), self.0)
+            }
+            #[inline(always)]
+            fn splat(x: $elem) -> Self {
+                // SAFETY: AVX-512F is present (see the impl's comment).
+                $name(unsafe { _mm512_set1_epi32($to_i32(x)) })
+            }
+            #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { $min(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { $max(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn gt_mask(self, pivot: Self) -> u32 {
+                // SAFETY: as above.
+                unsafe { $gt(self.0, pivot.0) as u32 }
+            }
+            #[inline(always)]
+            fn compress(self, mask: u32) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm512_maskz_compress_epi32(mask as __mmask16, self.0) })
+            }
+            /// Two compresses and an expand, then two full stores, was slower than two compresses and a
+            /// masked store: 64K random u32 keys 0.182 against 0.173 ms, 1M 3.75 against 3.55.
+            const SPLIT_IS_CHEAP: bool = false;
+            #[inline(always)]
+            fn split(self, gt: u32) -> Self {
+                let low = self.compress(!gt & 0xffff);
+                // SAFETY: as above.
+                $name(unsafe {
+                    _mm512_mask_expand_epi32(low.0, !low16((!gt & 0xffff).count_ones() as usize), self.compress(gt).0)
+                })
+            }
+            #[inline(always)]
+            fn xor_lanes(self, x: usize) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    let idx = _mm512_xor_si512(iota32(), _mm512_set1_epi32(x as i32));
+                    $name(_mm512_permutexvar_epi32(idx, self.0))
+                }
+            }
+            #[inline(always)]
+            fn select_bit(lo: Self, hi: Self, bit: usize) -> Self {
+                // SAFETY: as above.
+                unsafe {
+                    let m = _mm512_test_epi32_mask(iota32(), _mm512_set1_epi32(bit as i32));
+                    $name(_mm512_mask_blend_epi32(m, lo.0, hi.0))
+                }
+            }
+            #[inline(always)]
+            fn zip_low(self, other: Self) -> Self {
+                // SAFETY: as above.
+                unsafe { $name(_mm512_permutex2var_epi32(self.0, zip_index32(0), other.0)) }
+            }
+            #[inline(always)]
+            fn zip_high(self, other: Self) -> Self {
+                // SAFETY: as above.
+                unsafe { $name(_mm512_permutex2var_epi32(self.0, zip_index32(8), other.0)) }
+            }
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm512_xor_si512(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm512_or_si512(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn sign_fill(self) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm512_srai_epi32::<31>(self.0) })
+            }
+            #[inline(always)]
+            fn reduce_min(self) -> $elem {
+                // SAFETY: as above.
+                unsafe { $rmin(self.0) }
+            }
+            #[inline(always)]
+            fn reduce_max(self) -> $elem {
+                // SAFETY: as above.
+                unsafe { $rmax(self.0) }
+            }
         }
-    }
-    #[inline(always)]
-    fn select_bit(lo: Self, hi: Self, bit: usize) -> Self {
-        // SAFETY: as above.
-        unsafe {
-            let m = _mm512_test_epi32_mask(iota32(), _mm512_set1_epi32(bit as i32));
-            U32x16(_mm512_mask_blend_epi32(m, lo.0, hi.0))
-        }
-    }
-    #[inline(always)]
-    fn zip_low(self, other: Self) -> Self {
-        // SAFETY: as above.
-        unsafe { U32x16(_mm512_permutex2var_epi32(self.0, zip_index32(0), other.0)) }
-    }
-    #[inline(always)]
-    fn zip_high(self, other: Self) -> Self {
-        // SAFETY: as above.
-        unsafe { U32x16(_mm512_permutex2var_epi32(self.0, zip_index32(8), other.0)) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_or_si512(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn sign_fill(self) -> Self {
-        // SAFETY: as above.
-        U32x16(unsafe { _mm512_srai_epi32::<31>(self.0) })
-    }
-    #[inline(always)]
-    fn reduce_min(self) -> u32 {
-        // SAFETY: as above.
-        unsafe { _mm512_reduce_min_epu32(self.0) }
-    }
-    #[inline(always)]
-    fn reduce_max(self) -> u32 {
-        // SAFETY: as above.
-        unsafe { _mm512_reduce_max_epu32(self.0) }
-    }
+    };
+}
+r32x16!(
+    U32x16,
+    u32,
+    |x: u32| x as i32,
+    _mm512_cmpgt_epu32_mask,
+    _mm512_min_epu32,
+    _mm512_max_epu32,
+    _mm512_reduce_min_epu32,
+    _mm512_reduce_max_epu32
+);
+r32x16!(
+    I32x16,
+    i32,
+    |x: i32| x,
+    _mm512_cmpgt_epi32_mask,
+    _mm512_min_epi32,
+    _mm512_max_epi32,
+    _mm512_reduce_min_epi32,
+    _mm512_reduce_max_epi32
+);
+r32x16!(F32x16, Single, |x: Single| x.0 as i32, gt_f32, min_f32, max_f32, reduce_min_f32, reduce_max_f32);
+
+#[inline(always)]
+unsafe fn as_ps(a: __m512i) -> __m512 {
+    _mm512_castsi512_ps(a)
+}
+
+/// Lanes where `a > b` as floats (neither is NaN: `float::exact`).
+#[inline(always)]
+unsafe fn gt_f32(a: __m512i, b: __m512i) -> __mmask16 {
+    _mm512_cmp_ps_mask::<_CMP_GT_OQ>(as_ps(a), as_ps(b))
+}
+
+#[inline(always)]
+unsafe fn min_f32(a: __m512i, b: __m512i) -> __m512i {
+    _mm512_castps_si512(_mm512_min_ps(as_ps(a), as_ps(b)))
+}
+
+#[inline(always)]
+unsafe fn max_f32(a: __m512i, b: __m512i) -> __m512i {
+    _mm512_castps_si512(_mm512_max_ps(as_ps(a), as_ps(b)))
+}
+
+#[inline(always)]
+unsafe fn reduce_min_f32(a: __m512i) -> Single {
+    Single(_mm512_reduce_min_ps(as_ps(a)).to_bits())
+}
+
+#[inline(always)]
+unsafe fn reduce_max_f32(a: __m512i) -> Single {
+    Single(_mm512_reduce_max_ps(as_ps(a)).to_bits())
 }
 
 #[inline(always)]
@@ -182,6 +256,35 @@ fn zip_index64(from: i64) -> __m512i {
         _mm512_or_si512(half, odd)
     }
 }
+
+/// For each 8-bit mask of keys above the pivot, the lane indices that put the other keys first
+/// and those after them (each in lane order), one byte per lane: `split` of the 64-bit
+/// registers is then one `vpermq`, and both ends of the partition take full stores. Intel dev
+/// machine (Emerald Rapids), one thread, least of 3000 (64K) or 200 (1M) sorts, against two
+/// compresses and a masked store: u64 64K 0.354 against 0.405 ms, 1M 7.87 against 8.45; f64
+/// 0.333 against 0.365, 7.22 against 7.8. Whole 64-byte index vectors (16 KB) instead of bytes
+/// widened by `vpmovzxbq`: within 1%.
+static SPLIT8_BYTES: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        let mut set = 0;
+        while set < 2 {
+            let mut lane = 0;
+            while lane < 8 {
+                if (m >> lane) & 1 == set {
+                    t[m] |= (lane as u64) << (8 * k);
+                    k += 1;
+                }
+                lane += 1;
+            }
+            set += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 #[inline(always)]
 fn iota64() -> __m512i {
@@ -238,15 +341,16 @@ macro_rules! r64x8 {
                 // SAFETY: as above.
                 $name(unsafe { _mm512_maskz_compress_epi64(mask as __mmask8, self.0) })
             }
-            /// As for `U32x16` (u64 64K 0.400 against 0.377 ms).
-            const SPLIT_IS_CHEAP: bool = false;
+            const SPLIT_IS_CHEAP: bool = true;
             #[inline(always)]
             fn split(self, gt: u32) -> Self {
-                let low = self.compress(!gt & 0xff);
-                // SAFETY: as above.
-                $name(unsafe {
-                    _mm512_mask_expand_epi64(low.0, !low8((!gt & 0xff).count_ones() as usize), self.compress(gt).0)
-                })
+                // SAFETY: as above; the table has an entry for every 8-bit mask.
+                unsafe {
+                    let idx = _mm512_cvtepu8_epi64(_mm_loadl_epi64(
+                        SPLIT8_BYTES.get_unchecked(gt as usize & 0xff) as *const u64 as *const __m128i
+                    ));
+                    $name(_mm512_permutexvar_epi64(idx, self.0))
+                }
             }
             #[inline(always)]
             fn xor_lanes(self, x: usize) -> Self {
@@ -308,7 +412,7 @@ unsafe fn as_pd(a: __m512i) -> __m512d {
     _mm512_castsi512_pd(a)
 }
 
-/// Lanes where `a > b` as doubles (neither is NaN: `double::exact`).
+/// Lanes where `a > b` as doubles (neither is NaN: `float::exact`).
 #[inline(always)]
 unsafe fn gt_f64(a: __m512i, b: __m512i) -> __mmask8 {
     _mm512_cmp_pd_mask::<_CMP_GT_OQ>(as_pd(a), as_pd(b))
@@ -343,6 +447,16 @@ r64x8!(
     _mm512_max_epu64,
     _mm512_reduce_min_epu64,
     _mm512_reduce_max_epu64
+);
+r64x8!(
+    I64x8,
+    i64,
+    |x: i64| x,
+    _mm512_cmpgt_epi64_mask,
+    _mm512_min_epi64,
+    _mm512_max_epi64,
+    _mm512_reduce_min_epi64,
+    _mm512_reduce_max_epi64
 );
 r64x8!(D64x8, Double, |x: Double| x.0 as i64, gt_f64, min_f64, max_f64, reduce_min_f64, reduce_max_f64);
 
@@ -382,4 +496,37 @@ pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quic
     quick::split::<U64x8>(v, map, map_in)
 }
 
-super::double::sort_f64_entries!("avx512f,popcnt", D64x8);
+/// Entries that sort the words as signed words ([`I32x16`], [`I64x8`]): for signed keys, whose
+/// raw bits those words are. The words are raw key bits or, when `mapped`, the signed words, as
+/// `$split` leaves them; `$back` maps a range that `$split` finished back to raw key bits.
+macro_rules! signed_entries {
+    ($sort:ident, $split:ident, $back:ident, $bits:ty, $word:ty, $reg:ty) => {
+        /// Sorts `v` on this thread as signed words (see the macro).
+        ///
+        /// # Safety
+        /// AVX-512F is present.
+        #[target_feature(enable = "avx512f,popcnt")]
+        pub(crate) unsafe fn $sort(v: &mut [$bits], map: KeyMap, mapped: bool) {
+            quick::sort::<$reg>(retype(v), map, mapped)
+        }
+
+        /// One partition step of a parallel sort as signed words (see `quick::split`).
+        ///
+        /// # Safety
+        /// AVX-512F is present.
+        #[target_feature(enable = "avx512f,popcnt")]
+        pub(crate) unsafe fn $split(v: &mut [$bits], map: KeyMap, map_in: bool) -> quick::Split {
+            quick::split::<$reg>(retype(v), map, map_in)
+        }
+
+        /// Maps a range that the split finished back to raw key bits.
+        pub(crate) fn $back(map: KeyMap, v: &mut [$bits]) {
+            map.back_slice::<$word>(retype(v))
+        }
+    };
+}
+signed_entries!(sort_i32, split_i32, back_i32, u32, i32, I32x16);
+signed_entries!(sort_i64, split_i64, back_i64, u64, i64, I64x8);
+
+super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16);
+super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8);

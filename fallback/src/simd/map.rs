@@ -5,9 +5,10 @@
 //! included).
 //!
 //! A register type that compares its lanes as signed words (AVX2's, which has no unsigned
-//! compare) sorts words of a signed type (`Bits::FLIPPED`): the ordered bits with the top bit
-//! flipped, which order as signed words as the ordered bits do as unsigned ones. The maps fold
-//! that flip in, so it costs nothing beyond them.
+//! compare, and AVX-512's for signed keys) sorts words of a signed type (`Bits::FLIPPED`): the
+//! ordered bits with the top bit flipped, which order as signed words as the ordered bits do as
+//! unsigned ones. The maps fold that flip in, so it costs nothing beyond them; for ascending
+//! signed keys the two flips cancel and the map is none (`KeyMap::changes`).
 
 use std::any::TypeId;
 
@@ -59,9 +60,15 @@ pub(crate) struct KeyMap {
 
 impl KeyMap {
     /// Whether the map changes words of type `B` (all but ascending unsigned keys sorted as
-    /// unsigned words do).
+    /// unsigned words and ascending signed keys sorted as signed words do).
     pub(crate) fn changes<B: Bits>(self) -> bool {
-        self.map != Map::Plain || self.descending || B::FLIPPED
+        let identity = !self.descending
+            && match self.map {
+                Map::Plain => !B::FLIPPED,
+                Map::Signed => B::FLIPPED,
+                Map::Float => false,
+            };
+        !identity
     }
 
     /// Raw key bits to directed ordered bits, lane by lane ([`forward`]'s map).
@@ -143,7 +150,7 @@ pub(crate) fn as_bits<K: SortKey, B: 'static>(v: &mut [K]) -> Option<&mut [B]> {
 }
 
 /// `v`'s words as words of another type of the same size: the raw bits a kernel gets (u32, u64)
-/// as the words it sorts (signed words, `double::Double`).
+/// as the words it sorts (signed words, `float::Double`).
 pub(crate) fn retype<A: Bits, B: Bits>(v: &mut [A]) -> &mut [B] {
     const {
         assert!(

@@ -7,8 +7,8 @@
 //! Instruction sets: AVX-512F (`avx512.rs`, 16 u32 or 8 u64 lanes) and AVX2 (`avx2.rs`, 8 or 4),
 //! chosen at run time; both implement `vector::Vector`, and `quick` and `network` are written once
 //! over it. Every other machine (aarch64 included) keeps the radix sort. `tune` says where each
-//! path wins. f64 keys without NaN and without both zeros are compared as doubles where one
-//! thread sorts them (`double`).
+//! path wins. Float keys without NaN and without both zeros are compared as floats where one
+//! thread sorts them (`float`).
 //!
 //! All cores: the top partitions split the range and `rayon::join` sorts the two sides; each
 //! side below `tune::PAR_PIECE` is sorted by one thread.
@@ -17,7 +17,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-mod double;
+mod float;
 mod map;
 // The generic algorithm has no user on machines without an implementation of `Vector`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -93,13 +93,22 @@ struct Kernel<B> {
     back: fn(KeyMap, &mut [B]),
 }
 
-trait Width: Lane {
-    fn kernel(isa: Isa) -> Option<Kernel<Self>>;
+trait Width: Lane + float::Word {
+    /// The kernel for keys whose bits `map` orders: signed keys sort as signed words where the
+    /// instruction set compares both ways (AVX-512), which makes their raw bits the words.
+    fn kernel(isa: Isa, map: Map) -> Option<Kernel<Self>>;
+    /// The sort of float keys of this width that sort exactly as floats (`float::exact`), and
+    /// the scan that tells them.
+    fn float(isa: Isa) -> Option<(float::Sort<Self>, float::Scan<Self>)>;
 }
 
 impl Width for u32 {
-    fn kernel(isa: Isa) -> Option<Kernel<u32>> {
+    fn kernel(isa: Isa, map: Map) -> Option<Kernel<u32>> {
         match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 if map == Map::Signed => {
+                Some(Kernel { sort: avx512::sort_i32, split: avx512::split_i32, back: avx512::back_i32 })
+            }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32, back: avx2::back_u32 }),
             #[cfg(target_arch = "x86_64")]
@@ -107,11 +116,22 @@ impl Width for u32 {
             _ => None,
         }
     }
+    fn float(isa: Isa) -> Option<(float::Sort<u32>, float::Scan<u32>)> {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Some((avx512::sort_f32, avx512::scan_f32)),
+            _ => None,
+        }
+    }
 }
 
 impl Width for u64 {
-    fn kernel(isa: Isa) -> Option<Kernel<u64>> {
+    fn kernel(isa: Isa, map: Map) -> Option<Kernel<u64>> {
         match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 if map == Map::Signed => {
+                Some(Kernel { sort: avx512::sort_i64, split: avx512::split_i64, back: avx512::back_i64 })
+            }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64, back: avx2::back_u64 }),
             #[cfg(target_arch = "x86_64")]
@@ -119,17 +139,26 @@ impl Width for u64 {
             _ => None,
         }
     }
+    fn float(isa: Isa) -> Option<(float::Sort<u64>, float::Scan<u64>)> {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some((avx2::sort_f64, avx2::scan_f64)),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Some((avx512::sort_f64, avx512::scan_f64)),
+            _ => None,
+        }
+    }
 }
 
 /// Whether [`sort`] has a kernel for keys of type `K` on `isa` (and `isa` is available).
 pub(crate) fn has_kernel<K: SortKey>(isa: Isa) -> bool {
-    let width = std::mem::size_of::<K>();
-    let kernel = match width {
-        4 => u32::kernel(isa).is_some(),
-        8 => u64::kernel(isa).is_some(),
+    let Some(map) = Map::of::<K>() else { return false };
+    let kernel = match std::mem::size_of::<K>() {
+        4 => u32::kernel(isa, map).is_some(),
+        8 => u64::kernel(isa, map).is_some(),
         _ => false,
     };
-    kernel && isa.available() && Map::of::<K>().is_some()
+    kernel && isa.available()
 }
 
 /// Sorts `v` with the vector sort on `isa` when the key type has one there and `isa` is
@@ -145,33 +174,27 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize
     // last stores them: no passes of their own.
     let key_map = KeyMap { map, descending };
     if let Some(bits) = map::as_bits::<K, u32>(v) {
-        return u32::kernel(isa).is_some_and(|k| run(bits, k, key_map, piece));
+        return sort_words(bits, isa, key_map, piece);
     }
     if let Some(bits) = map::as_bits::<K, u64>(v) {
-        // The check is a pass of its own: it pays where one thread sorts (no parallel split).
-        // On 16 threads of the Intel GPU host it cost more than the compares saved (`double.rs`).
-        if let (Map::Float, Some((sort_f64, scan)), true) = (map, double_sort(isa), piece >= bits.len()) {
-            // SAFETY: both entries exist only for an available instruction set (checked above).
-            if unsafe { double::exact(bits, scan) } {
-                unsafe { sort_f64(bits, double::key_map(descending)) };
-                return true;
-            }
-        }
-        return u64::kernel(isa).is_some_and(|k| run(bits, k, key_map, piece));
+        return sort_words(bits, isa, key_map, piece);
     }
     false
 }
 
-/// The sort of f64 keys that sort exactly as doubles on the calling thread, and the scan that
-/// tells them (`double::exact`).
-fn double_sort(isa: Isa) -> Option<(double::Sort, double::Scan)> {
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => Some((avx2::sort_f64, avx2::scan_f64)),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => Some((avx512::sort_f64, avx512::scan_f64)),
-        _ => None,
+/// [`sort`] on the raw words of the keys.
+fn sort_words<B: Width>(bits: &mut [B], isa: Isa, key_map: KeyMap, piece: usize) -> bool {
+    // Float keys that sort exactly as floats are compared as floats where one thread sorts them.
+    // The check is a pass of its own: on 16 threads of the Intel GPU host it cost more than the
+    // compares saved (f64 keys, `float.rs`).
+    if let (Map::Float, Some((sort_float, scan)), true) = (key_map.map, B::float(isa), piece >= bits.len()) {
+        // SAFETY: both entries exist only for an available instruction set (checked in `sort`).
+        if unsafe { float::exact(bits, scan) } {
+            unsafe { sort_float(bits, float::key_map(key_map.descending)) };
+            return true;
+        }
     }
+    B::kernel(isa, key_map.map).is_some_and(|k| run(bits, k, key_map, piece))
 }
 
 fn run<B: Width>(v: &mut [B], kernel: Kernel<B>, key_map: KeyMap, piece: usize) -> bool {

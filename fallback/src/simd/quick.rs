@@ -108,20 +108,21 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bo
     Split { mid, left_done: lo == below, right_done: true }
 }
 
-/// The median of an evenly spread sample (exact on sorted and reversed input), and whether the
-/// sorted sample holds a key twice.
+/// The median of an evenly spread sample of up to one register (exact on sorted and reversed
+/// input), and whether the sorted sample holds a key twice.
 #[inline(always)]
 unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> (V::Elem, bool) {
     let n = v.len();
     let mut sample = [V::Elem::MIN; SAMPLE];
-    for (i, x) in sample.iter_mut().enumerate() {
-        *x = *v.get_unchecked(i * n / SAMPLE + n / (2 * SAMPLE));
+    let k = SAMPLE.min(V::LANES);
+    for (i, x) in sample[..k].iter_mut().enumerate() {
+        *x = *v.get_unchecked(i * n / k + n / (2 * k));
         if map_in {
             *x = map.fwd_word(*x);
         }
     }
-    sort_small::<V>(sample.as_mut_ptr(), SAMPLE, map, false, false);
-    (sample[SAMPLE / 2 - 1], sample.windows(2).any(|w| w[0] == w[1]))
+    sort_small::<V>(sample.as_mut_ptr(), k, map, false, false);
+    (sample[k / 2 - 1], sample[..k].windows(2).any(|w| w[0] == w[1]))
 }
 
 // The partition reads BATCH registers from each end first: ranges it gets are longer.

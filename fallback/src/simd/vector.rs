@@ -67,7 +67,8 @@ pub(crate) unsafe trait Vector: Copy {
     /// The lanes whose bit is set in `mask`, in order, in the low lanes; the others undefined.
     fn compress(self, mask: u32) -> Self;
     /// Whether [`Vector::split`] is one shuffle and so cheaper than two compresses and a masked
-    /// store (AVX2, where masked stores are slow on AMD cores and there is no compress).
+    /// store (AVX2, where masked stores are slow on AMD cores and there is no compress; the
+    /// 8-lane AVX-512 registers, whose shuffle comes from a 256-entry table).
     const SPLIT_IS_CHEAP: bool;
     /// The lanes whose bit is clear in `gt`, in order, then those whose bit is set.
     fn split(self, gt: u32) -> Self;

@@ -154,42 +154,83 @@ fn f32_and_f64_keys_keep_total_cmp_order() {
     }
 }
 
-/// f64 keys without NaN and with one sign of zero, which the vector sort compares as doubles:
-/// infinities, subnormals of both signs, the one zero, repeats, in several orders.
-fn f64_double_keys(pattern: &str, n: usize, seed: u64, zero: f64) -> Vec<f64> {
-    const SPECIAL: [u64; 6] = [
+/// A float type of the tests of exact float keys: its raw bits and the special values among them.
+trait ExactFloat: SortKey + Copy {
+    /// +inf, -inf, the least and the greatest subnormal of each sign.
+    const SPECIAL: [u64; 6];
+    /// The exponent bits, the lowest of them, and the sign.
+    const EXPONENT: u64;
+    const EXPONENT_LOW: u64;
+    const SIGN: u64;
+    fn from_raw(b: u64) -> Self;
+    fn from_int(i: i64) -> Self;
+    fn total(&self, other: &Self) -> std::cmp::Ordering;
+}
+
+macro_rules! exact_float {
+    ($t:ty, $bits:ty, $special:expr, $exp:expr, $low:expr) => {
+        impl ExactFloat for $t {
+            const SPECIAL: [u64; 6] = $special;
+            const EXPONENT: u64 = $exp;
+            const EXPONENT_LOW: u64 = $low;
+            const SIGN: u64 = 1 << (<$bits>::BITS - 1);
+            fn from_raw(b: u64) -> Self {
+                <$t>::from_bits(b as $bits)
+            }
+            fn from_int(i: i64) -> Self {
+                i as $t
+            }
+            fn total(&self, other: &Self) -> std::cmp::Ordering {
+                self.total_cmp(other)
+            }
+        }
+    };
+}
+exact_float!(
+    f64,
+    u64,
+    [
         0x7ff0_0000_0000_0000,
         0xfff0_0000_0000_0000,
         1,
         0x8000_0000_0000_0001,
         0x000f_ffff_ffff_ffff,
-        0x800f_ffff_ffff_ffff,
-    ];
+        0x800f_ffff_ffff_ffff
+    ],
+    0x7ff0_0000_0000_0000,
+    0x0010_0000_0000_0000
+);
+exact_float!(f32, u32, [0x7f80_0000, 0xff80_0000, 1, 0x8000_0001, 0x007f_ffff, 0x807f_ffff], 0x7f80_0000, 0x0080_0000);
+
+/// Float keys without NaN and with one sign of zero, which the vector sort compares as floats:
+/// infinities, subnormals of both signs, the one zero, repeats, in several orders.
+fn exact_float_keys<F: ExactFloat>(pattern: &str, n: usize, seed: u64, zero: F) -> Vec<F> {
+    let mask = F::SIGN | (F::SIGN - 1);
     let mut r = Rng::new(seed);
-    let mut v: Vec<f64> = (0..n)
+    let mut v: Vec<F> = (0..n)
         .map(|_| match r.next() % 8 {
-            0 => f64::from_bits(SPECIAL[(r.next() % SPECIAL.len() as u64) as usize]),
+            0 => F::from_raw(F::SPECIAL[(r.next() % F::SPECIAL.len() as u64) as usize]),
             1 => zero,
-            2 => (r.next() % 50) as f64 - 25.0,
+            2 => F::from_int((r.next() % 50) as i64 - 25),
             _ => {
                 // Any finite pattern: a NaN's exponent replaced by a finite one.
-                let b = r.next();
-                let b = if b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 { b ^ 0x0010_0000_0000_0000 } else { b };
-                if b & !(1 << 63) == 0 {
+                let b = r.next() & mask;
+                let b = if b & F::EXPONENT == F::EXPONENT { b ^ F::EXPONENT_LOW } else { b };
+                if b & !F::SIGN == 0 {
                     zero
                 } else {
-                    f64::from_bits(b)
+                    F::from_raw(b)
                 }
             }
         })
         .collect();
     match pattern {
-        "sorted" => v.sort_by(f64::total_cmp),
-        "reverse" => v.sort_by(|a, b| b.total_cmp(a)),
-        "equal" => v.iter_mut().for_each(|x| *x = -3.5),
+        "sorted" => v.sort_by(F::total),
+        "reverse" => v.sort_by(|a, b| b.total(a)),
+        "equal" => v.iter_mut().for_each(|x| *x = F::from_int(-3)),
         "zeros" => v.iter_mut().for_each(|x| *x = zero),
         "infinities" => {
-            v.iter_mut().enumerate().for_each(|(i, x)| *x = if i % 3 == 0 { f64::NEG_INFINITY } else { f64::INFINITY })
+            v.iter_mut().enumerate().for_each(|(i, x)| *x = F::from_raw(F::SPECIAL[usize::from(i % 3 == 0)]))
         }
         _ => {}
     }
@@ -197,19 +238,23 @@ fn f64_double_keys(pattern: &str, n: usize, seed: u64, zero: f64) -> Vec<f64> {
 }
 
 #[test]
-fn f64_keys_compared_as_doubles() {
-    for n in lengths() {
-        for pattern in ["random", "sorted", "reverse", "equal", "zeros", "infinities"] {
-            for zero in [0.0, -0.0] {
-                check(&f64_double_keys(pattern, n, 40, zero), pattern);
+fn float_keys_compared_as_floats() {
+    fn both<F: ExactFloat>(zero: F, minus_zero: F) {
+        for n in lengths() {
+            for pattern in ["random", "sorted", "reverse", "equal", "zeros", "infinities"] {
+                for zero in [zero, minus_zero] {
+                    check(&exact_float_keys(pattern, n, 40, zero), pattern);
+                }
+            }
+        }
+        for n in [(1 << 20) + 1, 300_007] {
+            for pattern in ["random", "sorted", "zeros"] {
+                check(&exact_float_keys(pattern, n, 41, minus_zero), pattern);
             }
         }
     }
-    for n in [(1 << 20) + 1, 300_007] {
-        for pattern in ["random", "sorted", "zeros"] {
-            check(&f64_double_keys(pattern, n, 41, -0.0), pattern);
-        }
-    }
+    both(0.0f64, -0.0f64);
+    both(0.0f32, -0.0f32);
 }
 
 /// Sizes that the parallel split and the default dispatch see (the vector sort and, above its
