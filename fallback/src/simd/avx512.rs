@@ -53,6 +53,16 @@ fn low16(n: usize) -> __mmask16 {
     LOW[n]
 }
 
+/// `!k` in a mask register (`knotw`, a port-0 instruction). Written as `!k`, LLVM compares a
+/// second time with the opposite predicate, which takes port 5, the port the compresses need.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn knot16(k: __mmask16) -> __mmask16 {
+    let not: __mmask16;
+    std::arch::asm!("knotw {0}, {1}", out(kreg) not, in(kreg) k, options(pure, nomem, nostack));
+    not
+}
+
 #[inline(always)]
 fn low8(n: usize) -> __mmask8 {
     ((1u32 << n) - 1) as __mmask8
@@ -107,6 +117,11 @@ macro_rules! r32x16 {
             fn compress(self, mask: u32) -> Self {
                 // SAFETY: as above.
                 $name(unsafe { _mm512_maskz_compress_epi32(mask as __mmask16, self.0) })
+            }
+            #[inline(always)]
+            fn compress_not(self, mask: u32) -> Self {
+                // SAFETY: as above.
+                $name(unsafe { _mm512_maskz_compress_epi32(knot16(mask as __mmask16), self.0) })
             }
             /// Two compresses and an expand, then two full stores, was slower than two compresses and a
             /// masked store: 64K random u32 keys 0.182 against 0.173 ms, 1M 3.75 against 3.55.

@@ -287,8 +287,8 @@ impl<V: Vector, const TRACK: bool> Packer<V, TRACK> {
     #[inline(always)]
     unsafe fn pack(&mut self, v: V, valid: u32) {
         let gt = v.gt_mask(self.pivot) & valid;
-        let le = !gt & valid;
-        v.compress(le).store(self.p.add(self.ls));
+        // The keys not above the pivot: valid and not in `gt`.
+        v.compress_not(gt | !valid).store(self.p.add(self.ls));
         let cg = gt.count_ones() as usize;
         self.ls += valid.count_ones() as usize - cg;
         self.rs -= cg;

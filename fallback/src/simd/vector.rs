@@ -66,6 +66,11 @@ pub(crate) unsafe trait Vector: Copy {
     fn gt_mask(self, pivot: Self) -> u32;
     /// The lanes whose bit is set in `mask`, in order, in the low lanes; the others undefined.
     fn compress(self, mask: u32) -> Self;
+    /// The lanes whose bit is clear in `mask`, in order, in the low lanes; the others undefined.
+    #[inline(always)]
+    fn compress_not(self, mask: u32) -> Self {
+        self.compress(!mask & (u32::MAX >> (32 - Self::LANES)))
+    }
     /// Whether [`Vector::split`] is one shuffle and so cheaper than two compresses and a masked
     /// store (AVX2, where masked stores are slow on AMD cores and there is no compress; the
     /// 8-lane AVX-512 registers, whose shuffle comes from a 256-entry table).
