@@ -478,4 +478,4 @@ pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
     map.back_slice::<i64>(retype(v))
 }
 
-super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4);
+super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4, scan_flags);

@@ -543,5 +543,5 @@ macro_rules! signed_entries {
 signed_entries!(sort_i32, split_i32, back_i32, u32, i32, I32x16);
 signed_entries!(sort_i64, split_i64, back_i64, u64, i64, I64x8);
 
-super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16);
-super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8);
+super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16, scan_extremes);
+super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8, scan_extremes);

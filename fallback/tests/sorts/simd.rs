@@ -252,6 +252,18 @@ fn float_keys_compared_as_floats() {
                 check(&exact_float_keys(pattern, n, 41, minus_zero), pattern);
             }
         }
+        // Keys that the scan must send to the ordered bits: both zeros, or one NaN at either end.
+        for n in [2, 17, 1000, 65_537] {
+            let mut keys = exact_float_keys("random", n, 42, zero);
+            keys[n / 2] = minus_zero;
+            keys[0] = zero;
+            check(&keys, "both zeros");
+            for at in [0, n - 1] {
+                let mut keys = exact_float_keys("random", n, 43, zero);
+                keys[at] = F::from_raw(F::EXPONENT | 1);
+                check(&keys, "one NaN");
+            }
+        }
     }
     both(0.0f64, -0.0f64);
     both(0.0f32, -0.0f32);
