@@ -9,8 +9,7 @@
 use std::arch::x86_64::*;
 
 use super::float::Double;
-use super::map::{retype, KeyMap};
-use super::quick;
+use super::map::KeyMap;
 use super::vector::Lane;
 use super::vector::Vector;
 
@@ -430,52 +429,8 @@ unsafe fn max_f64(a: __m256i, b: __m256i) -> __m256i {
 r64x4!(I64x4, i64, |x: i64| x, |x: i64| x, gt_i64, min_i64, max_i64);
 r64x4!(D64x4, Double, |x: Double| x.0 as i64, |x: i64| Double(x as u64), gt_f64, min_f64, max_f64);
 
-/// Sorts `v` on this thread. The words are raw key bits or, when `mapped`, the words this
-/// kernel sorts (signed: `map::Bits::FLIPPED`), as [`split_u32`] leaves them.
-///
-/// # Safety
-/// AVX2 is present.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
-    quick::sort::<I32x8>(retype(v), map, mapped)
-}
-
-/// One partition step of a parallel sort (see `quick::split`).
-///
-/// # Safety
-/// AVX2 is present.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<I32x8>(retype(v), map, map_in)
-}
-
-/// Maps a range that [`split_u32`] finished back to raw key bits.
-pub(crate) fn back_u32(map: KeyMap, v: &mut [u32]) {
-    map.back_slice::<i32>(retype(v))
-}
-
-/// As [`sort_u32`], for 64-bit keys. The words are raw key bits or, when `mapped`, the words
-/// this kernel sorts (signed: `map::Bits::FLIPPED`), as [`split_u64`] leaves them.
-///
-/// # Safety
-/// AVX2 is present.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
-    quick::sort::<I64x4>(retype(v), map, mapped)
-}
-
-/// As [`split_u32`], for 64-bit keys (see [`sort_u64`]).
-///
-/// # Safety
-/// AVX2 is present.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<I64x4>(retype(v), map, map_in)
-}
-
-/// Maps a range that [`split_u64`] finished back to raw key bits.
-pub(crate) fn back_u64(map: KeyMap, v: &mut [u64]) {
-    map.back_slice::<i64>(retype(v))
-}
+// Every key is sorted as signed words: AVX2 compares no other way.
+super::quick::kernel_entries!("avx2,popcnt", sort_u32, split_u32, back_u32, u32, i32, I32x8);
+super::quick::kernel_entries!("avx2,popcnt", sort_u64, split_u64, back_u64, u64, i64, I64x4);
 
 super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4, scan_flags);

@@ -10,8 +10,7 @@
 use std::arch::x86_64::*;
 
 use super::float::{Double, Single};
-use super::map::{retype, KeyMap};
-use super::quick;
+use super::map::KeyMap;
 use super::vector::Vector;
 
 #[derive(Clone, Copy)]
@@ -68,8 +67,8 @@ fn low8(n: usize) -> __mmask8 {
     ((1u32 << n) - 1) as __mmask8
 }
 
-/// The 32-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U32x16`])
-/// or as floats ([`F32x16`]).
+/// The 32-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U32x16`]),
+/// signed integers ([`I32x16`]) or floats ([`F32x16`]).
 macro_rules! r32x16 {
     ($name:ident, $elem:ty, $to_i32:expr, $gt:ident, $min:ident, $max:ident, $rmin:ident, $rmax:ident) => {
         // SAFETY: only reached from the `#[target_feature(enable = "avx512f")]` entries below, which the
@@ -307,8 +306,8 @@ fn iota64() -> __m512i {
     unsafe { _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7) }
 }
 
-/// The 64-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U64x8`])
-/// or as doubles ([`D64x8`]).
+/// The 64-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U64x8`]),
+/// signed integers ([`I64x8`]) or doubles ([`D64x8`]).
 macro_rules! r64x8 {
     ($name:ident, $elem:ty, $to_i64:expr, $gt:ident, $min:ident, $max:ident, $rmin:ident, $rmax:ident) => {
         // SAFETY: as for `U32x16`.
@@ -475,73 +474,12 @@ r64x8!(
 );
 r64x8!(D64x8, Double, |x: Double| x.0 as i64, gt_f64, min_f64, max_f64, reduce_min_f64, reduce_max_f64);
 
-/// Sorts `v` on this thread.
-///
-/// # Safety
-/// AVX-512F is present.
-#[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn sort_u32(v: &mut [u32], map: KeyMap, mapped: bool) {
-    quick::sort::<U32x16>(v, map, mapped)
-}
-
-/// One partition step of a parallel sort (see `quick::split`).
-///
-/// # Safety
-/// AVX-512F is present.
-#[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn split_u32(v: &mut [u32], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<U32x16>(v, map, map_in)
-}
-
-/// As [`sort_u32`], for u64 keys.
-///
-/// # Safety
-/// AVX-512F is present.
-#[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn sort_u64(v: &mut [u64], map: KeyMap, mapped: bool) {
-    quick::sort::<U64x8>(v, map, mapped)
-}
-
-/// As [`split_u32`], for u64 keys.
-///
-/// # Safety
-/// AVX-512F is present.
-#[target_feature(enable = "avx512f,popcnt")]
-pub(crate) unsafe fn split_u64(v: &mut [u64], map: KeyMap, map_in: bool) -> quick::Split {
-    quick::split::<U64x8>(v, map, map_in)
-}
-
-/// Entries that sort the words as signed words ([`I32x16`], [`I64x8`]): for signed keys, whose
-/// raw bits those words are. The words are raw key bits or, when `mapped`, the signed words, as
-/// `$split` leaves them; `$back` maps a range that `$split` finished back to raw key bits.
-macro_rules! signed_entries {
-    ($sort:ident, $split:ident, $back:ident, $bits:ty, $word:ty, $reg:ty) => {
-        /// Sorts `v` on this thread as signed words (see the macro).
-        ///
-        /// # Safety
-        /// AVX-512F is present.
-        #[target_feature(enable = "avx512f,popcnt")]
-        pub(crate) unsafe fn $sort(v: &mut [$bits], map: KeyMap, mapped: bool) {
-            quick::sort::<$reg>(retype(v), map, mapped)
-        }
-
-        /// One partition step of a parallel sort as signed words (see `quick::split`).
-        ///
-        /// # Safety
-        /// AVX-512F is present.
-        #[target_feature(enable = "avx512f,popcnt")]
-        pub(crate) unsafe fn $split(v: &mut [$bits], map: KeyMap, map_in: bool) -> quick::Split {
-            quick::split::<$reg>(retype(v), map, map_in)
-        }
-
-        /// Maps a range that the split finished back to raw key bits.
-        pub(crate) fn $back(map: KeyMap, v: &mut [$bits]) {
-            map.back_slice::<$word>(retype(v))
-        }
-    };
-}
-signed_entries!(sort_i32, split_i32, back_i32, u32, i32, I32x16);
-signed_entries!(sort_i64, split_i64, back_i64, u64, i64, I64x8);
+// Unsigned words for unsigned and mapped keys; signed words for signed keys, whose raw bits
+// those are, so that they need no map.
+super::quick::kernel_entries!("avx512f,popcnt", sort_u32, split_u32, back_u32, u32, u32, U32x16);
+super::quick::kernel_entries!("avx512f,popcnt", sort_u64, split_u64, back_u64, u64, u64, U64x8);
+super::quick::kernel_entries!("avx512f,popcnt", sort_i32, split_i32, back_i32, u32, i32, I32x16);
+super::quick::kernel_entries!("avx512f,popcnt", sort_i64, split_i64, back_i64, u64, i64, I64x8);
 
 super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16, scan_extremes);
 super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8, scan_extremes);

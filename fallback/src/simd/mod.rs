@@ -112,7 +112,7 @@ impl Width for u32 {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => Some(Kernel { sort: avx2::sort_u32, split: avx2::split_u32, back: avx2::back_u32 }),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32, back: KeyMap::back_slice }),
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u32, split: avx512::split_u32, back: avx512::back_u32 }),
             _ => None,
         }
     }
@@ -135,7 +135,7 @@ impl Width for u64 {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => Some(Kernel { sort: avx2::sort_u64, split: avx2::split_u64, back: avx2::back_u64 }),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64, back: KeyMap::back_slice }),
+            Isa::Avx512 => Some(Kernel { sort: avx512::sort_u64, split: avx512::split_u64, back: avx512::back_u64 }),
             _ => None,
         }
     }

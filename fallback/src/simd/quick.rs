@@ -299,3 +299,36 @@ impl<V: Vector, const TRACK: bool> Packer<V, TRACK> {
         }
     }
 }
+
+/// The entry points of one kernel (`mod.rs` `Kernel`) on one instruction set (`$feature`, for
+/// `target_feature`): keys given as raw words `$bits`, sorted as words `$word` in registers
+/// `$reg` (signed words for signed registers: `map::Bits::FLIPPED`). `$sort` takes raw key bits
+/// or, when `mapped`, the words as `$split` leaves them; `$back` maps a range that `$split`
+/// finished back to raw key bits.
+macro_rules! kernel_entries {
+    ($feature:literal, $sort:ident, $split:ident, $back:ident, $bits:ty, $word:ty, $reg:ty) => {
+        /// Sorts `v` on this thread (see `quick::kernel_entries!`).
+        ///
+        /// # Safety
+        /// The instruction set is present.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn $sort(v: &mut [$bits], map: KeyMap, mapped: bool) {
+            super::quick::sort::<$reg>(super::map::retype(v), map, mapped)
+        }
+
+        /// One partition step of a parallel sort (see `quick::split`).
+        ///
+        /// # Safety
+        /// The instruction set is present.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn $split(v: &mut [$bits], map: KeyMap, map_in: bool) -> super::quick::Split {
+            super::quick::split::<$reg>(super::map::retype(v), map, map_in)
+        }
+
+        /// Maps a range that the split finished back to raw key bits.
+        pub(crate) fn $back(map: KeyMap, v: &mut [$bits]) {
+            map.back_slice::<$word>(super::map::retype(v))
+        }
+    };
+}
+pub(crate) use kernel_entries;
