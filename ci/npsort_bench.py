@@ -4,7 +4,8 @@
 Writes seeded random keys to raw files, times np.sort on one thread (it has no other mode) and
 `npsort_table` (fallback/benches/npsort_table.rs, a release binary that ci/npsort.sh builds) on one thread and on all
 cores, checks that both give the same keys, and prints a markdown table. Wall time, median of
-repeats after warm-up; every sort gets a fresh copy of the input, the copy not timed. Each cell
+repeats after warm-up; every sort gets a fresh copy of the input, the copy not timed. From 4 MiB
+our copy sits in memory advised to huge pages, as NumPy's allocator advises its arrays. Each cell
 is timed in several rounds, the columns taking turns, and shows its best round: on a shared
 machine a slow spell then costs one round, not one column.
 

@@ -183,3 +183,10 @@ impl<T> std::ops::Deref for HugeVec<T> {
         unsafe { std::slice::from_raw_parts(self.pages.as_ptr() as *const T, self.len) }
     }
 }
+
+impl<T> std::ops::DerefMut for HugeVec<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`; `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.pages.as_ptr() as *mut T, self.len) }
+    }
+}

@@ -21,25 +21,24 @@ fn check<K: SortKey>(input: &[K], what: &str) {
     }
 }
 
-/// `b` as a double that is not NaN (a NaN's exponent made finite) and not -0.0.
+/// `b` as a double that is not NaN (a NaN's exponent made finite).
 fn finite(b: u64) -> f64 {
     const EXP: u64 = 0x7ff0_0000_0000_0000;
-    let b = if b & EXP == EXP { b ^ (1 << 52) } else { b };
-    if b == 1 << 63 {
-        0.0
-    } else {
-        f64::from_bits(b)
-    }
+    f64::from_bits(if b & EXP == EXP { b ^ (1 << 52) } else { b })
 }
 
 /// As [`finite`], for f32 bits.
 fn finite32(b: u32) -> f32 {
     const EXP: u32 = 0x7f80_0000;
-    let b = if b & EXP == EXP { b ^ (1 << 23) } else { b };
-    if b == 1 << 31 {
-        0.0
+    f32::from_bits(if b & EXP == EXP { b ^ (1 << 23) } else { b })
+}
+
+/// `b` as a double as [`finite`] does, one key in four a zero of the sign that bit 5 gives.
+fn with_zeros(b: u64) -> f64 {
+    if b & 3 == 0 {
+        f64::from_bits((b >> 5 & 1) << 63)
     } else {
-        f32::from_bits(b)
+        finite(b)
     }
 }
 
@@ -58,10 +57,13 @@ fn one_thread_sorts_every_key_type() {
             let wide: Vec<u64> = bits.iter().map(|&b| (b as u64) << 32 | b.rotate_left(7) as u64).collect();
             check(&wide, &format!("u64 {pattern}"));
             check(&wide.iter().map(|&b| f64::from_bits(b)).collect::<Vec<_>>(), &format!("f64 {pattern}"));
-            // Without NaN and with one sign of zero, float keys are compared as floats
-            // (`simd/float.rs`), on one thread only.
+            // Without NaN, float keys are compared as floats (`simd/float.rs`), on one thread
+            // only; the zeros of both signs are put in order after.
             check(&wide.iter().map(|&b| finite(b)).collect::<Vec<_>>(), &format!("finite f64 {pattern}"));
             check(&bits.iter().map(|&b| finite32(b)).collect::<Vec<_>>(), &format!("finite f32 {pattern}"));
+            let zeros: Vec<f64> = wide.iter().map(|&b| with_zeros(b)).collect();
+            check(&zeros, &format!("f64 with zeros {pattern}"));
+            check(&zeros.iter().map(|&x| x as f32).collect::<Vec<_>>(), &format!("f32 with zeros {pattern}"));
         }
     }
 }

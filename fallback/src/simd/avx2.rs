@@ -416,6 +416,8 @@ unsafe fn gt_f64(a: __m256i, b: __m256i) -> __m256i {
     _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
 }
 
+// Of two equal keys (the two zeros), `vminpd` and `vmaxpd` both return their second operand:
+// the min returns `b` and the max `a`, so that a comparator keeps both keys (`float.rs`).
 #[inline(always)]
 unsafe fn min_f64(a: __m256i, b: __m256i) -> __m256i {
     _mm256_castpd_si256(_mm256_min_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
@@ -423,7 +425,7 @@ unsafe fn min_f64(a: __m256i, b: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn max_f64(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_castpd_si256(_mm256_max_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+    _mm256_castpd_si256(_mm256_max_pd(_mm256_castsi256_pd(b), _mm256_castsi256_pd(a)))
 }
 
 r64x4!(I64x4, i64, |x: i64| x, |x: i64| x, gt_i64, min_i64, max_i64);
@@ -433,4 +435,4 @@ r64x4!(D64x4, Double, |x: Double| x.0 as i64, |x: i64| Double(x as u64), gt_f64,
 super::quick::kernel_entries!("avx2,popcnt", sort_u32, split_u32, back_u32, u32, i32, I32x8);
 super::quick::kernel_entries!("avx2,popcnt", sort_u64, split_u64, back_u64, u64, i64, I64x4);
 
-super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4, scan_flags);
+super::float::float_entries!("avx2,popcnt", sort_f64, scan_f64, u64, D64x4, nan_by_flag);

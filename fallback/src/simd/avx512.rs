@@ -220,6 +220,8 @@ unsafe fn gt_f32(a: __m512i, b: __m512i) -> __mmask16 {
     _mm512_cmp_ps_mask::<_CMP_GT_OQ>(as_ps(a), as_ps(b))
 }
 
+// Of two equal keys (the two zeros), `vminps` and `vmaxps` both return their second operand:
+// the min returns `b` and the max `a`, so that a comparator keeps both keys (`float.rs`).
 #[inline(always)]
 unsafe fn min_f32(a: __m512i, b: __m512i) -> __m512i {
     _mm512_castps_si512(_mm512_min_ps(as_ps(a), as_ps(b)))
@@ -227,7 +229,7 @@ unsafe fn min_f32(a: __m512i, b: __m512i) -> __m512i {
 
 #[inline(always)]
 unsafe fn max_f32(a: __m512i, b: __m512i) -> __m512i {
-    _mm512_castps_si512(_mm512_max_ps(as_ps(a), as_ps(b)))
+    _mm512_castps_si512(_mm512_max_ps(as_ps(b), as_ps(a)))
 }
 
 #[inline(always)]
@@ -432,6 +434,7 @@ unsafe fn gt_f64(a: __m512i, b: __m512i) -> __mmask8 {
     _mm512_cmp_pd_mask::<_CMP_GT_OQ>(as_pd(a), as_pd(b))
 }
 
+// Of two equal keys, the min returns `b` and the max `a` (as `min_f32` and `max_f32`).
 #[inline(always)]
 unsafe fn min_f64(a: __m512i, b: __m512i) -> __m512i {
     _mm512_castpd_si512(_mm512_min_pd(as_pd(a), as_pd(b)))
@@ -439,7 +442,7 @@ unsafe fn min_f64(a: __m512i, b: __m512i) -> __m512i {
 
 #[inline(always)]
 unsafe fn max_f64(a: __m512i, b: __m512i) -> __m512i {
-    _mm512_castpd_si512(_mm512_max_pd(as_pd(a), as_pd(b)))
+    _mm512_castpd_si512(_mm512_max_pd(as_pd(b), as_pd(a)))
 }
 
 #[inline(always)]
@@ -481,5 +484,5 @@ super::quick::kernel_entries!("avx512f,popcnt", sort_u64, split_u64, back_u64, u
 super::quick::kernel_entries!("avx512f,popcnt", sort_i32, split_i32, back_i32, u32, i32, I32x16);
 super::quick::kernel_entries!("avx512f,popcnt", sort_i64, split_i64, back_i64, u64, i64, I64x8);
 
-super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16, scan_extremes);
-super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8, scan_extremes);
+super::float::float_entries!("avx512f,popcnt", sort_f32, scan_f32, u32, F32x16, nan_by_max);
+super::float::float_entries!("avx512f,popcnt", sort_f64, scan_f64, u64, D64x8, nan_by_max);

@@ -1,11 +1,13 @@
 //! Float keys compared as floats. A float min or max is one instruction where an integer one
 //! is two or three (AVX2's 64-bit compare and blend) or runs on one port only (AVX-512 on Intel,
 //! where `vminps`/`vminpd` run on two), and a key needs no map: the raw bits are sorted as they
-//! are. IEEE order is `total_cmp` order, and a min or max returns one of its operands bit for
-//! bit, on keys without NaN that do not hold both zeros (-0.0 and +0.0 compare equal); [`exact`]
-//! checks that first (a pass over the keys), and other inputs take the ordered-bits path. A
-//! descending sort negates the keys as it loads them (`map::Map::Signed` flips the sign bit) and
-//! back as it stores them.
+//! are. IEEE order is `total_cmp` order on keys without NaN, but for the two zeros, which compare
+//! equal: [`exact`] checks for NaN first (a pass over the keys; inputs with one take the
+//! ordered-bits path), and [`order_zeros`] puts the zeros in order afterwards. The sort only
+//! permutes them: a min and a max of two equal keys return the two operands between them (the
+//! float registers' `min` returns the second, their `max` the first), so no -0.0 becomes +0.0,
+//! and the zeros end as one run of the sorted keys. A descending sort negates the keys as it
+//! loads them (`map::Map::Signed` flips the sign bit) and back as it stores them.
 
 use super::map::{Bits, KeyMap, Map};
 use super::vector::Lane;
@@ -40,7 +42,7 @@ impl Word for u64 {
 }
 
 /// The raw bits of a float key (`$name`), ordered as the float (`total_cmp`, which on the keys
-/// [`exact`] admits is IEEE order).
+/// [`exact`] admits is IEEE order but for the two zeros).
 macro_rules! float_word {
     ($name:ident, $bits:ty, $float:ty) => {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,65 +109,74 @@ macro_rules! float_word {
 float_word!(Double, u64, f64);
 float_word!(Single, u32, f32);
 
-/// What a scan saw: a NaN, +0.0, -0.0.
-pub(crate) type Seen = (bool, bool, bool);
-
 /// The float sort compiled for an instruction set (`float_entries!`'s `sort`).
 pub(crate) type Sort<W> = unsafe fn(&mut [W], KeyMap);
 
-/// A scan compiled for an instruction set (`float_entries!`'s `scan`).
-pub(crate) type Scan<W> = unsafe fn(&[W]) -> Seen;
+/// A NaN scan compiled for an instruction set (`float_entries!`'s `scan`): whether the raw float
+/// bits hold a NaN.
+pub(crate) type Scan<W> = unsafe fn(&[W]) -> bool;
 
-/// Scans raw float bits for NaN and the two zeros, with flags ORed without branches. Inlined
-/// into each instruction set's entry (`float_entries!`), where it vectorizes: compiled for plain
-/// x86-64 (no 64-bit compares) it took a tenth of a 64K-key sort. AVX2, which has no 64-bit min
-/// or max, takes this one.
+/// Whether the raw float bits hold a NaN, by flags ORed without branches: for AVX2, which has
+/// no 64-bit max. Inlined into each instruction set's entry (`float_entries!`), where it
+/// vectorizes: compiled for plain x86-64 (no 64-bit compares) a scan took a tenth of a 64K-key sort.
 #[inline(always)]
-pub(crate) fn scan_flags<W: Word>(c: &[W]) -> Seen {
+pub(crate) fn nan_by_flag<W: Word>(c: &[W]) -> bool {
     // Words of the keys' width, so that the loop vectorizes.
-    let (mut nan, mut pos, mut neg) = (W::ZERO, W::ZERO, W::ZERO);
+    let mut nan = W::ZERO;
     for &b in c {
         nan = nan | W::from(b & !W::SIGN > W::INF);
-        pos = pos | W::from(b == W::ZERO);
-        neg = neg | W::from(b == W::SIGN);
     }
-    (nan != W::ZERO, pos != W::ZERO, neg != W::ZERO)
+    nan != W::ZERO
 }
 
-/// As [`scan_flags`], by three running extremes: a NaN has the greatest magnitude bits of all,
-/// +0.0 is the least word, -0.0 the least with the sign flipped. A min or max per register each
-/// where they are one instruction (AVX-512), against a compare, a mask made a word and an OR
-/// per flag: Intel dev machine, one thread, 64K f64 keys, least of 3000 sorts in three rounds,
-/// 0.304-0.306 ms against 0.310-0.317; with AVX2 2% slower than the flags (0.632 against 0.617).
+/// As [`nan_by_flag`], by the greatest magnitude bits (a NaN's are above infinity's): an AND
+/// and a max per register where the max is one instruction (AVX-512). Looking for NaN alone
+/// (session 30; the zeros had a running min each before, `order_zeros` made them free): Intel
+/// dev machine, one thread, least of 300 sorts, f64 1M 6.97 ms against 7.02, 64K alike.
 #[inline(always)]
-pub(crate) fn scan_extremes<W: Word>(c: &[W]) -> Seen {
-    let (mut mag, mut least, mut least_flipped) = (W::ZERO, !W::ZERO, !W::ZERO);
+pub(crate) fn nan_by_max<W: Word>(c: &[W]) -> bool {
+    let mut mag = W::ZERO;
     for &b in c {
         mag = mag.max(b & !W::SIGN);
-        least = least.min(b);
-        least_flipped = least_flipped.min(b ^ W::SIGN);
     }
-    (mag > W::INF, least == W::ZERO, least_flipped == W::ZERO)
+    mag > W::INF
 }
 
-/// Whether the float keys (raw bits) sort exactly as floats: no NaN, and not both -0.0 and +0.0.
-/// On the calling thread: the float sort runs only where one thread sorts (`simd::sort`).
+/// Whether the float keys (raw bits) sort as floats: no NaN. On the calling thread: the float
+/// sort runs only where one thread sorts (`simd::sort`).
 ///
 /// # Safety
 /// `scan_on` is an entry for an instruction set that is present.
 pub(crate) unsafe fn exact<W>(v: &[W], scan_on: Scan<W>) -> bool {
     // SAFETY: as the caller promises.
-    let (nan, pos, neg) = unsafe { scan_on(v) };
-    !(nan || pos && neg)
+    !unsafe { scan_on(v) }
+}
+
+/// Puts the zeros of float keys sorted as floats (raw bits, ascending or `descending`) in
+/// `total_cmp` order: -0.0 before +0.0 ascending, after it descending. The float sort leaves
+/// them one run in any order; two binary searches find it.
+pub(crate) fn order_zeros<W: Word>(v: &mut [W], descending: bool) {
+    let zero = |b: W| b & !W::SIGN == W::ZERO;
+    let negative = |b: W| b & W::SIGN != W::ZERO;
+    // The keys before the zeros: below them ascending, above them descending.
+    let start = v.partition_point(|&b| !zero(b) && negative(b) != descending);
+    let run = &mut v[start..];
+    let len = run.partition_point(|&b| zero(b));
+    let run = &mut run[..len];
+    let minus = run.iter().filter(|&&b| negative(b)).count();
+    let (first, second, split) = if descending { (W::ZERO, W::SIGN, len - minus) } else { (W::SIGN, W::ZERO, minus) };
+    let (a, b) = run.split_at_mut(split);
+    a.fill(first);
+    b.fill(second);
 }
 
 /// The entry points of a float sort on one instruction set (`$feature`, for `target_feature`):
 /// `$sort` and `$scan` for raw words `$bits`, whose register type is `$reg`; `$scan_with` is
-/// the scan that suits the instruction set.
+/// the NaN scan that suits the instruction set.
 macro_rules! float_entries {
     ($feature:literal, $sort:ident, $scan:ident, $bits:ty, $reg:ty, $scan_with:ident) => {
-        /// Sorts float keys that sort exactly as floats (`float::exact`) on this thread; `map`
-        /// is `float::key_map`'s.
+        /// Sorts float keys without NaN (`float::exact`) as floats on this thread, the zeros
+        /// in any order (`float::order_zeros` orders them); `map` is `float::key_map`'s.
         ///
         /// # Safety
         /// The instruction set is present.
@@ -174,12 +185,12 @@ macro_rules! float_entries {
             super::quick::sort::<$reg>(super::map::retype(v), map, false)
         }
 
-        /// The scan (`float::scan_flags` or `float::scan_extremes`) with this instruction set.
+        /// The NaN scan (`float::nan_by_flag` or `float::nan_by_max`) with this instruction set.
         ///
         /// # Safety
         /// The instruction set is present.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn $scan(c: &[$bits]) -> super::float::Seen {
+        pub(crate) unsafe fn $scan(c: &[$bits]) -> bool {
             super::float::$scan_with(c)
         }
     };

@@ -7,8 +7,8 @@
 //! Instruction sets: AVX-512F (`avx512.rs`, 16 u32 or 8 u64 lanes) and AVX2 (`avx2.rs`, 8 or 4),
 //! chosen at run time; both implement `vector::Vector`, and `quick` and `network` are written once
 //! over it. Every other machine (aarch64 included) keeps the radix sort. `tune` says where each
-//! path wins. Float keys without NaN and without both zeros are compared as floats where one
-//! thread sorts them (`float`).
+//! path wins. Float keys without NaN are compared as floats where one thread sorts them
+//! (`float`).
 //!
 //! All cores: the top partitions split the range and `rayon::join` sorts the two sides; each
 //! side below `tune::PAR_PIECE` is sorted by one thread.
@@ -97,8 +97,8 @@ trait Width: Lane + float::Word {
     /// The kernel for keys whose bits `map` orders: signed keys sort as signed words where the
     /// instruction set compares both ways (AVX-512), which makes their raw bits the words.
     fn kernel(isa: Isa, map: Map) -> Option<Kernel<Self>>;
-    /// The sort of float keys of this width that sort exactly as floats (`float::exact`), and
-    /// the scan that tells them.
+    /// The sort of float keys of this width as floats (`float::exact`), and the NaN scan that
+    /// tells them.
     fn float(isa: Isa) -> Option<(float::Sort<Self>, float::Scan<Self>)>;
 }
 
@@ -184,13 +184,14 @@ pub(crate) fn sort<K: SortKey>(v: &mut [K], order: Order, isa: Isa, piece: usize
 
 /// [`sort`] on the raw words of the keys.
 fn sort_words<B: Width>(bits: &mut [B], isa: Isa, key_map: KeyMap, piece: usize) -> bool {
-    // Float keys that sort exactly as floats are compared as floats where one thread sorts them.
-    // The check is a pass of its own: on 16 threads of the Intel GPU host it cost more than the
-    // compares saved (f64 keys, `float.rs`).
+    // Float keys without NaN are compared as floats where one thread sorts them. The check is a
+    // pass of its own: on 16 threads of the Intel GPU host it cost more than the compares saved
+    // (f64 keys, `float.rs`).
     if let (Map::Float, Some((sort_float, scan)), true) = (key_map.map, B::float(isa), piece >= bits.len()) {
         // SAFETY: both entries exist only for an available instruction set (checked in `sort`).
         if unsafe { float::exact(bits, scan) } {
             unsafe { sort_float(bits, float::key_map(key_map.descending)) };
+            float::order_zeros(bits, key_map.descending);
             return true;
         }
     }

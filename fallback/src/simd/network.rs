@@ -15,11 +15,13 @@
 use super::map::KeyMap;
 use super::vector::{Lane, Vector};
 
-/// Compares lane i with lane `i ^ x`, the smaller going to the lane with `bit` clear.
+/// Compares lane i with lane `i ^ x`, the smaller going to the lane with `bit` clear. Of two
+/// equal float keys, `a.min(b)` is `b` and `a.max(b)` is `a` (`float.rs`): the max taken as
+/// `p.max(v)` leaves each lane of a tied pair the other's key, so both keys stay.
 #[inline(always)]
 fn exchange_lanes<V: Vector>(v: V, x: usize, bit: usize) -> V {
     let p = v.xor_lanes(x);
-    V::select_bit(v.min(p), v.max(p), bit)
+    V::select_bit(v.min(p), p.max(v), bit)
 }
 
 /// Sorts the `R * LANES` keys of `r` (in the column order of the module docs). The stages are

@@ -60,7 +60,10 @@ pub(crate) unsafe trait Vector: Copy {
     /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
     unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
     fn splat(x: Self::Elem) -> Self;
+    /// The lesser key of each lane; of two equal keys (the two float zeros) `other`'s.
     fn min(self, other: Self) -> Self;
+    /// The greater key of each lane; of two equal keys `self`'s, so that `a.min(b)` and
+    /// `a.max(b)` hold both keys.
     fn max(self, other: Self) -> Self;
     /// Bit i set when lane i is greater than the same lane of `pivot`.
     fn gt_mask(self, pivot: Self) -> u32;

@@ -202,8 +202,9 @@ exact_float!(
 );
 exact_float!(f32, u32, [0x7f80_0000, 0xff80_0000, 1, 0x8000_0001, 0x007f_ffff, 0x807f_ffff], 0x7f80_0000, 0x0080_0000);
 
-/// Float keys without NaN and with one sign of zero, which the vector sort compares as floats:
-/// infinities, subnormals of both signs, the one zero, repeats, in several orders.
+/// Float keys without NaN, which the vector sort compares as floats: infinities, subnormals of
+/// both signs, `zero` (or, for the patterns named "both zeros", both zeros), repeats, in several
+/// orders.
 fn exact_float_keys<F: ExactFloat>(pattern: &str, n: usize, seed: u64, zero: F) -> Vec<F> {
     let mask = F::SIGN | (F::SIGN - 1);
     let mut r = Rng::new(seed);
@@ -229,6 +230,13 @@ fn exact_float_keys<F: ExactFloat>(pattern: &str, n: usize, seed: u64, zero: F) 
         "reverse" => v.sort_by(|a, b| b.total(a)),
         "equal" => v.iter_mut().for_each(|x| *x = F::from_int(-3)),
         "zeros" => v.iter_mut().for_each(|x| *x = zero),
+        // One key in three a zero of either sign, or every key.
+        "both zeros" | "only both zeros" => {
+            let every = if pattern == "only both zeros" { 1 } else { 3 };
+            for x in v.iter_mut().step_by(every) {
+                *x = F::from_raw(if r.next() & 1 == 0 { F::SIGN } else { 0 });
+            }
+        }
         "infinities" => {
             v.iter_mut().enumerate().for_each(|(i, x)| *x = F::from_raw(F::SPECIAL[usize::from(i % 3 == 0)]))
         }
@@ -241,18 +249,21 @@ fn exact_float_keys<F: ExactFloat>(pattern: &str, n: usize, seed: u64, zero: F) 
 fn float_keys_compared_as_floats() {
     fn both<F: ExactFloat>(zero: F, minus_zero: F) {
         for n in lengths() {
-            for pattern in ["random", "sorted", "reverse", "equal", "zeros", "infinities"] {
+            for pattern in
+                ["random", "sorted", "reverse", "equal", "zeros", "infinities", "both zeros", "only both zeros"]
+            {
                 for zero in [zero, minus_zero] {
                     check(&exact_float_keys(pattern, n, 40, zero), pattern);
                 }
             }
         }
         for n in [(1 << 20) + 1, 300_007] {
-            for pattern in ["random", "sorted", "zeros"] {
+            for pattern in ["random", "sorted", "zeros", "both zeros"] {
                 check(&exact_float_keys(pattern, n, 41, minus_zero), pattern);
             }
         }
-        // Keys that the scan must send to the ordered bits: both zeros, or one NaN at either end.
+        // One zero of each sign among the keys (compared as floats, then put in order), or one
+        // NaN at either end (which the scan must send to the ordered bits).
         for n in [2, 17, 1000, 65_537] {
             let mut keys = exact_float_keys("random", n, 42, zero);
             keys[n / 2] = minus_zero;
