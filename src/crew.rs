@@ -48,8 +48,9 @@ impl Drop for Awake {
     }
 }
 
-/// Runs `f(0)`, ..., `f(pieces - 1)`, each once, on the crew and the calling thread (or on rayon
-/// when the crew is busy); returns when all have run. A piece that calls it again gets rayon.
+/// Runs `f(0)`, ..., `f(pieces - 1)`, each once, on the crew and the calling thread (or on the
+/// CPU backend's pool when the crew is busy); returns when all have run. A piece that calls it
+/// again gets the pool.
 pub(crate) fn for_each_piece(pieces: usize, f: &(dyn Fn(usize) + Sync)) {
     if pieces <= 1 {
         return (0..pieces).for_each(f);
@@ -58,7 +59,8 @@ pub(crate) fn for_each_piece(pieces: usize, f: &(dyn Fn(usize) + Sync)) {
     match crew.post.try_lock() {
         Ok(one) => crew.run(one, pieces, f),
         Err(TryLockError::Poisoned(e)) => crew.run(e.into_inner(), pieces, f),
-        Err(TryLockError::WouldBlock) => (0..pieces).into_par_iter().for_each(f),
+        // The CPU backend's pool, not rayon's global one (busy, or absent in a forked child).
+        Err(TryLockError::WouldBlock) => gpusort_cpu::install(|| (0..pieces).into_par_iter().for_each(f)),
     }
 }
 

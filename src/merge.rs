@@ -32,22 +32,27 @@ where
         1 => return crate::hostcopy::par_copy(out, runs[0]),
         _ => {}
     }
-    let threads = rayon::current_num_threads().max(1);
-    let parts = (total / MIN_PART).clamp(1, threads * PARTS_PER_THREAD);
-    // Cut c holds, per run, how many of its items precede output rank total * c / parts.
-    let cuts: Vec<Vec<usize>> = (0..=parts).into_par_iter().map(|c| select(&runs, total * c / parts, &key)).collect();
-    let mut pieces: Vec<&mut [T]> = Vec::with_capacity(parts);
-    let mut rest = out;
-    for c in 0..parts {
-        let len = total * (c + 1) / parts - total * c / parts;
-        let (head, tail) = rest.split_at_mut(len);
-        pieces.push(head);
-        rest = tail;
-    }
-    pieces.into_par_iter().enumerate().for_each(|(c, dst)| {
-        let sub: Vec<&[T]> = runs.iter().enumerate().map(|(j, r)| &r[cuts[c][j]..cuts[c + 1][j]]).collect();
-        merge_seq(&sub, dst, &key);
-    });
+    // On the CPU backend's pool, as every CPU sort: never on rayon's global pool, whose threads
+    // may be busy (or, in a forked child, absent).
+    gpusort_cpu::install(|| {
+        let threads = rayon::current_num_threads().max(1);
+        let parts = (total / MIN_PART).clamp(1, threads * PARTS_PER_THREAD);
+        // Cut c holds, per run, how many of its items precede output rank total * c / parts.
+        let cuts: Vec<Vec<usize>> =
+            (0..=parts).into_par_iter().map(|c| select(&runs, total * c / parts, &key)).collect();
+        let mut pieces: Vec<&mut [T]> = Vec::with_capacity(parts);
+        let mut rest = out;
+        for c in 0..parts {
+            let len = total * (c + 1) / parts - total * c / parts;
+            let (head, tail) = rest.split_at_mut(len);
+            pieces.push(head);
+            rest = tail;
+        }
+        pieces.into_par_iter().enumerate().for_each(|(c, dst)| {
+            let sub: Vec<&[T]> = runs.iter().enumerate().map(|(j, r)| &r[cuts[c][j]..cuts[c + 1][j]]).collect();
+            merge_seq(&sub, dst, &key);
+        });
+    })
 }
 
 /// For output rank `rank`, how many items of each run come before it in the stable order.
@@ -253,6 +258,37 @@ mod tests {
         if let Some(i) = out.iter().zip(&expect).position(|(a, b)| a != b) {
             panic!("lengths {lengths:?} desc={descending}: first difference at {i}: {:?} vs {:?}", out[i], expect[i]);
         }
+    }
+
+    #[test]
+    fn merging_never_waits_on_rayons_global_pool() {
+        // Every thread of the global pool is held until the merge is done: a merge that needed
+        // one would never finish, and the watchdog fails the test instead of letting it hang.
+        use std::sync::{mpsc, Arc, Barrier};
+        let global = rayon::current_num_threads();
+        let (entered, release) = (Arc::new(Barrier::new(global + 1)), Arc::new(Barrier::new(global + 1)));
+        for _ in 0..global {
+            let (entered, release) = (entered.clone(), release.clone());
+            rayon::spawn(move || {
+                entered.wait();
+                release.wait();
+            });
+        }
+        entered.wait();
+        let mut r = rng(5);
+        // Long enough for several parallel parts.
+        let (runs, expect) = case(&[300_000, 200_001, 100_003], || r() as u32, false);
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let refs: Vec<&[Item]> = runs.iter().map(|r| r.as_slice()).collect();
+            let mut out = vec![(0, 0, 0); expect.len()];
+            merge_runs(&refs, &mut out, |x| x.0 as u64);
+            let _ = done.send((out, expect));
+        });
+        let outcome = finished.recv_timeout(std::time::Duration::from_secs(120));
+        release.wait();
+        let (out, expect) = outcome.expect("the merge waited on rayon's global pool");
+        assert!(out == expect, "merged wrongly");
     }
 
     #[test]

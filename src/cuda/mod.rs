@@ -256,7 +256,7 @@ impl CudaBackend {
         let mut copy = hostdata::ZeroedBuf::<K>::new(keys.len())?;
         crate::hostcopy::par_copy(copy.as_mut_slice(), keys);
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
-        out.par_iter_mut().enumerate().for_each(|(i, o)| *o = i as u32);
+        gpusort_cpu::install(|| out.par_iter_mut().enumerate().for_each(|(i, o)| *o = i as u32));
         self.sort_pairs_wide(copy.as_mut_slice(), out, sort)
     }
 

@@ -220,7 +220,8 @@ where
     };
     // Each cut searches every run of the held buffer, a cache miss per step: on all cores. H200
     // machine, 512M pairs with a 256 MiB budget (35 runs): 25 ms on one thread.
-    let cuts: Vec<Vec<usize>> = spans.par_iter().map(|&rank| cut(rank)).collect();
+    // (On the CPU backend's pool, never rayon's global one.)
+    let cuts: Vec<Vec<usize>> = gpusort_cpu::install(|| spans.par_iter().map(|&rank| cut(rank)).collect());
     let span = |j: usize| (spans[j], spans[j + 1]);
     // Block j's pieces, one per run, into a new device buffer in run order, and the event that
     // says they are there.
