@@ -262,32 +262,17 @@ mod tests {
 
     #[test]
     fn merging_never_waits_on_rayons_global_pool() {
-        // Every thread of the global pool is held until the merge is done: a merge that needed
-        // one would never finish, and the watchdog fails the test instead of letting it hang.
-        use std::sync::{mpsc, Arc, Barrier};
-        let global = rayon::current_num_threads();
-        let (entered, release) = (Arc::new(Barrier::new(global + 1)), Arc::new(Barrier::new(global + 1)));
-        for _ in 0..global {
-            let (entered, release) = (entered.clone(), release.clone());
-            rayon::spawn(move || {
-                entered.wait();
-                release.wait();
-            });
-        }
-        entered.wait();
         let mut r = rng(5);
         // Long enough for several parallel parts.
         let (runs, expect) = case(&[300_000, 200_001, 100_003], || r() as u32, false);
-        let (done, finished) = mpsc::channel();
-        std::thread::spawn(move || {
+        let n = expect.len();
+        let outcome = gpusort_cpu::check::with_global_pool_held(std::time::Duration::from_secs(120), move || {
             let refs: Vec<&[Item]> = runs.iter().map(|r| r.as_slice()).collect();
-            let mut out = vec![(0, 0, 0); expect.len()];
+            let mut out = vec![(0, 0, 0); n];
             merge_runs(&refs, &mut out, |x| x.0 as u64);
-            let _ = done.send((out, expect));
+            out
         });
-        let outcome = finished.recv_timeout(std::time::Duration::from_secs(120));
-        release.wait();
-        let (out, expect) = outcome.expect("the merge waited on rayon's global pool");
+        let out = outcome.expect("the merge waited on rayon's global pool");
         assert!(out == expect, "merged wrongly");
     }
 

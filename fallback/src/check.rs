@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::{mpsc, Arc, Barrier};
+use std::time::Duration;
 
 use rayon::slice::ParallelSliceMut;
 
@@ -183,6 +185,40 @@ pub fn validate_keys<K: SortKey>(input: &[K], output: &[K], order: Order) -> Res
         None => Ok(()),
         Some(i) => Err(format!("keys differ from the sorted input at index {i}: {:?}", output[i])),
     }
+}
+
+/// Runs `f` on a thread of its own while every thread of rayon's global pool is held, and gives
+/// its result, or `None` when it has not finished within `limit`. Sorts run on the backend's own
+/// pool, never on the global one (whose threads may be busy, or absent in a forked child): one
+/// that needed it would never finish here, so a test of that rule fails instead of hanging.
+///
+/// ```
+/// use rayon::prelude::*;
+/// use std::time::Duration;
+/// // On the backend's pool: it finishes although the global pool is held.
+/// let sum = gpusort_cpu::check::with_global_pool_held(Duration::from_secs(60), || {
+///     gpusort_cpu::install(|| (0..1000u64).into_par_iter().sum::<u64>())
+/// });
+/// assert_eq!(sum, Some(499_500));
+/// ```
+pub fn with_global_pool_held<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+    let global = rayon::current_num_threads();
+    let (entered, release) = (Arc::new(Barrier::new(global + 1)), Arc::new(Barrier::new(global + 1)));
+    for _ in 0..global {
+        let (entered, release) = (entered.clone(), release.clone());
+        rayon::spawn(move || {
+            entered.wait();
+            release.wait();
+        });
+    }
+    entered.wait();
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(f());
+    });
+    let outcome = finished.recv_timeout(limit).ok();
+    release.wait();
+    outcome
 }
 
 #[cfg(test)]

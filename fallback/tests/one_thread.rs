@@ -4,11 +4,10 @@
 
 mod common;
 
-use std::sync::{mpsc, Arc, Barrier};
 use std::time::Duration;
 
 use common::{keys_u32, ORDERS, PATTERNS};
-use gpusort_cpu::{sort_keys, Order, SortKey};
+use gpusort_cpu::{check, sort_keys, Order, SortKey};
 
 fn check<K: SortKey>(input: &[K], what: &str) {
     for order in ORDERS {
@@ -73,22 +72,13 @@ fn one_thread_sorts_every_key_type() {
 }
 
 /// The calling thread sorts alone here, outside any pool: a parallel iterator on its path (the
-/// check for sorted input) would go to rayon's global pool. Its one thread is held until the
-/// sorts are done, so such a sort would never finish; the watchdog fails instead of hanging.
+/// check for sorted input) would go to rayon's global pool, whose one thread is held.
 fn sorts_on_one_thread_never_wait_on_rayons_global_pool() {
     assert_eq!(rayon::current_num_threads(), 1);
-    let (entered, release) = (Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
-    let (e, r) = (entered.clone(), release.clone());
-    rayon::spawn(move || {
-        e.wait();
-        r.wait();
-    });
-    entered.wait();
     // Past the length from which the checks for sorted input split into tasks (2 x 64K).
     let random = keys_u32("random", 300_007, 7);
-    let (done, finished) = mpsc::channel();
     let input = random.clone();
-    std::thread::spawn(move || {
+    let outcome = check::with_global_pool_held(Duration::from_secs(120), move || {
         let mut sorted = input.clone();
         sort_keys(&mut sorted, Order::Ascending).unwrap();
         // Input in order, then in reverse order: the checks that finish it in a pass or two.
@@ -96,10 +86,8 @@ fn sorts_on_one_thread_never_wait_on_rayons_global_pool() {
         sort_keys(&mut again, Order::Ascending).unwrap();
         let mut reversed = sorted.clone();
         sort_keys(&mut reversed, Order::Descending).unwrap();
-        let _ = done.send((sorted, again, reversed));
+        (sorted, again, reversed)
     });
-    let outcome = finished.recv_timeout(Duration::from_secs(120));
-    release.wait();
     let (sorted, again, reversed) = outcome.expect("a one-thread sort waited on rayon's global pool");
     let mut expected = random;
     expected.sort_unstable();

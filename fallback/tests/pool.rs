@@ -4,7 +4,7 @@
 mod common;
 
 use std::collections::HashSet;
-use std::sync::{mpsc, Arc, Barrier, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use common::{items, keys_u32, Item};
@@ -45,31 +45,16 @@ fn install_from_inside_the_pool_runs_at_once() {
 
 #[test]
 fn sorts_never_wait_on_rayons_global_pool() {
-    // Every thread of the global pool is held until the sorts are done: a sort that needed one
-    // would never finish, and the watchdog fails the test instead of letting it hang.
-    let global = rayon::current_num_threads();
-    let (entered, release) = (Arc::new(Barrier::new(global + 1)), Arc::new(Barrier::new(global + 1)));
-    for _ in 0..global {
-        let (entered, release) = (entered.clone(), release.clone());
-        rayon::spawn(move || {
-            entered.wait();
-            release.wait();
-        });
-    }
-    entered.wait();
     let keys = keys_u32("random", 1 << 20, 5);
     let input = items(&keys);
-    let (done, finished) = mpsc::channel();
     let (k, i, n) = (keys.clone(), input.clone(), keys.len());
-    std::thread::spawn(move || {
+    let outcome = check::with_global_pool_held(Duration::from_secs(120), move || {
         let (mut k, mut v, mut pk, mut pv) = (k.clone(), i, k, (0..n as u32).collect::<Vec<_>>());
         sort_keys(&mut k, Order::Ascending).unwrap();
         sort_stable(&mut v, Order::Descending).unwrap();
         sort_pairs(&mut pk, &mut pv, Order::Ascending).unwrap();
-        let _ = done.send((k, v, pk, pv));
+        (k, v, pk, pv)
     });
-    let outcome = finished.recv_timeout(Duration::from_secs(120));
-    release.wait();
     let (k, v, pk, pv) = outcome.expect("a sort waited on rayon's global pool");
     check::validate_keys(&keys, &k, Order::Ascending).unwrap();
     check::validate(&input, &v, Order::Descending, true).unwrap();
