@@ -92,6 +92,20 @@ macro_rules! r32x16 {
             unsafe fn store_part(self, p: *mut $elem, n: usize) {
                 _mm512_mask_storeu_epi32(p as *mut i32, low16(n), self.0)
             }
+            /// One gather, with 32-bit offsets up to `i32::MAX` keys. Against 16 loads into an array
+            /// read as a register: see `tune::SAMPLE`.
+            #[inline(always)]
+            unsafe fn load_spread(p: *const $elem, n: usize) -> Self {
+                if n > i32::MAX as usize {
+                    return super::vector::spread_in_array(p, n);
+                }
+                let step = (n / 16) as i32;
+                let at = _mm512_add_epi32(
+                    _mm512_mullo_epi32(iota32(), _mm512_set1_epi32(step)),
+                    _mm512_set1_epi32(step / 2),
+                );
+                $name(_mm512_i32gather_epi32::<4>(at, p as *const _))
+            }
             #[inline(always)]
             fn splat(x: $elem) -> Self {
                 // SAFETY: AVX-512F is present (see the impl's comment).

@@ -8,7 +8,7 @@
 //! whose bounds meet holds one value and is done, which makes runs of equal keys cost one pass.
 
 use super::map::KeyMap;
-use super::network::{max_small, sort_small};
+use super::network::{max_small, sort_regs, sort_small};
 use super::vector::{Lane, Vector};
 
 /// How a range was split: `[0, mid)` holds keys not above those of `[mid, len)`; a side marked
@@ -108,26 +108,43 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bo
     Split { mid, left_done: lo == below, right_done: true }
 }
 
-/// The median of an evenly spread sample of up to one register (exact on sorted and reversed
-/// input), and whether the sorted sample holds a key twice.
+/// The median of an evenly spread sample of one register (exact on sorted and reversed input; a
+/// lower quantile for short ranges, [`split_rank`]), and whether the sorted sample holds a key twice.
 #[inline(always)]
 unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> (V::Elem, bool) {
     let n = v.len();
-    let mut sample = [V::Elem::MIN; SAMPLE];
-    let k = SAMPLE.min(V::LANES);
-    for (i, x) in sample[..k].iter_mut().enumerate() {
-        *x = *v.get_unchecked(i * n / k + n / (2 * k));
-        if map_in {
-            *x = map.fwd_word(*x);
-        }
+    let k = V::LANES;
+    let mut sample = [V::load_spread(v.as_ptr(), n)];
+    if map_in {
+        sample[0] = map.fwd(sample[0]);
     }
-    sort_small::<V>(sample.as_mut_ptr(), k, map, false, false);
-    (sample[k / 2 - 1], sample[..k].windows(2).any(|w| w[0] == w[1]))
+    sort_regs(&mut sample);
+    let mut sorted = [V::Elem::MIN; SAMPLE];
+    sample[0].store(sorted.as_mut_ptr());
+    (sorted[split_rank(n, k, max_small(V::LANES))], sorted[..k].windows(2).any(|w| w[0] == w[1]))
 }
 
-// The partition reads BATCH registers from each end first: ranges it gets are longer.
-const _: () = assert!(2 * BATCH_WIDE <= super::tune::SMALL_REGS && 2 * BATCH_NARROW <= super::tune::SMALL_REGS);
-use super::tune::{BATCH_NARROW, BATCH_WIDE, SAMPLE};
+/// Which of `k` sorted samples of a range of `n` keys to split at: the median, but for short
+/// ranges (`tune::LEAF_SPLIT_HALVES`). Split at the median, a range of 1 to 1.5 networks (`small`
+/// keys each) leaves two sides of more than half a network, which both take the whole network;
+/// the network of half the size costs less than half as much (8 registers: 28 stages against
+/// 36, at half the width). So the left side is aimed a little past `n - small` keys: the right
+/// then fits the network, and the left mostly the smaller ones. The j-th least of k samples has
+/// about (j + 1) / (k + 1) of the range at or below it.
+#[inline(always)]
+fn split_rank(n: usize, k: usize, small: usize) -> usize {
+    if 2 * n > LEAF_SPLIT_HALVES * small || k < 16 {
+        return k / 2 - 1;
+    }
+    let aim = n - small + small / LEAF_AIM_SLACK;
+    ((aim * (k + 1) + n / 2) / n).clamp(1, k / 2) - 1
+}
+
+// The partition reads BATCH registers from each end first: ranges it gets are longer. A sample
+// is one register.
+const _: () =
+    assert!(SAMPLE >= 16 && 2 * BATCH_WIDE <= super::tune::SMALL_REGS && 2 * BATCH_NARROW <= super::tune::SMALL_REGS);
+use super::tune::{BATCH_NARROW, BATCH_WIDE, LEAF_AIM_SLACK, LEAF_SPLIT_HALVES, SAMPLE};
 
 /// [`partition`] with the batch of the register width: 32 AVX-512 registers hold twice the
 /// batch that 16 AVX2 registers do.
@@ -332,3 +349,28 @@ macro_rules! kernel_entries {
     };
 }
 pub(crate) use kernel_entries;
+
+#[cfg(test)]
+mod tests {
+    use super::split_rank;
+
+    /// Short ranges are aimed so that, at the sample's expected ranks, the right side fits the
+    /// network and the left side half of it where it can; longer ones split at the median.
+    #[test]
+    fn split_rank_aims_at_the_networks() {
+        let (k, small) = (16, 256);
+        for n in small + 1..=4 * small {
+            let j = split_rank(n, k, small);
+            assert!(j < k / 2, "n {n}: rank {j}");
+            let left = (j + 1) * n / (k + 1);
+            if 2 * n > 3 * small {
+                assert_eq!(j, k / 2 - 1, "n {n}");
+            } else {
+                assert!(n - left <= small + small / 8, "n {n}: right side {} expected", n - left);
+                assert!(left <= small / 2 + small / 8, "n {n}: left side {left} expected");
+            }
+        }
+        // 8 samples (64-bit keys with AVX-512) keep the median.
+        assert_eq!(split_rank(300, 8, 128), 3);
+    }
+}

@@ -76,14 +76,34 @@ pub(crate) const BATCH_WIDE: usize = 8;
 /// As [`BATCH_WIDE`], for AVX2's 16 registers (not timed again: 8 would hold all 16 at the ends).
 pub(crate) const BATCH_NARROW: usize = 4;
 
-/// Keys sampled for a pivot, at every range size, at most one register's lanes (16 32-bit keys
-/// with AVX-512, 8 64-bit keys with AVX-512 or 32-bit with AVX2, 4 64-bit with AVX2): sorting two
-/// registers of samples is a chain of 10 dependent network stages. Intel dev machine (Emerald
-/// Rapids), AVX-512, one thread, least of 3000 (64K) or 200 (1M) sorts, 8 samples against 16:
-/// u64 64K 0.337 against 0.357 ms, 1M 7.51-7.71 against 7.70-7.85; f64 0.313 against 0.335,
-/// 1M within the noise. 64 above 4K keys (the rule before) cost more
+/// Keys sampled for a pivot, at every range size: one register (16 32-bit keys with AVX-512, 8
+/// 64-bit keys with AVX-512 or 32-bit with AVX2, 4 64-bit with AVX2), sorted by the network in
+/// that register: sorting two registers of samples is a chain of 10 dependent network stages.
+/// Intel dev machine (Emerald Rapids), AVX-512, one thread, least of 3000 (64K) or 200 (1M)
+/// sorts, 8 samples against 16: u64 64K 0.337 against 0.357 ms, 1M 7.51-7.71 against 7.70-7.85;
+/// f64 0.313 against 0.335, 1M within the noise. 64 above 4K keys (the rule before) cost more
 /// than the better pivots saved. Dev machine (Zen 5), one thread, ms, same run: u32 64K 0.082
 /// against 0.091, 1M 1.84 against 2.00, 16M 40.1 against 42.1; u64 64K 0.171 against 0.181, 1M
 /// 3.97 against 4.03, 16M 88.4 against 88.9. (64 keys from a few whole registers at spread
 /// places instead of 64 scattered keys: u32 0.086 / 1.83 / 39.7, u64 0.172 / 3.87 / 92.8.)
+/// The 32-bit AVX-512 sample is one gather (`Vector::load_spread`); 16 loads into an array read
+/// back as a register stalled the read. Session 31, Intel dev machine, one thread, least of 2000
+/// (64K) or 100 (1M) sorts, 3 rounds, array against gather: u32 64K 0.175 / 0.170 ms, 1M 3.60 /
+/// 3.56; f32 0.179 / 0.174, 3.71 / 3.66. A gather of 8 64-bit keys was slower than the array:
+/// u64 64K 0.334 / 0.342, 1M 7.35 / 7.50; f64 0.300 / 0.305, 6.76 / 6.86 (not kept).
 pub(crate) const SAMPLE: usize = 16;
+
+/// Ranges of up to this many halves of the network (3: 384 u32 keys with AVX-512) are split
+/// near `n - small` keys rather than at the median (`quick::split_rank`), the left side aimed
+/// `small / LEAF_AIM_SLACK` keys past it, where the sample is a whole register of 16 keys. A
+/// model of the sort's cost (each network's comparators and shuffles, a partition pass per key,
+/// the spread of a sample's order statistics) put this rule within 0.2% of the best rank per
+/// range size and the median 6.5% above it; aiming at the middle of the fitting range (`(n -
+/// small + small / 2) / 2`) 2.3% above. Session 31, Intel dev machine, one thread, least of 2000
+/// (64K) or 100 (1M) sorts, 3 rounds, median / middle aim / this rule: u32 64K 0.180 / 0.176 /
+/// 0.175 ms, 1M 4.01 / 3.70 / 3.64; i32 0.182 / 0.177 / 0.176, 3.71 / 3.72 / 3.63; f32 1M 3.84 /
+/// 3.78 / 3.73. With 8 samples (64-bit keys) it lost: u64 64K 0.339 against 0.349, f64 0.302
+/// against 0.322, so those keep the median.
+pub(crate) const LEAF_SPLIT_HALVES: usize = 3;
+/// See [`LEAF_SPLIT_HALVES`].
+pub(crate) const LEAF_AIM_SLACK: usize = 16;

@@ -57,6 +57,13 @@ pub(crate) unsafe trait Vector: Copy {
     /// Reads the first `n <= LANES` keys from `p`; the other lanes are `fill`'s. Reads nothing
     /// past `p + n`.
     unsafe fn load_part(p: *const Self::Elem, n: usize, fill: Self) -> Self;
+    /// An evenly spread sample of the `n >= LANES` keys at `p`: lane i is the key at
+    /// `i * (n / LANES) + n / LANES / 2`. Through an array here; one gather where the instruction
+    /// set has it (the array's lanes, written one by one and read as a register, stall the read).
+    #[inline(always)]
+    unsafe fn load_spread(p: *const Self::Elem, n: usize) -> Self {
+        spread_in_array(p, n)
+    }
     /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
     unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
     fn splat(x: Self::Elem) -> Self;
@@ -97,4 +104,18 @@ pub(crate) unsafe trait Vector: Copy {
     /// The least and the greatest lane.
     fn reduce_min(self) -> Self::Elem;
     fn reduce_max(self) -> Self::Elem;
+}
+
+/// [`Vector::load_spread`] through an array.
+///
+/// # Safety
+/// As for [`Vector::load_spread`].
+#[inline(always)]
+pub(crate) unsafe fn spread_in_array<V: Vector>(p: *const V::Elem, n: usize) -> V {
+    let step = n / V::LANES;
+    let mut sample = [V::Elem::MIN; 16];
+    for (i, x) in sample[..V::LANES].iter_mut().enumerate() {
+        *x = *p.add(i * step + step / 2);
+    }
+    V::load(sample.as_ptr())
 }
