@@ -70,7 +70,7 @@ fn low8(n: usize) -> __mmask8 {
 /// The 32-bit registers: the same lanes and shuffles, compared as unsigned integers ([`U32x16`]),
 /// signed integers ([`I32x16`]) or floats ([`F32x16`]).
 macro_rules! r32x16 {
-    ($name:ident, $elem:ty, $to_i32:expr, $gt:ident, $min:ident, $max:ident, $rmin:ident, $rmax:ident) => {
+    ($name:ident, $elem:ty, $to_i32:expr, $gt:ident, $min:ident, $max:ident, $rmin:ident, $rmax:ident $(, $sorted:ident)?) => {
         // SAFETY: only reached from the `#[target_feature(enable = "avx512f")]` entries below, which the
         // dispatcher calls only after detecting AVX-512F.
         unsafe impl Vector for $name {
@@ -106,6 +106,12 @@ macro_rules! r32x16 {
                 );
                 $name(_mm512_i32gather_epi32::<4>(at, p as *const _))
             }
+            $(
+                #[inline(always)]
+                fn sorted(self) -> Self {
+                    $sorted(self)
+                }
+            )?
             #[inline(always)]
             fn splat(x: $elem) -> Self {
                 // SAFETY: AVX-512F is present (see the impl's comment).
@@ -221,7 +227,29 @@ r32x16!(
     _mm512_reduce_min_epi32,
     _mm512_reduce_max_epi32
 );
-r32x16!(F32x16, Single, |x: Single| x.0 as i32, gt_f32, min_f32, max_f32, reduce_min_f32, reduce_max_f32);
+r32x16!(
+    F32x16,
+    Single,
+    |x: Single| x.0 as i32,
+    gt_f32,
+    min_f32,
+    max_f32,
+    reduce_min_f32,
+    reduce_max_f32,
+    sorted_as_ints
+);
+
+/// A sample of float keys (no NaN) sorted as signed words, whose min and max take one cycle
+/// where `vminps` takes four: a negative float's magnitude bits inverted order it as a signed
+/// word (the map is its own inverse). The sample's network is a chain of dependent stages.
+#[inline(always)]
+fn sorted_as_ints(v: F32x16) -> F32x16 {
+    // SAFETY: AVX-512F is present (as for `F32x16`).
+    unsafe {
+        let flip = |b: __m512i| _mm512_xor_si512(b, _mm512_srli_epi32::<1>(_mm512_srai_epi32::<31>(b)));
+        F32x16(flip(I32x16(flip(v.0)).sorted().0))
+    }
+}
 
 #[inline(always)]
 unsafe fn as_ps(a: __m512i) -> __m512 {

@@ -8,7 +8,7 @@
 //! whose bounds meet holds one value and is done, which makes runs of equal keys cost one pass.
 
 use super::map::KeyMap;
-use super::network::{max_small, sort_regs, sort_small};
+use super::network::{max_small, sort_small};
 use super::vector::{Lane, Vector};
 
 /// How a range was split: `[0, mid)` holds keys not above those of `[mid, len)`; a side marked
@@ -114,13 +114,12 @@ pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bo
 unsafe fn pivot<V: Vector>(v: &[V::Elem], map: KeyMap, map_in: bool) -> (V::Elem, bool) {
     let n = v.len();
     let k = V::LANES;
-    let mut sample = [V::load_spread(v.as_ptr(), n)];
+    let mut sample = V::load_spread(v.as_ptr(), n);
     if map_in {
-        sample[0] = map.fwd(sample[0]);
+        sample = map.fwd(sample);
     }
-    sort_regs(&mut sample);
     let mut sorted = [V::Elem::MIN; SAMPLE];
-    sample[0].store(sorted.as_mut_ptr());
+    sample.sorted().store(sorted.as_mut_ptr());
     (sorted[split_rank(n, k, max_small(V::LANES))], sorted[..k].windows(2).any(|w| w[0] == w[1]))
 }
 

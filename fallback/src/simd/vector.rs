@@ -64,6 +64,13 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn load_spread(p: *const Self::Elem, n: usize) -> Self {
         spread_in_array(p, n)
     }
+    /// The lanes in order (a pivot's sample): the network in one register.
+    #[inline(always)]
+    fn sorted(self) -> Self {
+        let mut r = [self];
+        super::network::sort_regs(&mut r);
+        r[0]
+    }
     /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
     unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
     fn splat(x: Self::Elem) -> Self;
