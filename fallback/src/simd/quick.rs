@@ -33,16 +33,16 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: boo
     let small = max_small(V::LANES);
     // The smaller side is always sorted first, so the pending ranges at most halve in size from
     // one to the next: 64 entries hold any range that fits in memory.
-    let mut stack = [(0usize, 0usize, 0u32); 64];
+    let mut stack = [(0usize, 0usize, 0u32, None); 64];
     let mut top = 1;
     // Past this many splits of one range, the pivots were bad; the standard library's sort (also
     // O(n log n)) takes the rest, so no input makes the sort quadratic.
-    stack[0] = (0, n, 2 * (usize::BITS - n.leading_zeros()));
+    stack[0] = (0, n, 2 * (usize::BITS - n.leading_zeros()), None);
     // Only the first range (the whole of `v`) can hold raw keys.
     let mut map_in = !mapped;
     while top > 0 {
         top -= 1;
-        let (s, len, budget) = stack[top];
+        let (s, len, budget, pivot_of) = stack[top];
         let first = std::mem::replace(&mut map_in, false);
         if len <= small {
             sort_small::<V>(p.add(s), len, map, first, true);
@@ -57,13 +57,22 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: boo
             map.back_slice(range);
             continue;
         }
-        let sp = split::<V>(range, map, first);
+        let pivot_of = match pivot_of {
+            Some(pv) => pv,
+            None => pivot::<V>(range, map, first),
+        };
+        let sp = split_at::<V>(range, map, first, pivot_of);
         let left = (s, sp.mid, budget - 1, sp.left_done);
         let right = (s + sp.mid, len - sp.mid, budget - 1, sp.right_done);
         let (first, second) = if left.1 <= right.1 { (left, right) } else { (right, left) };
         for (s, len, budget, done) in [second, first] {
             if !done && len > 1 {
-                stack[top] = (s, len, budget);
+                // Both sides' pivots are drawn here, while neither is sorted: the two samples'
+                // networks (chains of dependent stages) then run side by side, where the first
+                // side's partition would otherwise wait for its pivot alone.
+                let range = std::slice::from_raw_parts(p.add(s), len);
+                let pivot_of = (len > small).then(|| pivot::<V>(range, map, false));
+                stack[top] = (s, len, budget, pivot_of);
                 top += 1;
             } else {
                 // Finished here (one value, or one key): back to raw key bits.
@@ -80,10 +89,24 @@ pub(crate) unsafe fn sort<V: Vector>(v: &mut [V::Elem], map: KeyMap, mapped: boo
 /// The instruction set behind `V` is present.
 #[inline(always)]
 pub(crate) unsafe fn split<V: Vector>(v: &mut [V::Elem], map: KeyMap, map_in: bool) -> Split {
+    let pivot_of = pivot::<V>(v, map, map_in);
+    split_at::<V>(v, map, map_in, pivot_of)
+}
+
+/// [`split`] around a pivot drawn already, with whether its sample repeats a key.
+///
+/// # Safety
+/// As for [`split`].
+#[inline(always)]
+unsafe fn split_at<V: Vector>(
+    v: &mut [V::Elem],
+    map: KeyMap,
+    map_in: bool,
+    (pivot, repeats): (V::Elem, bool),
+) -> Split {
     let n = v.len();
     assert!(n > max_small(V::LANES));
     let p = v.as_mut_ptr();
-    let (pivot, repeats) = pivot::<V>(v, map, map_in);
     // The bounds cost a min and a max per register, and only a side of one value needs them; such
     // a side shows as equal keys in the sorted sample (all samples on its side of the pivot), so
     // they are tracked only where the sample repeats a key. Untracked bounds are the widest.
