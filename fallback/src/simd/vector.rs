@@ -57,6 +57,8 @@ pub(crate) unsafe trait Vector: Copy {
     /// Reads the first `n <= LANES` keys from `p`; the other lanes are `fill`'s. Reads nothing
     /// past `p + n`.
     unsafe fn load_part(p: *const Self::Elem, n: usize, fill: Self) -> Self;
+    /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
+    unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
     /// An evenly spread sample of the `n >= LANES` keys at `p`: lane i is the key at
     /// `i * (n / LANES) + n / LANES / 2`. Through an array here; one gather where the instruction
     /// set has it (the array's lanes, written one by one and read as a register, stall the read).
@@ -71,8 +73,6 @@ pub(crate) unsafe trait Vector: Copy {
         super::network::sort_regs(&mut r);
         r[0]
     }
-    /// Writes the first `n <= LANES` lanes to `p`, nothing past `p + n`.
-    unsafe fn store_part(self, p: *mut Self::Elem, n: usize);
     fn splat(x: Self::Elem) -> Self;
     /// The lesser key of each lane; of two equal keys (the two float zeros) `other`'s.
     fn min(self, other: Self) -> Self;
