@@ -10,7 +10,7 @@
 use std::arch::x86_64::*;
 
 use super::float::{Double, Single};
-use super::map::KeyMap;
+use super::map::{KeyMap, Map};
 use super::vector::Vector;
 
 #[derive(Clone, Copy)]
@@ -240,15 +240,12 @@ r32x16!(
 );
 
 /// A sample of float keys (no NaN) sorted as signed words, whose min and max take one cycle
-/// where `vminps` takes four: a negative float's magnitude bits inverted order it as a signed
-/// word (the map is its own inverse). The sample's network is a chain of dependent stages.
+/// where `vminps` takes four: the float keys' map to ordered bits, as signed words, and back.
+/// The sample's network is a chain of dependent stages.
 #[inline(always)]
 fn sorted_as_ints(v: F32x16) -> F32x16 {
-    // SAFETY: AVX-512F is present (as for `F32x16`).
-    unsafe {
-        let flip = |b: __m512i| _mm512_xor_si512(b, _mm512_srli_epi32::<1>(_mm512_srai_epi32::<31>(b)));
-        F32x16(flip(I32x16(flip(v.0)).sorted().0))
-    }
+    const FLOAT: KeyMap = KeyMap { map: Map::Float, descending: false };
+    F32x16(FLOAT.back(FLOAT.fwd(I32x16(v.0)).sorted()).0)
 }
 
 #[inline(always)]

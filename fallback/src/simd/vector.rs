@@ -120,7 +120,7 @@ pub(crate) unsafe trait Vector: Copy {
 #[inline(always)]
 pub(crate) unsafe fn spread_in_array<V: Vector>(p: *const V::Elem, n: usize) -> V {
     let step = n / V::LANES;
-    let mut sample = [V::Elem::MIN; 16];
+    let mut sample = [V::Elem::MIN; super::tune::SAMPLE];
     for (i, x) in sample[..V::LANES].iter_mut().enumerate() {
         *x = *p.add(i * step + step / 2);
     }
