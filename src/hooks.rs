@@ -6,13 +6,18 @@
 //! not see each other's settings. Unarmed, each check is one relaxed load of a static flag.
 
 #[cfg(feature = "testing")]
-pub(crate) use armed::{chunk_bytes, hit, pinned_cap, records_on_device_from, split_pairs_from};
+pub(crate) use armed::{
+    chunk_bytes, hit, in_place, in_place_from, pinned_cap, records_on_device_from, split_pairs_from,
+};
 #[cfg(feature = "testing")]
 pub use armed::{
-    clear, inject, set_chunk_bytes, set_pinned_cap, set_records_on_device_from, set_split_pairs_from, STEPS,
+    clear, in_place_sorts, inject, set_chunk_bytes, set_in_place_from, set_pinned_cap, set_records_on_device_from,
+    set_split_pairs_from, STEPS,
 };
 #[cfg(not(feature = "testing"))]
-pub(crate) use unarmed::{chunk_bytes, hit, pinned_cap, records_on_device_from, split_pairs_from};
+pub(crate) use unarmed::{
+    chunk_bytes, hit, in_place, in_place_from, pinned_cap, records_on_device_from, split_pairs_from,
+};
 
 /// A step of a host-to-host GPU sort that can be made to fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,6 +70,14 @@ mod unarmed {
     pub(crate) fn records_on_device_from() -> Option<usize> {
         None
     }
+
+    #[inline(always)]
+    pub(crate) fn in_place() {}
+
+    #[inline(always)]
+    pub(crate) fn in_place_from() -> Option<usize> {
+        None
+    }
 }
 
 #[cfg(feature = "testing")]
@@ -95,6 +108,32 @@ mod armed {
         static PINNED_CAP: Cell<usize> = const { Cell::new(0) };
         static SPLIT_PAIRS_FROM: Cell<usize> = const { Cell::new(0) };
         static RECORDS_ON_DEVICE_FROM: Cell<usize> = const { Cell::new(0) };
+        static IN_PLACE: Cell<usize> = const { Cell::new(0) };
+        static IN_PLACE_FROM: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Copies page-locked data of at least `bytes` in place in this thread (0: the tuned
+    /// `tuning::IN_PLACE_FROM_BYTES`), so that small inputs take that path.
+    pub fn set_in_place_from(bytes: usize) {
+        ARMED.store(true, Ordering::Relaxed);
+        IN_PLACE_FROM.set(bytes);
+    }
+
+    pub(crate) fn in_place_from() -> Option<usize> {
+        if !armed() {
+            return None;
+        }
+        Some(IN_PLACE_FROM.get()).filter(|&b| b > 0)
+    }
+
+    /// How many host sorts of this thread have copied page-locked data in place (no host copy),
+    /// so that a test can tell which path its sort took.
+    pub fn in_place_sorts() -> usize {
+        IN_PLACE.get()
+    }
+
+    pub(crate) fn in_place() {
+        IN_PLACE.set(IN_PLACE.get() + 1);
     }
 
     /// Makes the `nth` (from 0) occurrence of `step` in this thread's next sorts fail once.

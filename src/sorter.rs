@@ -71,6 +71,13 @@ enum Policy {
 /// [`Sorter::with_keep_memory`]`(false)` gives it back after each of its sorts (long-running
 /// services that sort rarely).
 ///
+/// # Page-locked host data
+///
+/// A host slice of 64 MiB or more that lies in page-locked memory (from `cudaHostAlloc`,
+/// `cudaHostRegister`, torch's `pin_memory()`, cudarc's `alloc_pinned_with_flags`) needs no host
+/// copy: the GPU's copy engine reads and writes it in place (`Kvp` pairs, and keys that the radix
+/// sort takes). Nothing changes in the call.
+///
 /// # Fork
 ///
 /// A process forked from one that sorted can sort host data at every size: the CPU work runs on

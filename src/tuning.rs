@@ -88,6 +88,26 @@ pub const CHUNK_BYTES: usize = 16 << 20;
 /// (`Kvp`s themselves, 64M, same call: 25.1-26.4.) Smaller inputs were not timed.
 pub const SPLIT_ROUND_TRIP_FROM: usize = 1 << 20;
 
+/// Host data of at least this many bytes that already lies in page-locked memory is copied by the
+/// copy engine in place (`cuda/incore.rs`, `in_place`), its backup echoed from the device into the
+/// held buffer; smaller data is staged like any other. H200 machine (Intel Xeon host, 16 cores),
+/// `Kvp` host to host through the public API, the caller's buffer from `cuMemHostAlloc` (flags
+/// 0) and restored on all cores before each sort, medians of 21, three rounds in one call
+/// (2026-11-28, session 32), ms, in place against staged:
+///
+/// | n pairs | bytes | in place | staged |
+/// | ---: | ---: | ---: | ---: |
+/// | 1M | 8 MiB | 0.77-0.97 | 0.64-0.71 |
+/// | 2M | 16 MiB | 1.19-1.22 | 0.98-1.01 |
+/// | 4M | 32 MiB | 1.89-1.99 | 1.77-1.84 |
+/// | 8M | 64 MiB | 3.39-3.52 | 3.86-4.02 |
+/// | 16M | 128 MiB | 6.16-6.19 | 7.17-7.36 |
+/// | 32M | 256 MiB | 11.7-11.8 | 13.0-13.6 |
+///
+/// Below 64 MiB the copy engine's reads of lines the caller just wrote (still in the cores'
+/// caches) and the sort's wait for the last echoed chunk cost more than the host copies.
+pub const IN_PLACE_FROM_BYTES: usize = 64 << 20;
+
 /// Slots of the download ring (and of the upload ring, for inputs past the held cap).
 pub const RING_SLOTS: usize = 4;
 

@@ -132,6 +132,40 @@ fn every_step_of_a_kvp_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
+fn every_step_of_a_page_locked_sort_fails_cleanly() {
+    // Page-locked data is copied in place, its backup made by the device (each upload copied
+    // back down into the held buffer: the `PinnedCopy` step), and a failed download is undone
+    // from that backup.
+    let Some(base) = cuda_or_skip("failure injection, page-locked Kvp") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 100_003;
+    let input = kvp_input(n, Pattern::Random, 34);
+    let locked = std::cell::RefCell::new(page_locked(&base, &input));
+    hooks::set_chunk_bytes(64 << 10);
+    hooks::set_pinned_cap(0);
+    hooks::set_in_place_from(1);
+    for (alg, order) in [(Algorithm::Radix, Order::Ascending), (Algorithm::Bitonic, Order::Descending)] {
+        let s = base.clone().with_algorithm(alg).with_order(order);
+        let before = hooks::in_place_sorts();
+        every_step(
+            &format!("page-locked Kvp {alg:?} {order:?}"),
+            &input,
+            |v: &mut Vec<Kvp>| {
+                let mut locked = locked.borrow_mut();
+                let data = &mut locked.as_mut_slice().expect("page-locked view")[..n];
+                data.copy_from_slice(v);
+                let r = s.sort_kvp(data);
+                v.copy_from_slice(data);
+                r
+            },
+            |out: &[Kvp]| check::validate(&input, out, order, alg.is_stable()),
+        );
+        assert!(hooks::in_place_sorts() > before, "the page-locked sorts did not copy in place");
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_in_place_from(0);
+}
+
 fn every_step_of_a_keys_sort_fails_cleanly() {
     let Some(base) = cuda_or_skip("failure injection, keys") else { return };
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
@@ -304,6 +338,7 @@ fn main() -> std::process::ExitCode {
     harness::run(vec![
         harness::gpu("every_step_of_a_kvp_sort_fails_cleanly", every_step_of_a_kvp_sort_fails_cleanly),
         harness::gpu("every_step_of_a_keys_sort_fails_cleanly", every_step_of_a_keys_sort_fails_cleanly),
+        harness::gpu("every_step_of_a_page_locked_sort_fails_cleanly", every_step_of_a_page_locked_sort_fails_cleanly),
         harness::gpu("every_step_of_a_split_pairs_sort_fails_cleanly", every_step_of_a_split_pairs_sort_fails_cleanly),
         harness::gpu("every_step_of_a_records_sort_fails_cleanly", every_step_of_a_records_sort_fails_cleanly),
         harness::cpu("injection_hooks_are_inert_without_a_gpu_sort", injection_hooks_are_inert_without_a_gpu_sort),

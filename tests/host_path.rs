@@ -1,6 +1,7 @@
 //! The pipelined host round trip through the shared suite's inputs, with the test hooks forcing
 //! the paths large inputs take onto small ones: many chunks, and a pinned upload buffer smaller
-//! than the data (upload ring, download through host scratch).
+//! than the data (upload ring, download through host scratch); and data in page-locked memory,
+//! which the copy engine reads and writes in place.
 
 mod common;
 
@@ -95,6 +96,69 @@ fn keys_every_transfer_shape() {
     hooks::set_pinned_cap(0);
 }
 
+/// Sorts a page-locked copy of `input` with `sort`, checks that it took the in-place path exactly
+/// when `in_place` says (and the held buffer, capped at `cap` bytes when that is not 0, takes
+/// the input: it holds the backup), and returns the result.
+fn sorted_page_locked<T: gpusort::cudarc::driver::DeviceRepr + gpusort::cudarc::driver::ValidAsZeroBits + Copy>(
+    s: &Sorter,
+    input: &[T],
+    in_place: bool,
+    cap: usize,
+    sort: impl FnOnce(&mut [T]) -> Result<(), gpusort::SortError>,
+) -> Vec<T> {
+    let mut locked = page_locked(s, input);
+    let before = hooks::in_place_sorts();
+    let data = &mut locked.as_mut_slice().unwrap()[..input.len()];
+    sort(data).unwrap_or_else(|e| panic!("page-locked n={}: {e}", input.len()));
+    let took = hooks::in_place_sorts() - before;
+    // Fewer than two items are never sorted.
+    let held = cap == 0 || std::mem::size_of_val(input) <= cap;
+    assert_eq!(took, usize::from(in_place && held && input.len() >= 2), "n={}: in-place sorts {took}", input.len());
+    data.to_vec()
+}
+
+fn page_locked_data_sorts_in_place() {
+    // Data in page-locked memory goes up and comes back with no host copy; every item type
+    // staged as it is (Kvp, keys of the radix sort) takes that path while it fits the held
+    // buffer (its backup), and the ring otherwise.
+    let Some(s) = cuda_or_skip("host path, page-locked data") else { return };
+    let _alone = alone();
+    // Below `tuning::IN_PLACE_FROM_BYTES` (64 MiB) page-locked data is staged like any other.
+    let input = kvp_input(65537, Pattern::Random, 13);
+    let out = sorted_page_locked(&s, &input, false, 0, |d| s.sort_kvp(d));
+    check::validate(&input, &out, Order::Ascending, true).unwrap();
+    hooks::set_in_place_from(1);
+    for (label, chunk, cap) in SHAPES {
+        hooks::set_chunk_bytes(chunk);
+        hooks::set_pinned_cap(cap);
+        for &n in SMALL_LENGTHS.iter().chain(&[65537, 1_000_003]) {
+            for &p in PATTERNS {
+                for alg in ALGORITHMS {
+                    for order in ORDERS {
+                        let s = s.clone().with_algorithm(alg).with_order(order);
+                        let input = kvp_input(n, p, 13);
+                        let out = sorted_page_locked(&s, &input, true, cap, |d| s.sort_kvp(d));
+                        check::validate(&input, &out, order, alg.is_stable())
+                            .unwrap_or_else(|e| panic!("{label} {alg:?} Kvp n={n} {p:?} {order:?}: {e}"));
+                    }
+                }
+                let s = s.clone().with_algorithm(Algorithm::Radix).with_order(Order::Descending);
+                let keys: Vec<u64> = bits(n, p, 14);
+                let out = sorted_page_locked(&s, &keys, true, cap, |d| s.sort_keys(d));
+                check::validate_keys(&keys, &out, Order::Descending)
+                    .unwrap_or_else(|e| panic!("{label} u64 n={n} {p:?}: {e}"));
+                let floats: Vec<f32> = keys.iter().map(|&b| f32::from_bits(b as u32)).collect();
+                let out = sorted_page_locked(&s, &floats, true, cap, |d| s.sort_keys(d));
+                check::validate_keys(&floats, &out, Order::Descending)
+                    .unwrap_or_else(|e| panic!("{label} f32 n={n} {p:?}: {e}"));
+            }
+        }
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+    hooks::set_in_place_from(0);
+}
+
 fn threads_sharing_the_staging_all_sort_right() {
     // Only one sort holds the kept pinned staging at a time; the others take a ring of their own.
     let Some(s) = cuda_or_skip("host path threads") else { return };
@@ -137,6 +201,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("kvp_edge_cases_every_transfer_shape", kvp_edge_cases_every_transfer_shape),
         harness::gpu("kvp_large_every_transfer_shape", kvp_large_every_transfer_shape),
         harness::gpu("keys_every_transfer_shape", keys_every_transfer_shape),
+        harness::gpu("page_locked_data_sorts_in_place", page_locked_data_sorts_in_place),
         harness::gpu("threads_sharing_the_staging_all_sort_right", threads_sharing_the_staging_all_sort_right),
         harness::gpu(
             "sorts_called_from_rayon_workers_never_block_each_other",

@@ -11,7 +11,8 @@
 //! Records (one JSON line each, `GPUSORT_BENCH_JSON`; the common fields of `record::emit_times`):
 //! - `host-bw`, sorts `h2d` and `d2h`, pattern `pinned`, n = bytes per copy: one pinned copy each
 //!   way, CUDA events; `gb_s` (1e9 bytes per second at the median).
-//! - `host`, sorts `cuda-kvp`, `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
+//! - `host`, sorts `cuda-kvp`, `cuda-kvp-page-locked` (the caller's buffer page-locked),
+//!   `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
 //!   (u32 keys, u64 values), `cuda-keys` (u32) and the same `cpu-` rows; `bytes` (each way: 8n,
 //!   8n, 12n, 4n); cuda rows `floor_ms`.
 //! - `out-of-core`, Kvp: sorts `cuda-limit-<bytes>` and `cuda-no-limit` (`limit_bytes`, null for
@@ -228,7 +229,7 @@ pub struct KvpCase {
 impl KvpCase {
     pub fn new(n: usize) -> KvpCase {
         let input = Pattern::Random.kvps(n, 0);
-        let sig = Signature::of(input.par_iter().map(|p| (p.key, p.value)));
+        let sig = kvp_signature(&input);
         // Collected on every core: `clone` would fault 8 GiB in on one at 1G pairs.
         KvpCase { work: input.par_iter().copied().collect(), input, sig }
     }
@@ -248,10 +249,64 @@ impl Case for KvpCase {
         s.sort_kvp(&mut self.work)
     }
     fn check(&self) -> Result<(), String> {
-        if self.len() <= EXACT_CHECK_MAX {
-            return check_pairs(&self.input, &self.work, true);
-        }
-        check_large(&self.work, |p| p.key, Signature::of(self.work.par_iter().map(|p| (p.key, p.value))), self.sig)
+        check_kvps(&self.input, &self.work, self.sig)
+    }
+}
+
+fn kvp_signature(v: &[Kvp]) -> Signature {
+    Signature::of(v.par_iter().map(|p| (p.key, p.value)))
+}
+
+/// A sorted `out` of the pairs `input` (whose signature is `sig`), checked as `Case::check` says.
+fn check_kvps(input: &[Kvp], out: &[Kvp], sig: Signature) -> Result<(), String> {
+    if input.len() <= EXACT_CHECK_MAX {
+        return check_pairs(input, out, true);
+    }
+    check_large(out, |p| p.key, kvp_signature(out), sig)
+}
+
+/// The same pairs with the caller's buffer in page-locked memory (as `cudaHostAlloc` or torch's
+/// `pin_memory()` give it), which the sort copies in place: the row `kvp-page-locked`.
+pub struct PageLockedKvpCase {
+    input: Vec<Kvp>,
+    work: gpusort::cudarc::driver::PinnedHostSlice<Kvp>,
+    sig: Signature,
+}
+
+impl PageLockedKvpCase {
+    pub fn new(s: &Sorter, n: usize) -> Result<PageLockedKvpCase, String> {
+        let ctx = s.cuda_context().ok_or("not a cuda sorter")?;
+        let input = Pattern::Random.kvps(n, 0);
+        let sig = kvp_signature(&input);
+        // Cached memory (flags 0): `alloc_pinned`'s default is write-combined, which the cores
+        // read slowly. SAFETY: `restore` fills it before every sort.
+        let work = unsafe { ctx.alloc_pinned_with_flags::<Kvp>(n.max(1), 0) }.map_err(|e| e.to_string())?;
+        Ok(PageLockedKvpCase { input, work, sig })
+    }
+
+    fn items(&mut self) -> &mut [Kvp] {
+        let n = self.input.len();
+        &mut self.work.as_mut_slice().expect("page-locked view")[..n]
+    }
+}
+
+impl Case for PageLockedKvpCase {
+    fn len(&self) -> usize {
+        self.input.len()
+    }
+    fn bytes(&self) -> usize {
+        std::mem::size_of_val(&self.input[..])
+    }
+    fn restore(&mut self) {
+        let n = self.input.len();
+        par_copy(&mut self.work.as_mut_slice().expect("page-locked view")[..n], &self.input);
+    }
+    fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
+        s.sort_kvp(self.items())
+    }
+    fn check(&self) -> Result<(), String> {
+        let n = self.input.len();
+        check_kvps(&self.input, &self.work.as_slice().map_err(|e| e.to_string())?[..n], self.sig)
     }
 }
 
@@ -435,12 +490,23 @@ pub fn measure(group: &str, sort: &str, case: &mut dyn Case, s: &Sorter, cpu: bo
 fn in_core(gpu: &Sorter, floor: &Floor) {
     let kvp = env_sizes("GPUSORT_BENCH_HOST_SIZES", &[MIB, 16 * MIB, 64 * MIB, 256 * MIB, 512 * MIB, 1024 * MIB]);
     let split = env_sizes("GPUSORT_BENCH_HOST_SPLIT_SIZES", &[64 * MIB, 256 * MIB]);
+    let locked = env_sizes("GPUSORT_BENCH_HOST_LOCKED_SIZES", &[MIB, 16 * MIB, 64 * MIB, 256 * MIB, 512 * MIB]);
     let cpu_max = env_count("GPUSORT_BENCH_HOST_CPU_MAX", 256 * MIB);
-    let mut sizes: Vec<usize> = kvp.iter().chain(&split).copied().collect();
+    let mut sizes: Vec<usize> = kvp.iter().chain(&split).chain(&locked).copied().collect();
     sizes.sort_unstable();
     sizes.dedup();
     let cpu = Sorter::cpu();
     for n in sizes {
+        if locked.contains(&n) {
+            match PageLockedKvpCase::new(gpu, n) {
+                Ok(mut case) => {
+                    let bytes = case.bytes();
+                    let b = ("bytes", Value::from(bytes));
+                    measure("host", "cuda-kvp-page-locked", &mut case, gpu, false, &[b, floor_field(floor, bytes)]);
+                }
+                Err(e) => eprintln!("skipped: host/cuda-kvp-page-locked/{n}: {e}"),
+            }
+        }
         let kvp_row = kvp.contains(&n).then_some(("kvp", None));
         let split_rows = split.contains(&n).then_some([
             ("pairs", Some(true)),

@@ -30,6 +30,11 @@ pub(crate) trait HostData: Send {
     fn scatter(&mut self, start: usize, src: &[Self::Item]);
     /// The data cut at the ascending positions `cuts` into `cuts.len() + 1` parts, in order.
     fn parts(&mut self, cuts: &[usize]) -> Vec<Self::Part<'_>>;
+    /// The caller's memory itself, where it holds the staged items as they are (so the copy
+    /// engine may read and write it in place when it is page-locked).
+    fn as_items(&mut self) -> Option<&mut [Self::Item]> {
+        None
+    }
 }
 
 /// `s` cut at the ascending positions `cuts` (each at most `s.len()`).
@@ -101,6 +106,9 @@ impl<T: Plain + DeviceRepr> HostData for Direct<'_, T> {
     }
     fn parts(&mut self, cuts: &[usize]) -> Vec<Direct<'_, T>> {
         cut(self.0, cuts).into_iter().map(Direct).collect()
+    }
+    fn as_items(&mut self) -> Option<&mut [T]> {
+        Some(self.0)
     }
 }
 

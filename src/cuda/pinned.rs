@@ -95,6 +95,34 @@ impl Drop for Pinned {
     }
 }
 
+/// Whether the driver knows all of `items` as page-locked host memory (the caller's own: from
+/// `cuMemHostAlloc`, a registration, torch's `pin_memory()`, `cupyx.empty_pinned`), which the
+/// copy engine reads and writes in place. The first and the last byte are asked (a page-locked
+/// range is one allocation or registration); a wrong answer costs speed only, since the driver's
+/// copies take any host memory. The caller has bound the device's context.
+pub(crate) fn page_locked<T>(items: &[T]) -> bool {
+    let bytes = std::mem::size_of_val(items);
+    if bytes == 0 {
+        return false;
+    }
+    let host = |at: *const u8| {
+        let mut kind = 0u32;
+        // SAFETY: the driver writes one unsigned int for this attribute; an address it does not
+        // know is an error code, not a fault.
+        let r = unsafe {
+            sys::cuPointerGetAttribute(
+                (&mut kind as *mut u32).cast(),
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                at as sys::CUdeviceptr,
+            )
+        };
+        r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+    };
+    let first = items.as_ptr().cast::<u8>();
+    // SAFETY: `bytes - 1` is inside the slice.
+    host(first) && host(unsafe { first.add(bytes - 1) })
+}
+
 /// Anonymous memory in huge pages where the kernel gives them, faulted in on all cores (the driver
 /// would fault it in on one thread, five times slower), then registered with the driver; `None`
 /// where any step is refused.

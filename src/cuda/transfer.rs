@@ -20,7 +20,7 @@ use crate::hooks::{self, Step};
 use crate::hostcopy::Staging;
 use crate::{tuning, SortError};
 
-fn driver(op: &'static str, bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
+pub(crate) fn driver(op: &'static str, bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
     SortError::driver(op, bytes)
 }
 

@@ -225,3 +225,17 @@ pub fn kvp_input(n: usize, pattern: Pattern, seed: u64) -> Vec<gpusort::Kvp> {
 pub fn radix_limit_for_runs<T>(run: usize) -> usize {
     (64 << 10) + run * (2 * std::mem::size_of::<T>() + 1)
 }
+
+/// A copy of `from` in page-locked host memory of `s`'s context (cached, flags 0: what
+/// `cudaHostAlloc` and torch's `pin_memory()` give), which the host sorts copy in place.
+#[cfg(feature = "cuda")]
+pub fn page_locked<T: gpusort::cudarc::driver::DeviceRepr + gpusort::cudarc::driver::ValidAsZeroBits + Copy>(
+    s: &Sorter,
+    from: &[T],
+) -> gpusort::cudarc::driver::PinnedHostSlice<T> {
+    let ctx = s.cuda_context().expect("a CUDA sorter");
+    // SAFETY: every item is written below before anything reads it.
+    let mut p = unsafe { ctx.alloc_pinned_with_flags::<T>(from.len().max(1), 0) }.expect("page-locked memory");
+    p.as_mut_slice().expect("page-locked view")[..from.len()].copy_from_slice(from);
+    p
+}
