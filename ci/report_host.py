@@ -188,7 +188,9 @@ def sections(data):
     out = ["## Host to host against the PCIe floor\n"]
     out.append(
         "Wall time of `Sorter::cuda()?.sort_kvp(&mut v)` (and `sort_pairs`, `sort_keys`) on data in ordinary "
-        "(pageable) host memory, input restored before each run (not timed); median. The floor is what a host-to-host "
+        "(pageable) host memory, input restored before each run (not timed); median. The page-locked rows sort a "
+        "buffer from `cuMemHostAlloc` (the caller's data already pinned, as torch's `pin_memory()` leaves it), which "
+        "the copy engine reads and writes in place from 64 MiB. The floor is what a host-to-host "
         "sort cannot beat: the bytes up at the pinned upload rate, then the same bytes down at the pinned download "
         f"rate, both measured at the start of this run: {bandwidth_text(data)}. CPU backend: `Sorter::cpu()` on the "
         "same data. GPU / CPU below 1× means the GPU is faster.\n"
