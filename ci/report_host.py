@@ -10,7 +10,13 @@ KVP_TARGET_MS = {1 << 20: 0.8, 16 << 20: 6, 64 << 20: 22, 256 << 20: 90, 512 << 
 FLOOR_TARGET, FLOOR_TARGET_FROM = 1.15, 64 << 20
 OOC_TARGETS = {2 << 30: (1.5, 235), 512 << 20: (2.0, 312)}
 OOC_TARGET_N, OOC_CPU_TARGET_FROM = 512 << 20, 256 << 20
-SHAPES = [("kvp", "`Kvp`"), ("kvp-page-locked", "`Kvp`, page-locked"), ("pairs", "split u32 pairs"), ("keys", "u32 keys")]
+SHAPES = [
+    ("kvp", "`Kvp`"),
+    ("kvp-page-locked", "`Kvp`, page-locked"),
+    ("pairs", "split u32 pairs"),
+    ("pairs-page-locked", "split u32 pairs, page-locked"),
+    ("keys", "u32 keys"),
+]
 # Issue 20's targets for the records table: argsort within 10% of the pair sort of as many pairs;
 # sort_by_key within 1.3x of two copies of the records over memory plus the key sort.
 ARGSORT_TARGET, BY_KEY_TARGET = 1.10, 1.3

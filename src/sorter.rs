@@ -75,8 +75,9 @@ enum Policy {
 ///
 /// A host slice of 64 MiB or more that lies in page-locked memory (from `cudaHostAlloc`,
 /// `cudaHostRegister`, torch's `pin_memory()`, cudarc's `alloc_pinned_with_flags`) needs no host
-/// copy: the GPU's copy engine reads and writes it in place (`Kvp` pairs, and keys that the radix
-/// sort takes). Nothing changes in the call.
+/// copy: the GPU's copy engine reads and writes it in place (`Kvp` pairs, keys that the radix
+/// sort takes, and split pairs whose keys and values are both page-locked). Nothing changes in
+/// the call.
 ///
 /// # Fork
 ///

@@ -185,6 +185,64 @@ fn every_step_of_a_keys_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
+fn every_step_of_a_page_locked_split_pairs_sort_fails_cleanly() {
+    // Split pairs whose keys and values both lie in page-locked memory go up and come back as two
+    // arrays in place, both backups echoed into the held buffer: f32 keys (the exact bits must
+    // come back after a failure) and u64 keys.
+    let Some(base) = cuda_or_skip("failure injection, page-locked split pairs") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 150_001;
+    let raw = bits(n, Pattern::Random, 35);
+    let floats: Vec<(u32, u32)> = raw.iter().zip(0..n as u32).map(|(&b, v)| (b as u32, v)).collect();
+    let wide: Vec<(u64, u32)> = raw.iter().zip(0..n as u32).map(|(&b, v)| (b, v)).collect();
+    let float_keys = std::cell::RefCell::new(page_locked(&base, &vec![0f32; n]));
+    let wide_keys = std::cell::RefCell::new(page_locked(&base, &vec![0u64; n]));
+    let values = std::cell::RefCell::new(page_locked(&base, &vec![0u32; n]));
+    hooks::set_chunk_bytes(64 << 10);
+    hooks::set_pinned_cap(0);
+    hooks::set_in_place_from(1);
+    hooks::set_split_pairs_from(1);
+    let before = hooks::in_place_sorts();
+    let s = base.clone().with_order(Order::Descending);
+    every_step(
+        "page-locked f32 pairs",
+        &floats,
+        |v: &mut Vec<(u32, u32)>| {
+            let (mut k, mut vals) = (float_keys.borrow_mut(), values.borrow_mut());
+            let (k, vals) = (&mut k.as_mut_slice().unwrap()[..n], &mut vals.as_mut_slice().unwrap()[..n]);
+            for (i, &(b, x)) in v.iter().enumerate() {
+                (k[i], vals[i]) = (f32::from_bits(b), x);
+            }
+            let r = s.sort_pairs(k, vals);
+            *v = k.iter().map(|f| f.to_bits()).zip(vals.iter().copied()).collect();
+            r
+        },
+        |out: &[(u32, u32)]| {
+            pairs_valid(&floats, out, |b| gpusort::SortKey::to_ordered_bits(f32::from_bits(b)) as u64, true)
+        },
+    );
+    let s = base.clone();
+    every_step(
+        "page-locked u64 pairs",
+        &wide,
+        |v: &mut Vec<(u64, u32)>| {
+            let (mut k, mut vals) = (wide_keys.borrow_mut(), values.borrow_mut());
+            let (k, vals) = (&mut k.as_mut_slice().unwrap()[..n], &mut vals.as_mut_slice().unwrap()[..n]);
+            for (i, &(b, x)) in v.iter().enumerate() {
+                (k[i], vals[i]) = (b, x);
+            }
+            let r = s.sort_pairs(k, vals);
+            *v = k.iter().copied().zip(vals.iter().copied()).collect();
+            r
+        },
+        |out: &[(u64, u32)]| pairs_valid(&wide, out, |k| k, false),
+    );
+    assert!(hooks::in_place_sorts() > before, "the page-locked split pairs did not go in place");
+    hooks::set_chunk_bytes(0);
+    hooks::set_in_place_from(0);
+    hooks::set_split_pairs_from(0);
+}
+
 fn every_step_of_a_split_pairs_sort_fails_cleanly() {
     // Split f32 pairs go up either as two arrays (in core, in the held buffer, from
     // `tuning::SPLIT_ROUND_TRIP_FROM` pairs) or staged as Kvp (keys as ordered bits): a failed
@@ -340,6 +398,10 @@ fn main() -> std::process::ExitCode {
         harness::gpu("every_step_of_a_keys_sort_fails_cleanly", every_step_of_a_keys_sort_fails_cleanly),
         harness::gpu("every_step_of_a_page_locked_sort_fails_cleanly", every_step_of_a_page_locked_sort_fails_cleanly),
         harness::gpu("every_step_of_a_split_pairs_sort_fails_cleanly", every_step_of_a_split_pairs_sort_fails_cleanly),
+        harness::gpu(
+            "every_step_of_a_page_locked_split_pairs_sort_fails_cleanly",
+            every_step_of_a_page_locked_split_pairs_sort_fails_cleanly,
+        ),
         harness::gpu("every_step_of_a_records_sort_fails_cleanly", every_step_of_a_records_sort_fails_cleanly),
         harness::cpu("injection_hooks_are_inert_without_a_gpu_sort", injection_hooks_are_inert_without_a_gpu_sort),
     ])

@@ -159,6 +159,76 @@ fn page_locked_data_sorts_in_place() {
     hooks::set_in_place_from(0);
 }
 
+fn page_locked_split_pairs_sort_in_place() {
+    // Split pairs whose keys and values both lie in page-locked memory go in place as two arrays:
+    // u32, f32 and u64 keys, both orders, stable.
+    let Some(s) = cuda_or_skip("host path, page-locked split pairs") else { return };
+    let _alone = alone();
+    hooks::set_in_place_from(1);
+    hooks::set_split_pairs_from(1);
+    for (label, chunk, _) in &SHAPES[..2] {
+        hooks::set_chunk_bytes(*chunk);
+        for &n in SMALL_LENGTHS.iter().chain(&[65537, 1_000_003]).filter(|&&n| n >= 2) {
+            for &p in PATTERNS {
+                let raw = bits(n, p, 15);
+                let values: Vec<u32> = (0..n as u32).collect();
+                for order in ORDERS {
+                    let s = s.clone().with_order(order);
+                    let before = hooks::in_place_sorts();
+                    let keys: Vec<u32> = raw.iter().map(|&b| b as u32).collect();
+                    let (k, v) = (page_locked(&s, &keys), page_locked(&s, &values));
+                    let got = pairs_page_locked(&s, k, v, n);
+                    check_split(&keys, &values, &got, order, |&k| k as u64, &format!("{label} u32 n={n} {p:?}"));
+                    let floats: Vec<f32> = keys.iter().map(|&b| f32::from_bits(b)).collect();
+                    let (k, v) = (page_locked(&s, &floats), page_locked(&s, &values));
+                    let got = pairs_page_locked(&s, k, v, n);
+                    let ordered = |f: &f32| gpusort::SortKey::to_ordered_bits(*f) as u64;
+                    check_split(&floats, &values, &got, order, ordered, &format!("{label} f32 n={n} {p:?}"));
+                    let (k, v) = (page_locked(&s, &raw), page_locked(&s, &values));
+                    let got = pairs_page_locked(&s, k, v, n);
+                    check_split(&raw, &values, &got, order, |&k| k, &format!("{label} u64 n={n} {p:?}"));
+                    assert_eq!(hooks::in_place_sorts() - before, 3, "{label} n={n}: not every sort went in place");
+                }
+            }
+        }
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_in_place_from(0);
+    hooks::set_split_pairs_from(0);
+}
+
+type Locked<T> = gpusort::cudarc::driver::PinnedHostSlice<T>;
+
+/// Sorts the first `n` keys and values of two page-locked buffers as split pairs; their contents after.
+fn pairs_page_locked<K>(s: &Sorter, mut k: Locked<K>, mut v: Locked<u32>, n: usize) -> Vec<(K, u32)>
+where
+    K: gpusort::Key + gpusort::cudarc::driver::ValidAsZeroBits + Copy,
+{
+    let (keys, values) = (&mut k.as_mut_slice().unwrap()[..n], &mut v.as_mut_slice().unwrap()[..n]);
+    s.sort_pairs(keys, values).unwrap_or_else(|e| panic!("page-locked pairs n={n}: {e}"));
+    keys.iter().copied().zip(values.iter().copied()).collect()
+}
+
+/// `got` is the stable sort of the pairs (`keys`, `values`) by `ordered(key)` in `order`.
+fn check_split<K: Copy + PartialEq + std::fmt::Debug>(
+    keys: &[K],
+    values: &[u32],
+    got: &[(K, u32)],
+    order: Order,
+    ordered: impl Fn(&K) -> u64,
+    what: &str,
+) {
+    let mut want: Vec<(K, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    match order {
+        Order::Ascending => want.sort_by_key(|p| ordered(&p.0)),
+        _ => want.sort_by_key(|p| std::cmp::Reverse(ordered(&p.0))),
+    }
+    let bits = |p: &(K, u32)| (ordered(&p.0), p.1);
+    if let Some(i) = (0..want.len()).find(|&i| bits(&got[i]) != bits(&want[i])) {
+        panic!("{what} {order:?}: at {i} {:?}, the stable sort has {:?}", got[i], want[i]);
+    }
+}
+
 fn threads_sharing_the_staging_all_sort_right() {
     // Only one sort holds the kept pinned staging at a time; the others take a ring of their own.
     let Some(s) = cuda_or_skip("host path threads") else { return };
@@ -202,6 +272,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("kvp_large_every_transfer_shape", kvp_large_every_transfer_shape),
         harness::gpu("keys_every_transfer_shape", keys_every_transfer_shape),
         harness::gpu("page_locked_data_sorts_in_place", page_locked_data_sorts_in_place),
+        harness::gpu("page_locked_split_pairs_sort_in_place", page_locked_split_pairs_sort_in_place),
         harness::gpu("threads_sharing_the_staging_all_sort_right", threads_sharing_the_staging_all_sort_right),
         harness::gpu(
             "sorts_called_from_rayon_workers_never_block_each_other",

@@ -11,8 +11,8 @@
 //! Records (one JSON line each, `GPUSORT_BENCH_JSON`; the common fields of `record::emit_times`):
 //! - `host-bw`, sorts `h2d` and `d2h`, pattern `pinned`, n = bytes per copy: one pinned copy each
 //!   way, CUDA events; `gb_s` (1e9 bytes per second at the median).
-//! - `host`, sorts `cuda-kvp`, `cuda-kvp-page-locked` (the caller's buffer page-locked),
-//!   `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
+//! - `host`, sorts `cuda-kvp`, `cuda-kvp-page-locked` and `cuda-pairs-page-locked` (the caller's
+//!   buffers page-locked; the latter at the split sizes), `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
 //!   (u32 keys, u64 values), `cuda-keys` (u32) and the same `cpu-` rows; `bytes` (each way: 8n,
 //!   8n, 12n, 4n); cuda rows `floor_ms`.
 //! - `out-of-core`, Kvp: sorts `cuda-limit-<bytes>` and `cuda-no-limit` (`limit_bytes`, null for
@@ -23,7 +23,7 @@
 use std::time::Instant;
 
 use gpusort::cudarc::driver::sys::CUevent_flags;
-use gpusort::cudarc::driver::DriverError;
+use gpusort::cudarc::driver::{DeviceRepr, DriverError, PinnedHostSlice, ValidAsZeroBits};
 use gpusort::{Kvp, SortError, Sorter};
 use rayon::prelude::*;
 
@@ -219,19 +219,57 @@ pub trait Case {
     fn check(&self) -> Result<(), String>;
 }
 
+/// The caller's buffer of a case: an ordinary `Vec`, or page-locked memory (as `cudaHostAlloc`
+/// or torch's `pin_memory()` give it), which the GPU sorts copy in place from 64 MiB.
+pub enum Work<T: DeviceRepr> {
+    Plain(Vec<T>),
+    Locked(PinnedHostSlice<T>, usize),
+}
+
+impl<T: DeviceRepr + ValidAsZeroBits + Copy + Send + Sync> Work<T> {
+    /// A copy of `input`, page-locked in `locked`'s context when that is given.
+    fn of(input: &[T], locked: Option<&Sorter>) -> Result<Work<T>, String> {
+        let Some(s) = locked else {
+            // Collected on every core: `clone` would fault 8 GiB in on one at 1G pairs.
+            return Ok(Work::Plain(input.par_iter().copied().collect()));
+        };
+        let ctx = s.cuda_context().ok_or("not a cuda sorter")?;
+        // Cached memory (flags 0): `alloc_pinned`'s default is write-combined, which the cores
+        // read slowly. SAFETY: filled below before anything reads it.
+        let buf = unsafe { ctx.alloc_pinned_with_flags::<T>(input.len().max(1), 0) }.map_err(|e| e.to_string())?;
+        let mut w = Work::Locked(buf, input.len());
+        par_copy(w.get_mut(), input);
+        Ok(w)
+    }
+
+    fn get(&self) -> &[T] {
+        match self {
+            Work::Plain(v) => v,
+            Work::Locked(b, n) => &b.as_slice().expect("page-locked view")[..*n],
+        }
+    }
+
+    fn get_mut(&mut self) -> &mut [T] {
+        match self {
+            Work::Plain(v) => v,
+            Work::Locked(b, n) => &mut b.as_mut_slice().expect("page-locked view")[..*n],
+        }
+    }
+}
+
 /// Random `Kvp`s, values 0..n: the pairs of the device and CPU groups.
 pub struct KvpCase {
     input: Vec<Kvp>,
-    work: Vec<Kvp>,
+    work: Work<Kvp>,
     sig: Signature,
 }
 
 impl KvpCase {
-    pub fn new(n: usize) -> KvpCase {
+    /// The caller's buffer page-locked in `locked`'s context when that is given.
+    pub fn new(n: usize, locked: Option<&Sorter>) -> Result<KvpCase, String> {
         let input = Pattern::Random.kvps(n, 0);
         let sig = kvp_signature(&input);
-        // Collected on every core: `clone` would fault 8 GiB in on one at 1G pairs.
-        KvpCase { work: input.par_iter().copied().collect(), input, sig }
+        Ok(KvpCase { work: Work::of(&input, locked)?, input, sig })
     }
 }
 
@@ -243,13 +281,17 @@ impl Case for KvpCase {
         std::mem::size_of_val(&self.input[..])
     }
     fn restore(&mut self) {
-        par_copy(&mut self.work, &self.input);
+        par_copy(self.work.get_mut(), &self.input);
     }
     fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
-        s.sort_kvp(&mut self.work)
+        s.sort_kvp(self.work.get_mut())
     }
     fn check(&self) -> Result<(), String> {
-        check_kvps(&self.input, &self.work, self.sig)
+        let (input, out) = (&self.input[..], self.work.get());
+        if input.len() <= EXACT_CHECK_MAX {
+            return check_pairs(input, out, true);
+        }
+        check_large(out, |p| p.key, kvp_signature(out), self.sig)
     }
 }
 
@@ -257,82 +299,30 @@ fn kvp_signature(v: &[Kvp]) -> Signature {
     Signature::of(v.par_iter().map(|p| (p.key, p.value)))
 }
 
-/// A sorted `out` of the pairs `input` (whose signature is `sig`), checked as `Case::check` says.
-fn check_kvps(input: &[Kvp], out: &[Kvp], sig: Signature) -> Result<(), String> {
-    if input.len() <= EXACT_CHECK_MAX {
-        return check_pairs(input, out, true);
-    }
-    check_large(out, |p| p.key, kvp_signature(out), sig)
-}
-
-/// The same pairs with the caller's buffer in page-locked memory (as `cudaHostAlloc` or torch's
-/// `pin_memory()` give it), which the sort copies in place: the row `kvp-page-locked`.
-pub struct PageLockedKvpCase {
-    input: Vec<Kvp>,
-    work: gpusort::cudarc::driver::PinnedHostSlice<Kvp>,
-    sig: Signature,
-}
-
-impl PageLockedKvpCase {
-    pub fn new(s: &Sorter, n: usize) -> Result<PageLockedKvpCase, String> {
-        let ctx = s.cuda_context().ok_or("not a cuda sorter")?;
-        let input = Pattern::Random.kvps(n, 0);
-        let sig = kvp_signature(&input);
-        // Cached memory (flags 0): `alloc_pinned`'s default is write-combined, which the cores
-        // read slowly. SAFETY: `restore` fills it before every sort.
-        let work = unsafe { ctx.alloc_pinned_with_flags::<Kvp>(n.max(1), 0) }.map_err(|e| e.to_string())?;
-        Ok(PageLockedKvpCase { input, work, sig })
-    }
-
-    fn items(&mut self) -> &mut [Kvp] {
-        let n = self.input.len();
-        &mut self.work.as_mut_slice().expect("page-locked view")[..n]
-    }
-}
-
-impl Case for PageLockedKvpCase {
-    fn len(&self) -> usize {
-        self.input.len()
-    }
-    fn bytes(&self) -> usize {
-        std::mem::size_of_val(&self.input[..])
-    }
-    fn restore(&mut self) {
-        let n = self.input.len();
-        par_copy(&mut self.work.as_mut_slice().expect("page-locked view")[..n], &self.input);
-    }
-    fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
-        s.sort_kvp(self.items())
-    }
-    fn check(&self) -> Result<(), String> {
-        let n = self.input.len();
-        check_kvps(&self.input, &self.work.as_slice().map_err(|e| e.to_string())?[..n], self.sig)
-    }
-}
-
 /// The same pairs as split arrays (`sort_pairs`), or their keys alone (`sort_keys`) when
 /// `values` is empty.
 pub struct SplitCase {
     keys_in: Vec<u32>,
     values_in: Vec<u32>,
-    keys: Vec<u32>,
-    values: Vec<u32>,
+    keys: Work<u32>,
+    values: Work<u32>,
     sig: Signature,
 }
 
 impl SplitCase {
-    pub fn new(n: usize, with_values: bool) -> SplitCase {
+    /// The caller's buffers page-locked in `locked`'s context when that is given.
+    pub fn new(n: usize, with_values: bool, locked: Option<&Sorter>) -> Result<SplitCase, String> {
         let keys_in = Pattern::Random.keys(n, 0);
         let values_in: Vec<u32> = if with_values { (0..n as u32).into_par_iter().collect() } else { Vec::new() };
         let mut c = SplitCase {
-            keys: keys_in.par_iter().copied().collect(),
-            values: values_in.par_iter().copied().collect(),
+            keys: Work::of(&keys_in, locked)?,
+            values: Work::of(&values_in, locked)?,
             keys_in,
             values_in,
             sig: Signature::default(),
         };
         c.sig = c.signature_of(&c.keys_in, &c.values_in);
-        c
+        Ok(c)
     }
 
     fn signature_of(&self, keys: &[u32], values: &[u32]) -> Signature {
@@ -356,23 +346,22 @@ impl Case for SplitCase {
         std::mem::size_of_val(&self.keys_in[..]) + std::mem::size_of_val(&self.values_in[..])
     }
     fn restore(&mut self) {
-        par_copy(&mut self.keys, &self.keys_in);
-        par_copy(&mut self.values, &self.values_in);
+        par_copy(self.keys.get_mut(), &self.keys_in);
+        par_copy(self.values.get_mut(), &self.values_in);
     }
     fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
         if self.values_in.is_empty() {
-            s.sort_keys(&mut self.keys)
+            s.sort_keys(self.keys.get_mut())
         } else {
-            s.sort_pairs(&mut self.keys, &mut self.values)
+            s.sort_pairs(self.keys.get_mut(), self.values.get_mut())
         }
     }
     fn check(&self) -> Result<(), String> {
+        let (keys, values) = (self.keys.get(), self.values.get());
         match (self.len() <= EXACT_CHECK_MAX, self.values_in.is_empty()) {
-            (true, true) => check_keys(&self.keys_in, &self.keys),
-            (true, false) => {
-                check_pairs(&Self::kvps(&self.keys_in, &self.values_in), &Self::kvps(&self.keys, &self.values), true)
-            }
-            (false, _) => check_large(&self.keys, |&k| k, self.signature_of(&self.keys, &self.values), self.sig),
+            (true, true) => check_keys(&self.keys_in, keys),
+            (true, false) => check_pairs(&Self::kvps(&self.keys_in, &self.values_in), &Self::kvps(keys, values), true),
+            (false, _) => check_large(keys, |&k| k, self.signature_of(keys, values), self.sig),
         }
     }
 }
@@ -497,32 +486,35 @@ fn in_core(gpu: &Sorter, floor: &Floor) {
     sizes.dedup();
     let cpu = Sorter::cpu();
     for n in sizes {
+        let mut shapes = Vec::new();
         if locked.contains(&n) {
-            match PageLockedKvpCase::new(gpu, n) {
-                Ok(mut case) => {
-                    let bytes = case.bytes();
-                    let b = ("bytes", Value::from(bytes));
-                    measure("host", "cuda-kvp-page-locked", &mut case, gpu, false, &[b, floor_field(floor, bytes)]);
-                }
-                Err(e) => eprintln!("skipped: host/cuda-kvp-page-locked/{n}: {e}"),
-            }
+            shapes.push("kvp-page-locked");
         }
-        let kvp_row = kvp.contains(&n).then_some(("kvp", None));
-        let split_rows = split.contains(&n).then_some([
-            ("pairs", Some(true)),
-            ("pairs-u64-values", Some(true)),
-            ("keys", Some(false)),
-        ]);
-        for (shape, values) in kvp_row.into_iter().chain(split_rows.into_iter().flatten()) {
-            let mut case: Box<dyn Case> = match values {
-                None => Box::new(KvpCase::new(n)),
-                Some(_) if shape == "pairs-u64-values" => Box::new(Split64Case::new(n)),
-                Some(with_values) => Box::new(SplitCase::new(n, with_values)),
+        if kvp.contains(&n) {
+            shapes.push("kvp");
+        }
+        if split.contains(&n) {
+            shapes.extend(["pairs-page-locked", "pairs", "pairs-u64-values", "keys"]);
+        }
+        for shape in shapes {
+            let page_locked = shape.ends_with("-page-locked").then_some(gpu);
+            let case: Result<Box<dyn Case>, String> = match shape.trim_end_matches("-page-locked") {
+                "kvp" => KvpCase::new(n, page_locked).map(|c| Box::new(c) as Box<dyn Case>),
+                "pairs-u64-values" => Ok(Box::new(Split64Case::new(n))),
+                "keys" => SplitCase::new(n, false, None).map(|c| Box::new(c) as Box<dyn Case>),
+                _ => SplitCase::new(n, true, page_locked).map(|c| Box::new(c) as Box<dyn Case>),
+            };
+            let mut case = match case {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("skipped: host/cuda-{shape}/{n}: {e}");
+                    continue;
+                }
             };
             let bytes = case.bytes();
             let b = ("bytes", Value::from(bytes));
             measure("host", &format!("cuda-{shape}"), &mut *case, gpu, false, &[b.clone(), floor_field(floor, bytes)]);
-            if n <= cpu_max {
+            if n <= cpu_max && page_locked.is_none() {
                 measure("host", &format!("cpu-{shape}"), &mut *case, &cpu, true, &[b]);
             }
         }
@@ -550,7 +542,7 @@ fn out_of_core(gpu: &Sorter, floor: &Floor) {
     if n == 0 {
         return;
     }
-    let mut case = KvpCase::new(n);
+    let mut case = KvpCase::new(n, None).expect("ordinary memory");
     let bytes = case.bytes();
     let common = [("bytes", Value::from(bytes)), floor_field(floor, bytes)];
     measure("out-of-core", "cpu", &mut case, &Sorter::cpu(), true, &common);

@@ -27,7 +27,8 @@
 //! The host tables: `GPUSORT_BENCH_HOST` = `0` (never), `1` (always), `only` (the host tables and
 //! nothing else); `GPUSORT_BENCH_HOST_SIZES` (Kvp, default 1M,16M,64M,256M,512M,1G),
 //! `GPUSORT_BENCH_HOST_SPLIT_SIZES` (split u32 pairs and u32 keys, default 64M,256M),
-//! `GPUSORT_BENCH_HOST_LOCKED_SIZES` (Kvp in page-locked memory, default 1M,16M,64M,256M,512M),
+//! `GPUSORT_BENCH_HOST_LOCKED_SIZES` (Kvp in page-locked memory, default 1M,16M,64M,256M,512M;
+//! split u32 pairs in page-locked memory run at the split sizes),
 //! `GPUSORT_BENCH_HOST_CPU_MAX` (the CPU backend beside them up to this n, default 256M),
 //! `GPUSORT_BENCH_OOC_N` (out-of-core pairs, default 512M, 0 for none),
 //! `GPUSORT_BENCH_OOC_BUDGETS` (device budgets in MiB, `none` for no limit, default

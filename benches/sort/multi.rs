@@ -40,10 +40,10 @@ pub fn run(one: &Sorter) {
         }
     };
     for n in env_sizes("GPUSORT_BENCH_MULTI_SIZES", &[4 * MIB, 16 * MIB, 64 * MIB, 256 * MIB, 1024 * MIB]) {
-        rows(&mut KvpCase::new(n), "kvp");
+        rows(&mut KvpCase::new(n, None).expect("ordinary memory"), "kvp");
     }
     for n in env_sizes("GPUSORT_BENCH_MULTI_KEY_SIZES", &[256 * MIB]) {
-        rows(&mut SplitCase::new(n, false), "keys");
+        rows(&mut SplitCase::new(n, false, None).expect("ordinary memory"), "keys");
     }
     all.release_memory();
     #[cfg(feature = "cuda")]

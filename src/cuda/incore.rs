@@ -10,24 +10,22 @@
 //! - larger inputs pass through the ring both ways and no copy of the input survives, so their
 //!   download lands in a host scratch buffer first and reaches the caller only once every chunk
 //!   has arrived;
-//! - data that already lies in page-locked memory (`in_place`) is copied by the copy engine
-//!   straight from and back into it, and the held buffer receives its backup from the device.
+//! - data that already lies in page-locked memory is copied by the copy engine straight from and
+//!   back into it (`inplace`), and the held buffer receives its backup from the device.
 
 use std::mem::size_of;
-use std::sync::Arc;
-
-use cudarc::driver::{result, CudaStream, DevicePtr};
 
 use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceStep};
 use super::hostdata::{Direct, HostData, ZeroedBuf};
+use super::inplace;
 use super::pinned::page_locked;
 use super::radix::RadixKey;
 use super::staging::Plain;
-use super::transfer::{begin, chunks, device_buffer, download, driver, finish, held_fits, lease, upload};
+use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, lease, upload};
 use crate::hooks::{self, Step};
 use crate::hostcopy::par_copy;
-use crate::{tuning, SortError};
+use crate::SortError;
 
 /// Sorts `data` in place on the device: upload, sort, download (see the module docs for what the
 /// caller's data holds after a failure).
@@ -40,9 +38,9 @@ where
     let stream = begin(gpu)?;
     let (mut lease, held_len) = lease::<H::Item>(gpu, n, c)?;
     let (held_items, ring) = lease.held_and_ring::<H::Item>(held_len, c.ring);
-    if held_len == n && n * size_of::<H::Item>() >= hooks::in_place_from().unwrap_or(tuning::IN_PLACE_FROM_BYTES) {
+    if held_len == n && inplace::pays(n * size_of::<H::Item>()) {
         if let Some(items) = data.as_items().filter(|items| page_locked(items)) {
-            let result = in_place(gpu, &stream, items, held_items, sort, c.chunk);
+            let result = inplace::sort(gpu, &stream, items, held_items, sort, c.chunk);
             return finish(&stream, result);
         }
     }
@@ -71,73 +69,13 @@ where
     finish(&stream, result)
 }
 
-/// Sorts `items`, which lie in page-locked memory, with no host copy: the copy engine reads each
-/// chunk from them and, once sorted, writes it back into them. The held buffer `backup` still
-/// receives the input, from the device: each chunk, once up, is copied back down on a second
-/// stream, in the direction the upload leaves idle, and the sort waits for the last of these.
-/// The downloads are queued only when the backup is whole, so a failure after some chunks have
-/// landed puts those back from it.
-fn in_place<T: DeviceItem, S: DeviceStep>(
-    gpu: &Gpu,
-    stream: &Arc<CudaStream>,
-    items: &mut [T],
-    backup: &mut [T],
-    sort: &S,
-    chunk: usize,
-) -> Result<(), SortError> {
-    let n = items.len();
-    hooks::in_place();
-    let spans = || (0..n).step_by(chunk).map(move |a| (a, (a + chunk).min(n)));
-    let echo = gpu.streams.get(&gpu.ctx)?;
-    let mut dev = device_buffer(stream, n)?;
-    let mut queued = 0;
-    let result = (|| {
-        // The echo orders itself by an event per chunk; a read recorded on `dev` would make each
-        // next upload wait for the echo before it, and the two directions would take turns.
-        let (base, guard) = dev.device_ptr(stream);
-        std::mem::forget(guard);
-        for (a, b) in spans() {
-            let bytes = (b - a) * size_of::<T>();
-            hooks::hit(Step::Upload)?;
-            stream.memcpy_htod(&items[a..b], &mut dev.slice_mut(a..b)).map_err(driver("copy to device", bytes))?;
-            let up = stream.record_event(None).map_err(driver("cuEventRecord", 0))?;
-            echo.wait(&up).map_err(driver("cuStreamWaitEvent", 0))?;
-            hooks::hit(Step::PinnedCopy)?;
-            // SAFETY: `base + a` is item `a` of `dev`, which the event just waited for has
-            // written; `backup` outlives the copy (the echo is synchronised below on every path).
-            unsafe {
-                result::memcpy_dtoh_async(&mut backup[a..b], base + (a * size_of::<T>()) as u64, echo.cu_stream())
-            }
-            .map_err(driver("copy to host (backup)", bytes))?;
-        }
-        let echoed = echo.record_event(None).map_err(driver("cuEventRecord", 0))?;
-        stream.wait(&echoed).map_err(driver("cuStreamWaitEvent", 0))?;
-        hooks::hit(Step::Sort)?;
-        sort.run(stream, &mut dev)?;
-        // Errors of the uploads and the backup surface here, before anything is written.
-        echoed.synchronize().map_err(driver("copy to host (backup)", 0))?;
-        for (a, b) in spans() {
-            hooks::hit(Step::Download)?;
-            let bytes = (b - a) * size_of::<T>();
-            stream.memcpy_dtoh(&dev.slice(a..b), &mut items[a..b]).map_err(driver("copy to host", bytes))?;
-            queued = b;
-        }
-        stream.synchronize().map_err(driver("cuStreamSynchronize", 0))
-    })();
-    let _ = echo.synchronize();
-    if result.is_err() && queued > 0 {
-        // Nothing is in flight after this: then the backup puts back what the downloads wrote.
-        let _ = stream.synchronize();
-        par_copy(&mut items[..queued], &backup[..queued]);
-    }
-    result
-}
-
-/// Split pairs sorted in place on the device as two arrays (64-bit keys, which the `Kvp` layout
-/// cannot carry, and segmented sorts), the way `round_trip` sorts one array: both arrays go up through the held buffer (keys, then
-/// values) and come back through the ring, keys first. The held buffer keeps both inputs until
-/// the end, so a failed download puts back whatever it overwrote. `OutOfMemory` when the two
-/// arrays do not fit the held buffer together.
+/// Split pairs sorted in place on the device as two arrays (32-bit keys from
+/// `tuning::SPLIT_ROUND_TRIP_FROM` pairs, 64-bit keys, which the `Kvp` layout cannot carry, and
+/// segmented sorts), the way `round_trip` sorts one array: both arrays go up through the held
+/// buffer (keys, then values) and come back through the ring, keys first; page-locked arrays go
+/// in place (`inplace::sort_pairs`). The held buffer keeps both inputs until the end, so a
+/// failed download puts back whatever it overwrote. `OutOfMemory` when the two arrays do not fit
+/// the held buffer together.
 pub(crate) fn round_trip_pairs<K: DeviceItem + RadixKey + Plain, S: DeviceStep>(
     gpu: &Gpu,
     keys: &mut [K],
@@ -155,6 +93,10 @@ pub(crate) fn round_trip_pairs<K: DeviceItem + RadixKey + Plain, S: DeviceStep>(
     let stream = begin(gpu)?;
     let mut lease = gpu.staging.lease(&gpu.ctx, held_bytes, ring_bytes, true)?;
     let (key_up, value_up, ring) = lease.split_held::<K, u32>(n, n);
+    if inplace::pays(n * (size_of::<K>() + 4)) && page_locked(keys) && page_locked(values) {
+        let result = inplace::sort_pairs(gpu, &stream, keys, values, key_up, value_up, sort, (ck.chunk, cv.chunk));
+        return finish(&stream, result);
+    }
     let result =
         (|| {
             let mut dk = device_buffer::<K>(&stream, n)?;

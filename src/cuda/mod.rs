@@ -11,6 +11,7 @@ pub(crate) mod foreign;
 mod host_keys;
 mod hostdata;
 mod incore;
+mod inplace;
 mod modules;
 mod multi;
 pub(crate) mod network;
