@@ -263,6 +263,12 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
             .collect(),
         "sorted" => (0..n as u32).collect(),
         "equal" => vec![0x9E37_79B9; n],
+        // Worst cases for the ranking: one key holds half (`half`) or 15/16 (`bucket`) of the
+        // input, the rest random, so every digit of every pass has one heavy bucket; `onedigit`:
+        // keys that differ only in their second byte (three passes skipped, one random).
+        "half" => (0..n).map(|i| if z(i) >> 63 == 0 { 0x9E37_79B9 } else { z(i) as u32 }).collect(),
+        "bucket" => (0..n).map(|i| if z(i) >> 60 != 0 { 0x9E37_79B9 } else { z(i) as u32 }).collect(),
+        "onedigit" => (0..n).map(|i| 0x9E37_0089 | (z(i) as u32 & 0xff00)).collect(),
         other => panic!("GPUSORT_BENCH_PATTERN: unknown pattern {other}"),
     }
 }
@@ -270,8 +276,8 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
 /// Times device-resident sorts (values 0..n): a pristine copy is restored before each run (not
 /// timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
 /// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
-/// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal; default random); sorts from
-/// GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
+/// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal, half, bucket, onedigit; default
+/// random); sorts from GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();

@@ -313,6 +313,15 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     const unsigned tile_begin = tile * TILE;
     const unsigned tile_len = min((unsigned)TILE, portion_len - tile_begin);
     const unsigned last_tile = (portion_len - 1) / TILE;
+    // The tile S::PREFETCH_TILES ahead (tuning.cuh): its block starts a fraction of a wave later.
+    if constexpr (S::PREFETCH_TILES > 0 && !Tiles::SEGMENTED) {
+        const unsigned ahead = tile + S::PREFETCH_TILES;
+        if (t == 0 && ahead <= last_tile) {
+            const unsigned first = ahead * TILE, len = min((unsigned)TILE, portion_len - first);
+            prefetch_l2(src + first, len * (unsigned)sizeof(Item));
+            if constexpr (VALUES) prefetch_l2(vsrc + first, len * (unsigned)sizeof(Value));
+        }
+    }
 
     // What stays in registers through the ranking: the items, or only their keys when the item
     // is reloaded for staging (RADIX_KEYS_FIRST; the reload mostly hits L1). Split values are

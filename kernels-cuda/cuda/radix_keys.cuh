@@ -55,6 +55,7 @@ struct SortKvp {
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -72,6 +73,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -88,6 +90,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -104,6 +107,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -120,6 +124,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -204,6 +209,15 @@ __device__ __forceinline__ unsigned load_relaxed(const unsigned *p) {
 
 __device__ __forceinline__ void store_relaxed(unsigned *p, unsigned v) {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Asks L2 to fetch `bytes` from p: a hint, nothing waits for it (sm_90 on; nothing before).
+__device__ __forceinline__ void prefetch_l2(const void *p, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+    // The bulk form wants a 16-byte aligned address and a multiple of 16 bytes.
+    const size_t a = (size_t)p, lo = (a + 15) & ~(size_t)15, hi = (a + bytes) & ~(size_t)15;
+    if (hi > lo) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(lo), "r"((unsigned)(hi - lo)) : "memory");
+#endif
 }
 
 }  // namespace radix

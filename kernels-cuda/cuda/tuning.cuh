@@ -215,6 +215,33 @@
 #ifndef RADIX_KEYS_FIRST
 #define RADIX_KEYS_FIRST 0
 #endif
+// Each Kvp sweep block, as it starts, asks L2 for the input tile RADIX_PREFETCH_TILES_KVP tiles
+// ahead of its own (one cp.async.bulk.prefetch, sm_90 on), so the input streams in while the
+// blocks of an SM rank (radix.cuh onesweep). H200, session 33, Kvp 16M / 64M / 256M ms, two rounds
+// alternating in one call (gpu_radix bench_device_radix): off 0.563 / 2.051 / 8.010; 16 tiles
+// ahead 0.559 / 2.004; 40 0.557 / 1.986; 80 0.557 / 1.985 / 7.713; 132 0.558 / 1.987 / 7.715;
+// 264 0.567 / 2.022; 528 0.598 / 2.185 (264 resident blocks). CUB SortPairs 0.556 / 1.921 / 7.468
+// the same day. u32 keys and split pairs lost with it (132 ahead, another call: keys 0.441 /
+// 1.459 against 0.410 / 1.427, pairs with their values prefetched too 0.613 / 2.196 against 0.604
+// / 2.179; one prefetch per 128-byte line, 264 ahead: pairs 2.557 at 64M): off for them, and off
+// before sm_90 (untimed there, and a smaller L2).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifndef RADIX_PREFETCH_TILES_KVP
+#define RADIX_PREFETCH_TILES_KVP 80
+#endif
+#endif
+#ifndef RADIX_PREFETCH_TILES_KVP
+#define RADIX_PREFETCH_TILES_KVP 0
+#endif
+#ifndef RADIX_PREFETCH_TILES_KEYS
+#define RADIX_PREFETCH_TILES_KEYS 0
+#endif
+#ifndef RADIX_PREFETCH_TILES_PAIRS
+#define RADIX_PREFETCH_TILES_PAIRS 0
+#endif
+#ifndef RADIX_PREFETCH_BULK
+#define RADIX_PREFETCH_BULK 1
+#endif
 // Split pairs: when the values are loaded. 0: with the keys, held in registers through the
 // ranking; 1: after the key scatter, straight into shared memory; 2: after the ranking, in flight
 // while the keys scatter, which frees the ranking's registers for 12 items a thread (16 bytes of
