@@ -3,6 +3,7 @@
 // ORDER_* flags (descending, signed, float keys). src/cuda/radix.rs
 // wraps each in a typed Rust function and reads radix_config_<name> to size its launches.
 #include "radix_segments.cuh"
+#include "radix_small.cuh"
 
 extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix_prepare(const unsigned long long *hist, int passes, unsigned long long n, unsigned *plan,

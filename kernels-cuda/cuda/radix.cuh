@@ -6,7 +6,7 @@
 //                       tile's global offsets by a chained scan with decoupled look-back, stages the
 //                       tile in digit order so the writes are coalesced, and scatters;
 //   4. radix_copy_back: when an odd number of passes ran, the result is in the scratch buffer.
-// radix_small sorts inputs of one tile in one block and one launch.
+// radix_small sorts inputs of one tile in one block and one launch (radix_small.cuh).
 //
 // Everything is templated on a sort description S (the item that moves in the key array, the
 // optional separate value array, the key's order-preserving bits), so other key types are one
@@ -529,82 +529,6 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
         for (unsigned long long w = quads * 4 + i; w < words; w += stride) dst[w] = src[w];
     } else {
         for (; i < words; i += stride) dst[i] = src[i];
-    }
-}
-
-// ---- small inputs: one block, everything in shared memory ------------------------------------
-template <class S, int THREADS, int ITEMS> __host__ __device__ constexpr size_t small_shared_bytes() {
-    return sizeof(unsigned) * (THREADS / 32) * BIN_WORDS + sizeof(unsigned) * (RADIX + RADIX / 32) +
-           sizeof(typename S::Item) * THREADS * ITEMS + (has_values<S>() ? sizeof(typename S::Value) * THREADS * ITEMS : 0);
-}
-
-template <class S, bool FLOAT, int THREADS, int ITEMS>
-__device__ void small_sort(typename S::Item *keys, typename S::Value *values, unsigned n, int order) {
-    using Item = typename S::Item;
-    using Value = typename S::Value;
-    constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS, WARP_TILE = 32 * ITEMS;
-    constexpr bool VALUES = has_values<S>();
-    extern __shared__ __align__(16) unsigned char smem[];
-    // Items first: the 8-byte ones need the alignment.
-    Item *stage = reinterpret_cast<Item *>(smem);
-    Value *vstage = reinterpret_cast<Value *>(stage + TILE);
-    unsigned *bins = reinterpret_cast<unsigned *>(smem + sizeof(Item) * TILE + (VALUES ? sizeof(Value) * TILE : 0));
-    unsigned *tile_start = bins + WARPS * BIN_WORDS;
-    unsigned *warp_sums = tile_start + RADIX;
-
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    const KeyOrder<S, FLOAT> key(order);
-    for (unsigned j = t; j < n; j += THREADS) {
-        stage[j] = keys[j];
-        if constexpr (VALUES) vstage[j] = values[j];
-    }
-    const unsigned warp_begin = warp * WARP_TILE + lane;
-    for (int pass = 0; pass < S::PASSES; ++pass) {
-        const int shift = pass * DIGIT_BITS;
-        for (int i = t; i < WARPS * BIN_WORDS; i += THREADS) bins[i] = 0;
-        __syncthreads();
-        Item item[ITEMS];
-        Value value[ITEMS];
-        unsigned rank[ITEMS];
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (idx < n) {
-                item[i] = stage[idx];
-                if constexpr (VALUES) value[i] = vstage[idx];
-            }
-        }
-        auto digit = [&](int i) { return warp_begin + i * 32 < n ? key.digit(item[i], shift) : PAST_END; };
-        unsigned *my_bins = bins + warp * BIN_WORDS;
-        warp_rank<ITEMS>(digit, rank, my_bins);
-        __syncthreads();
-        unsigned count = 0;
-        if (t < RADIX) {
-            unsigned sum = 0;
-            for (int w = 0; w < WARPS; ++w) {
-                const unsigned c = bin_count(bins + w * BIN_WORDS, t);
-                bin_count(bins + w * BIN_WORDS, t) = sum;
-                sum += c;
-            }
-            count = sum;
-        }
-        const unsigned start = scan_digits(count, warp_sums);
-        if (t < RADIX) tile_start[t] = start;
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned d = digit(i);
-            if (d != PAST_END) {
-                const unsigned slot = tile_start[d] + bin_count(my_bins, d) + rank[i];
-                stage[slot] = item[i];
-                if constexpr (VALUES) vstage[slot] = value[i];
-            }
-        }
-        __syncthreads();
-    }
-    for (unsigned j = t; j < n; j += THREADS) {
-        keys[j] = stage[j];
-        if constexpr (VALUES) values[j] = vstage[j];
     }
 }
 
