@@ -89,7 +89,7 @@ pub const CHUNK_BYTES: usize = 16 << 20;
 pub const SPLIT_ROUND_TRIP_FROM: usize = 1 << 20;
 
 /// Host data of at least this many bytes that already lies in page-locked memory is copied by the
-/// copy engine in place (`cuda/incore.rs`, `in_place`), its backup echoed from the device into the
+/// copy engine in place (`cuda/inplace.rs`), its backup echoed from the device into the
 /// held buffer; smaller data is staged like any other. H200 machine (Intel Xeon host, 16 cores),
 /// `Kvp` host to host through the public API, the caller's buffer from `cuMemHostAlloc` (flags
 /// 0) and restored on all cores before each sort, medians of 21, three rounds in one call

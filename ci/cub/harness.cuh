@@ -1,6 +1,6 @@
-// What both CUB harnesses (cub_bench.cu, cub_segmented.cu) share: the CUDA error check, the
-// splitmix64 stream the Rust benches seed their keys with, and the timing loop (pristine input
-// restored before each run, not timed; CUDA events around the sort alone).
+// What both CUB harnesses (cub_bench.cu, cub_segmented.cu) and ci/probe/radix_floor.cu share: the
+// CUDA error check, the splitmix64 stream the Rust benches seed their keys with, and the timing
+// loop (pristine input restored before each run, not timed; CUDA events around the sort alone).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -47,20 +47,17 @@ struct Timing {
     float median_ms, min_ms;
 };
 
-// Restores the pristine input into k (and v, when given), then times `sort` alone: `warmups`
-// untimed runs, then `runs` timed ones. Keys of any type, values `unsigned`.
-template <class F, class K>
-static Timing time_runs(F &&sort, const K *pk, K *k, const unsigned *pv, unsigned *v, size_t n, int warmups,
-                        int runs) {
+// Times `run` alone with CUDA events: `before` (not timed) ahead of each of `warmups` untimed runs
+// and `runs` timed ones.
+template <class Before, class Run> static Timing time_each(Before &&before, Run &&run, int warmups, int runs) {
     std::vector<float> t;
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     for (int it = 0; it < warmups + runs; ++it) {
-        CK(cudaMemcpyAsync(k, pk, n * sizeof(K), cudaMemcpyDeviceToDevice));
-        if (v) CK(cudaMemcpyAsync(v, pv, n * 4, cudaMemcpyDeviceToDevice));
+        before();
         CK(cudaEventRecord(a));
-        sort();
+        run();
         CK(cudaEventRecord(b));
         CK(cudaEventSynchronize(b));
         CK(cudaGetLastError());
@@ -72,4 +69,16 @@ static Timing time_runs(F &&sort, const K *pk, K *k, const unsigned *pv, unsigne
     CK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return {t[t.size() / 2], t[0]};
+}
+
+// Restores the pristine input into k (and v, when given), then times `sort` alone: `warmups`
+// untimed runs, then `runs` timed ones. Keys of any type, values `unsigned`.
+template <class F, class K>
+static Timing time_runs(F &&sort, const K *pk, K *k, const unsigned *pv, unsigned *v, size_t n, int warmups,
+                        int runs) {
+    const auto restore = [&] {
+        CK(cudaMemcpyAsync(k, pk, n * sizeof(K), cudaMemcpyDeviceToDevice));
+        if (v) CK(cudaMemcpyAsync(v, pv, n * 4, cudaMemcpyDeviceToDevice));
+    };
+    return time_each(restore, sort, warmups, runs);
 }

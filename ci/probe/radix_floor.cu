@@ -7,21 +7,7 @@
 // RUNS 256 is an 8-bit digit pass, 2048 an 11-bit one. Issue 17's past-CUB targets are judged
 // against these floors (docs/tuning.md). Build and run:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o radix_floor radix_floor.cu && ./radix_floor [n ...]
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
+#include "../cub/harness.cuh"
 
 __global__ void fill(unsigned *p, size_t words, unsigned seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x) {
@@ -93,30 +79,8 @@ struct NoValue {
     __host__ __device__ explicit operator unsigned() const { return 0; }
 };
 
-static float median_ms(std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-template <class Launch> static float time_ms(Launch launch) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int it = 0; it < 18; ++it) {
-        CK(cudaEventRecord(a));
-        launch();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (it >= 3) t.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return median_ms(t);
-}
+// Median of 15 launches after 3 warm-ups; the kernels leave their input as it was.
+template <class Launch> static float time_ms(Launch launch) { return time_each([] {}, launch, 3, 15).median_ms; }
 
 struct Buffers {
     unsigned char *a, *b, *va, *vb;
