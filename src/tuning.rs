@@ -175,7 +175,9 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// tile (`radix_*_u32_mid`, `radix_*_u64_mid`: 512 threads, 2 blocks per SM), whose grids stay
 /// fuller at these sizes; from here up, the sets with larger tiles (32-bit keys 384 x 24, 3 blocks;
 /// 64-bit keys 256 x 20, 4 blocks; `kernels-cuda/cuda/tuning.cuh`). f32 keys keep the large set at
-/// every size (it has the float path). H200, device-resident random keys, medians (2026-11-26,
+/// every size (it has the float path). Split u32 and i32 pairs change sets here too: 512 x 12
+/// below (`radix_*_pairs_u32_mid`), 512 x 18 from here up on sm_90 and later (session 34; the
+/// boundary itself untimed for pairs). H200, device-resident random keys, medians (2026-11-26,
 /// session 18, `benches/sort/shapes.rs`, one call):
 ///
 /// | n | u32: mid set | large set | u64: mid set | large set |

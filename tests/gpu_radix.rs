@@ -196,7 +196,8 @@ fn every_key_type() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
     let lengths = [0usize, 1, 2, 3, 31, 257, 4095, 4096, 4097, 16383, 16385, 20481, 65537, 1_000_003];
-    // Keys alone change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it, two patterns.
+    // Keys alone and split pairs change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it,
+    // two patterns.
     let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
     let across: &[common::Pattern] = &[common::Pattern::Random, common::Pattern::FewDistinct];
     let cases = lengths.iter().map(|&n| (n, common::PATTERNS)).chain([(mid - 1, across), (mid + 3, across)]);
@@ -367,6 +368,16 @@ fn sanitizer_sizes() {
     }
 }
 
+/// The kernel sets with the larger tiles, which start at RADIX_MID_KEYS_BELOW (u32 keys alone
+/// and split u32 pairs), for compute-sanitizer memcheck: too large for racecheck in reasonable
+/// time, and their shared-memory code is the mid sets' (racechecked by `sanitizer_sizes`).
+fn sanitizer_large_sets() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let n = gpusort::tuning::RADIX_MID_KEYS_BELOW + 3;
+    check_key_type::<u32>(&s, &stream, n, common::Pattern::Random);
+}
+
 fn main() -> std::process::ExitCode {
     harness::run(vec![
         harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
@@ -376,5 +387,6 @@ fn main() -> std::process::ExitCode {
         harness::gpu("refused_device_keys_untouched", refused_device_keys_untouched),
         harness::gpu("bench_device_radix", bench_device_radix).with_ignored_flag(true),
         harness::gpu("sanitizer_sizes", sanitizer_sizes),
+        harness::gpu("sanitizer_large_sets", sanitizer_large_sets),
     ])
 }

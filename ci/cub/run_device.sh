@@ -27,6 +27,9 @@ if [[ "$steps" == *" sanitize "* ]]; then
       > "$OUT/san_$tool.log" 2>&1; echo "sanitizer $tool rc=$?" | tee -a "$OUT/summary.txt"
     tail -3 "$OUT/san_$tool.log"
   done
+  timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gpu_radix" sanitizer_large_sets \
+    --test-threads=1 > "$OUT/san_memcheck_large.log" 2>&1; echo "sanitizer memcheck large sets rc=$?" | tee -a "$OUT/summary.txt"
+  tail -3 "$OUT/san_memcheck_large.log"
 fi
 if [[ "$steps" == *" bench "* ]]; then
   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu 2> "$OUT/cub_build.log" ||

@@ -60,16 +60,18 @@ RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEE
 // flips floats at run time.
 RADIX_SORT_ENTRY_POINTS(u32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS,
                         RADIX_SWEEP_BLOCKS_KEYS)
-// Keys alone below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): more threads per tile (u32 and i32 keys;
-// 64-bit keys of every type).
+// Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): smaller tiles (u32 and i32 keys alone and with
+// values; 64-bit keys alone of every type).
 RADIX_SORT_ENTRY_POINTS(u32_mid, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_MID,
                         RADIX_SWEEP_ITEMS_KEYS_MID, RADIX_SWEEP_BLOCKS_KEYS_MID)
 RADIX_SORT_ENTRY_POINTS(u64_mid, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS_U64_MID,
                         RADIX_SWEEP_ITEMS_U64_MID, RADIX_SWEEP_BLOCKS_U64_MID)
 RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS,
                         RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
-RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS,
-                        RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(pairs_u32_mid, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_MID,
+                        RADIX_SWEEP_ITEMS_PAIRS_MID, RADIX_SWEEP_BLOCKS_PAIRS_MID)
+RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_F32,
+                        RADIX_SWEEP_ITEMS_PAIRS_F32, RADIX_SWEEP_BLOCKS_PAIRS_F32)
 RADIX_SORT_ENTRY_POINTS(u64, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS_U64, RADIX_SWEEP_ITEMS_U64,
                         RADIX_SWEEP_BLOCKS_U64)
 RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::FloatKeys<radix::SortPairsU64>, RADIX_SWEEP_THREADS_PAIRS_U64,

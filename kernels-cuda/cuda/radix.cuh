@@ -318,8 +318,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         const unsigned ahead = tile + S::PREFETCH_TILES;
         if (t == 0 && ahead <= last_tile) {
             const unsigned first = ahead * TILE, len = min((unsigned)TILE, portion_len - first);
+            // Keys only: split pairs with their values prefetched too ran slower (tuning.cuh).
             prefetch_l2(src + first, len * (unsigned)sizeof(Item));
-            if constexpr (VALUES) prefetch_l2(vsrc + first, len * (unsigned)sizeof(Value));
         }
     }
 
@@ -470,14 +470,6 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 }
             }
         };
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (FULL || idx < portion_len) {
-                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-                else sh.keys[rank[i]] = held[i];
-            }
-        }
         if constexpr (VALUES_AFTER_RANK) {
             const Value *vload = vsrc;  // opaque, as `reload` above
             asm("" : "+l"(vload));
@@ -487,15 +479,34 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 if (FULL || idx < portion_len) value[i] = vload[idx];
             }
         }
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned idx = warp_begin + i * 32;
+            if (FULL || idx < portion_len) {
+                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+                else sh.keys[rank[i]] = held[i];
+            }
+        }
         find_offsets_late();
         __syncthreads();
 
-        unsigned long long where[VALUES ? ITEMS : 1];
+        // What the value scatter needs of each slot's key: its 64-bit output position, or with
+        // S::HOLD_DIGITS its digit, four to a register (out_offset stays in shared memory), which
+        // leaves registers for larger tiles (tuning.cuh RADIX_HOLD_DIGITS_*).
+        constexpr bool HOLD = VALUES && S::HOLD_DIGITS;
+        unsigned long long where[VALUES && !HOLD ? ITEMS : 1];
+        unsigned digits[HOLD ? (ITEMS + 3) / 4 : 1];
+        if constexpr (HOLD) {
+#pragma unroll
+            for (int k = 0; k < (ITEMS + 3) / 4; ++k) digits[k] = 0;
+        }
         each_slot([&](int k, unsigned j) {
             const Item x = sh.keys[j];
-            const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+            const unsigned d = key.digit(x, shift);
+            const unsigned long long o = sh.out_offset[d] + j;
             dst[o] = x;
-            if constexpr (VALUES) where[k] = o;
+            if constexpr (HOLD) digits[k / 4] |= d << (8 * (k % 4));
+            else if constexpr (VALUES) where[k] = o;
         });
         if constexpr (VALUES) {
             const Value *vload = vsrc;  // opaque, as `reload` above
@@ -510,7 +521,10 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 }
             }
             __syncthreads();
-            each_slot([&](int k, unsigned j) { vdst[where[k]] = sh.values[j]; });
+            each_slot([&](int k, unsigned j) {
+                if constexpr (HOLD) vdst[sh.out_offset[(digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
+                else vdst[where[k]] = sh.values[j];
+            });
         }
     };
     if (S::FULL_PATH && !Tiles::SEGMENTED && tile_len == TILE) sweep_tile(std::true_type{});

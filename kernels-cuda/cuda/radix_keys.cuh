@@ -56,6 +56,7 @@ struct SortKvp {
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
+    static constexpr bool HOLD_DIGITS = false;  // no values
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -74,6 +75,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
+    static constexpr bool HOLD_DIGITS = false;  // no values
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -91,6 +93,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
+    static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -108,6 +111,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
+    static constexpr bool HOLD_DIGITS = false;  // no values
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -124,7 +128,8 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
+    static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 

@@ -41,6 +41,12 @@
 #ifndef RADIX_SWEEP_THREADS_PAIRS
 #define RADIX_SWEEP_THREADS_PAIRS RADIX_SWEEP_THREADS
 #endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS_MID
+#define RADIX_SWEEP_THREADS_PAIRS_MID RADIX_SWEEP_THREADS
+#endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS_F32
+#define RADIX_SWEEP_THREADS_PAIRS_F32 RADIX_SWEEP_THREADS
+#endif
 #ifndef RADIX_SWEEP_THREADS_U64
 #define RADIX_SWEEP_THREADS_U64 256
 #endif
@@ -53,8 +59,34 @@
 #ifndef RADIX_SWEEP_ITEMS_KEYS
 #define RADIX_SWEEP_ITEMS_KEYS 24  // 9216 keys, 36 KB staged
 #endif
+// Split u32 and i32 pairs: 18 items on sm_90 and later (9216 keys then 9216 values, 36 KB
+// staged; 148 bytes of spills), 12 before (untimed there; sm_75 would fit one such block per SM).
+// Larger tiles pay once each slot's digit, not its 64-bit output position, waits for the value
+// scatter (RADIX_HOLD_DIGITS_PAIRS). H200, session 34, u32 pairs 16M / 64M ms, two rounds
+// alternating in one call each (calls differ by up to 1%; base = 12 items with positions held):
+//   call 1: base 0.595 / 2.136-2.138  positions 10 items 0.626 / 2.293-2.295  11 0.608 / 2.200-2.202
+//           13 0.585-0.587 / 2.088-2.092 (40 bytes of spills)
+//   call 2: base 0.595-0.597 / 2.135-2.136  positions 14 0.579-0.582 / 2.079  16 0.592-0.594 / 2.137-2.140
+//           digits 12 0.598 / 2.144-2.147  13 0.589 / 2.100-2.102  14 0.572-0.574 / 2.056-2.059
+//           16 0.571 / 2.033-2.036
+//   call 3: base 0.595-0.599 / 2.137-2.139  digits 16 0.570 / 2.031-2.033  18 0.574 / 2.015-2.017
+//           20 0.683-0.685 / 2.513-2.515 (292 bytes of spills)  18 + prefetch 24 ahead 0.570-0.571 / 2.004  <- chosen
+// Below src/tuning.rs RADIX_MID_KEYS_BELOW the pairs keep 12 items (RADIX_SWEEP_*_PAIRS_MID): a
+// 1M sort has 114 tiles of 9216 for 264 block slots. f32 pairs keep 12 items (216 bytes of spills
+// at 18 in the masked body, untimed).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifndef RADIX_SWEEP_ITEMS_PAIRS
+#define RADIX_SWEEP_ITEMS_PAIRS 18
+#endif
+#endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
 #define RADIX_SWEEP_ITEMS_PAIRS 12 // 6144 keys then 6144 values, 24 KB staged (RADIX_VALUES_LATE)
+#endif
+#ifndef RADIX_SWEEP_ITEMS_PAIRS_MID
+#define RADIX_SWEEP_ITEMS_PAIRS_MID 12
+#endif
+#ifndef RADIX_SWEEP_ITEMS_PAIRS_F32
+#define RADIX_SWEEP_ITEMS_PAIRS_F32 12
 #endif
 #ifndef RADIX_SWEEP_ITEMS_U64
 #define RADIX_SWEEP_ITEMS_U64 20   // 5120 keys, 40 KB staged
@@ -73,6 +105,12 @@
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS
 #define RADIX_SWEEP_BLOCKS_PAIRS 2
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_PAIRS_MID
+#define RADIX_SWEEP_BLOCKS_PAIRS_MID 2
+#endif
+#ifndef RADIX_SWEEP_BLOCKS_PAIRS_F32
+#define RADIX_SWEEP_BLOCKS_PAIRS_F32 2
 #endif
 #ifndef RADIX_SWEEP_BLOCKS_U64
 #define RADIX_SWEEP_BLOCKS_U64 4
@@ -223,11 +261,18 @@
 // 264 0.567 / 2.022; 528 0.598 / 2.185 (264 resident blocks). CUB SortPairs 0.556 / 1.921 / 7.468
 // the same day. u32 keys and split pairs lost with it (132 ahead, another call: keys 0.441 /
 // 1.459 against 0.410 / 1.427, pairs with their values prefetched too 0.613 / 2.196 against 0.604
-// / 2.179; one prefetch per 128-byte line, 264 ahead: pairs 2.557 at 64M): off for them, and off
-// before sm_90 (untimed there, and a smaller L2).
+// / 2.179; one prefetch per 128-byte line, 264 ahead: pairs 2.557 at 64M): off for keys alone,
+// and off before sm_90 (untimed there, and a smaller L2). Split u32 pairs prefetch their keys
+// only (session 34, H200, 16M / 64M, one call: 12 items, 24 ahead 0.589-0.590 / 2.116-2.117, 80
+// ahead 0.590-0.591 / 2.116-2.117, off 0.594-0.595 / 2.134-2.138; 16 items, 24 ahead 0.570 /
+// 2.020-2.021 against 0.570 / 2.031-2.033 off; the 18 items chosen above 2.004 against 2.015);
+// u64 keys with values untimed with it (off).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #ifndef RADIX_PREFETCH_TILES_KVP
 #define RADIX_PREFETCH_TILES_KVP 80
+#endif
+#ifndef RADIX_PREFETCH_TILES_PAIRS
+#define RADIX_PREFETCH_TILES_PAIRS 24
 #endif
 #endif
 #ifndef RADIX_PREFETCH_TILES_KVP
@@ -238,6 +283,9 @@
 #endif
 #ifndef RADIX_PREFETCH_TILES_PAIRS
 #define RADIX_PREFETCH_TILES_PAIRS 0
+#endif
+#ifndef RADIX_PREFETCH_TILES_PAIRS_U64
+#define RADIX_PREFETCH_TILES_PAIRS_U64 0
 #endif
 #ifndef RADIX_PREFETCH_BULK
 #define RADIX_PREFETCH_BULK 1
@@ -252,6 +300,17 @@
 //          2, 12 items 0.635 / 2.261  <- chosen   2, 13 items at 384 threads 0.805 / 2.948
 #ifndef RADIX_VALUES_LATE
 #define RADIX_VALUES_LATE 2
+#endif
+// Split pairs: what each thread keeps of its slots between the key scatter and the value scatter
+// (radix.cuh onesweep): 0 the 64-bit output position (2 registers a slot), 1 the digit (a
+// quarter register a slot). At 12 items the two run the same (u32 pairs 64M 2.144-2.147 against
+// 2.135-2.136 ms); the digits let split u32 pairs take 18 items (RADIX_SWEEP_ITEMS_PAIRS). The
+// segmented sort's pairs hold digits too (12 items, untimed). u64 keys with values: untimed, 0.
+#ifndef RADIX_HOLD_DIGITS_PAIRS
+#define RADIX_HOLD_DIGITS_PAIRS 1
+#endif
+#ifndef RADIX_HOLD_DIGITS_PAIRS_U64
+#define RADIX_HOLD_DIGITS_PAIRS_U64 0
 #endif
 // Session 3 (ci/cub/sweep_configs_s3.txt, H200, 2026-11-22, median ms at 16M / 64M, one run;
 // ptxas sm_90 registers / spill-store bytes for the kvp, u32 and pairs_u32 sweep kernels):

@@ -35,6 +35,8 @@ pub(crate) trait RadixKey: DeviceRepr + 'static {
     const KEYS_MID: Variant;
     /// The entry points for these keys with a separate u32 value array.
     const PAIRS: Variant;
+    /// The same below `tuning::RADIX_MID_KEYS_BELOW` pairs.
+    const PAIRS_MID: Variant;
     /// `ORDER_SIGNED` or `ORDER_FLOAT`, or 0.
     const ORDER_FLAGS: i32;
 }
@@ -43,36 +45,42 @@ impl RadixKey for u32 {
     const KEYS: Variant = Variant::U32;
     const KEYS_MID: Variant = Variant::U32Mid;
     const PAIRS: Variant = Variant::PairsU32;
+    const PAIRS_MID: Variant = Variant::PairsU32Mid;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i32 {
     const KEYS: Variant = Variant::U32;
     const KEYS_MID: Variant = Variant::U32Mid;
     const PAIRS: Variant = Variant::PairsU32;
+    const PAIRS_MID: Variant = Variant::PairsU32Mid;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f32 {
     const KEYS: Variant = Variant::U32;
     const KEYS_MID: Variant = Variant::U32;
     const PAIRS: Variant = Variant::PairsF32;
+    const PAIRS_MID: Variant = Variant::PairsF32;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 impl RadixKey for u64 {
     const KEYS: Variant = Variant::U64;
     const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
+    const PAIRS_MID: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i64 {
     const KEYS: Variant = Variant::U64;
     const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
+    const PAIRS_MID: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f64 {
     const KEYS: Variant = Variant::U64;
     const KEYS_MID: Variant = Variant::U64Mid;
     const PAIRS: Variant = Variant::PairsU64;
+    const PAIRS_MID: Variant = Variant::PairsU64;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 
@@ -111,7 +119,8 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
-    sort(gpu, stream, K::PAIRS, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
+    let variant = if keys.len() < crate::tuning::RADIX_MID_KEYS_BELOW { K::PAIRS_MID } else { K::PAIRS };
+    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
 }
 
 /// Byte offsets of the parts of the one scratch allocation, each 256-byte aligned.

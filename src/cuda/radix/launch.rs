@@ -23,6 +23,9 @@ pub(crate) enum Variant {
     U32Mid,
     /// `u32` (or `i32`) keys with a separate `u32` value array.
     PairsU32,
+    /// `u32` or `i32` keys with a separate `u32` value array, fewer than
+    /// `tuning::RADIX_MID_KEYS_BELOW`: smaller tiles.
+    PairsU32Mid,
     /// `f32` keys with a separate `u32` value array.
     PairsF32,
     /// 64-bit keys alone.
@@ -72,6 +75,12 @@ impl Variant {
                 onesweep: "radix_onesweep_pairs_u32",
                 small: Some("radix_small_pairs_u32"),
             },
+            Variant::PairsU32Mid => Names {
+                config: "radix_config_pairs_u32_mid",
+                histogram: "radix_histogram_pairs_u32_mid",
+                onesweep: "radix_onesweep_pairs_u32_mid",
+                small: Some("radix_small_pairs_u32_mid"),
+            },
             Variant::PairsF32 => Names {
                 config: "radix_config_pairs_f32",
                 histogram: "radix_histogram_pairs_f32",
@@ -118,7 +127,9 @@ impl Variant {
     pub(crate) fn segmented(self) -> Option<Variant> {
         match self {
             Variant::U32 | Variant::U32Mid | Variant::SegmentU32 => Some(Variant::SegmentU32),
-            Variant::PairsU32 | Variant::PairsF32 | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
+            Variant::PairsU32 | Variant::PairsU32Mid | Variant::PairsF32 | Variant::SegmentPairsU32 => {
+                Some(Variant::SegmentPairsU32)
+            }
             Variant::Kvp | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => None,
         }
     }
