@@ -470,6 +470,23 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 }
             }
         };
+        // What the value scatter needs of each slot's key: its 64-bit output position, or with
+        // S::HOLD_DIGITS its digit, four to a register (out_offset stays in shared memory), which
+        // leaves registers for larger tiles (tuning.cuh RADIX_HOLD_DIGITS_*).
+        constexpr bool HOLD = VALUES && S::HOLD_DIGITS;
+        auto stage_keys = [&] {
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned idx = warp_begin + i * 32;
+                if (FULL || idx < portion_len) {
+                    if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
+                    else sh.keys[rank[i]] = held[i];
+                }
+            }
+        };
+        // Each order as it was timed: with digits held, the values' loads go out before the keys
+        // are staged.
+        if constexpr (!HOLD) stage_keys();
         if constexpr (VALUES_AFTER_RANK) {
             const Value *vload = vsrc;  // opaque, as `reload` above
             asm("" : "+l"(vload));
@@ -479,21 +496,10 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 if (FULL || idx < portion_len) value[i] = vload[idx];
             }
         }
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (FULL || idx < portion_len) {
-                if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-                else sh.keys[rank[i]] = held[i];
-            }
-        }
+        if constexpr (HOLD) stage_keys();
         find_offsets_late();
         __syncthreads();
 
-        // What the value scatter needs of each slot's key: its 64-bit output position, or with
-        // S::HOLD_DIGITS its digit, four to a register (out_offset stays in shared memory), which
-        // leaves registers for larger tiles (tuning.cuh RADIX_HOLD_DIGITS_*).
-        constexpr bool HOLD = VALUES && S::HOLD_DIGITS;
         unsigned long long where[VALUES && !HOLD ? ITEMS : 1];
         unsigned digits[HOLD ? (ITEMS + 3) / 4 : 1];
         if constexpr (HOLD) {
