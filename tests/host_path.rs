@@ -171,23 +171,16 @@ fn page_locked_split_pairs_sort_in_place() {
         for &n in SMALL_LENGTHS.iter().chain(&[65537, 1_000_003]).filter(|&&n| n >= 2) {
             for &p in PATTERNS {
                 let raw = bits(n, p, 15);
-                let values: Vec<u32> = (0..n as u32).collect();
                 for order in ORDERS {
                     let s = s.clone().with_order(order);
                     let before = hooks::in_place_sorts();
+                    let what = format!("{label} n={n} {p:?} {order:?}");
                     let keys: Vec<u32> = raw.iter().map(|&b| b as u32).collect();
-                    let (k, v) = (page_locked(&s, &keys), page_locked(&s, &values));
-                    let got = pairs_page_locked(&s, k, v, n);
-                    check_split(&keys, &values, &got, order, |&k| k as u64, &format!("{label} u32 n={n} {p:?}"));
+                    pairs_page_locked(&s, &keys, &format!("u32 {what}"));
                     let floats: Vec<f32> = keys.iter().map(|&b| f32::from_bits(b)).collect();
-                    let (k, v) = (page_locked(&s, &floats), page_locked(&s, &values));
-                    let got = pairs_page_locked(&s, k, v, n);
-                    let ordered = |f: &f32| gpusort::SortKey::to_ordered_bits(*f) as u64;
-                    check_split(&floats, &values, &got, order, ordered, &format!("{label} f32 n={n} {p:?}"));
-                    let (k, v) = (page_locked(&s, &raw), page_locked(&s, &values));
-                    let got = pairs_page_locked(&s, k, v, n);
-                    check_split(&raw, &values, &got, order, |&k| k, &format!("{label} u64 n={n} {p:?}"));
-                    assert_eq!(hooks::in_place_sorts() - before, 3, "{label} n={n}: not every sort went in place");
+                    pairs_page_locked(&s, &floats, &format!("f32 {what}"));
+                    pairs_page_locked(&s, &raw, &format!("u64 {what}"));
+                    assert_eq!(hooks::in_place_sorts() - before, 3, "{what}: not every sort went in place");
                 }
             }
         }
@@ -197,36 +190,21 @@ fn page_locked_split_pairs_sort_in_place() {
     hooks::set_split_pairs_from(0);
 }
 
-type Locked<T> = gpusort::cudarc::driver::PinnedHostSlice<T>;
-
-/// Sorts the first `n` keys and values of two page-locked buffers as split pairs; their contents after.
-fn pairs_page_locked<K>(s: &Sorter, mut k: Locked<K>, mut v: Locked<u32>, n: usize) -> Vec<(K, u32)>
+/// Sorts page-locked copies of `keys` and of their positions as split pairs with `s`, and checks
+/// the result against the stable sort of the pairs.
+fn pairs_page_locked<K>(s: &Sorter, keys: &[K], what: &str)
 where
-    K: gpusort::Key + gpusort::cudarc::driver::ValidAsZeroBits + Copy,
+    K: TestKey + gpusort::cudarc::driver::DeviceRepr + gpusort::cudarc::driver::ValidAsZeroBits,
 {
-    let (keys, values) = (&mut k.as_mut_slice().unwrap()[..n], &mut v.as_mut_slice().unwrap()[..n]);
-    s.sort_pairs(keys, values).unwrap_or_else(|e| panic!("page-locked pairs n={n}: {e}"));
-    keys.iter().copied().zip(values.iter().copied()).collect()
-}
-
-/// `got` is the stable sort of the pairs (`keys`, `values`) by `ordered(key)` in `order`.
-fn check_split<K: Copy + PartialEq + std::fmt::Debug>(
-    keys: &[K],
-    values: &[u32],
-    got: &[(K, u32)],
-    order: Order,
-    ordered: impl Fn(&K) -> u64,
-    what: &str,
-) {
-    let mut want: Vec<(K, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
-    match order {
-        Order::Ascending => want.sort_by_key(|p| ordered(&p.0)),
-        _ => want.sort_by_key(|p| std::cmp::Reverse(ordered(&p.0))),
-    }
-    let bits = |p: &(K, u32)| (ordered(&p.0), p.1);
-    if let Some(i) = (0..want.len()).find(|&i| bits(&got[i]) != bits(&want[i])) {
-        panic!("{what} {order:?}: at {i} {:?}, the stable sort has {:?}", got[i], want[i]);
-    }
+    let n = keys.len();
+    let values: Vec<u32> = (0..n as u32).collect();
+    let (mut k, mut v) = (page_locked(s, keys), page_locked(s, &values));
+    let (ks, vs) = (&mut k.as_mut_slice().unwrap()[..n], &mut v.as_mut_slice().unwrap()[..n]);
+    s.sort_pairs(ks, vs).unwrap_or_else(|e| panic!("page-locked pairs {what}: {e}"));
+    let pair = |(&key, &value): (&K, &u32)| Pair { key, value };
+    let input: Vec<Pair<K>> = keys.iter().zip(&values).map(pair).collect();
+    let out: Vec<Pair<K>> = ks.iter().zip(vs.iter()).map(pair).collect();
+    check::validate(&input, &out, s.order(), true).unwrap_or_else(|e| panic!("page-locked pairs {what}: {e}"));
 }
 
 fn threads_sharing_the_staging_all_sort_right() {

@@ -12,9 +12,9 @@
 //! - `host-bw`, sorts `h2d` and `d2h`, pattern `pinned`, n = bytes per copy: one pinned copy each
 //!   way, CUDA events; `gb_s` (1e9 bytes per second at the median).
 //! - `host`, sorts `cuda-kvp`, `cuda-kvp-page-locked` and `cuda-pairs-page-locked` (the caller's
-//!   buffers page-locked; the latter at the split sizes), `cuda-pairs` (split u32 keys and values), `cuda-pairs-u64-values`
-//!   (u32 keys, u64 values), `cuda-keys` (u32) and the same `cpu-` rows; `bytes` (each way: 8n,
-//!   8n, 12n, 4n); cuda rows `floor_ms`.
+//!   buffers page-locked; the latter at the split sizes), `cuda-pairs` (split u32 keys and
+//!   values), `cuda-pairs-u64-values` (u32 keys, u64 values), `cuda-keys` (u32) and the same
+//!   `cpu-` rows; `bytes` (each way: 8n, 8n, 12n, 4n); cuda rows `floor_ms`.
 //! - `out-of-core`, Kvp: sorts `cuda-limit-<bytes>` and `cuda-no-limit` (`limit_bytes`, null for
 //!   none), `cpu`, and `auto` (`Sorter::auto()`, with its `backend` for n and `describe`); `bytes`,
 //!   `floor_ms` on every row.
