@@ -278,7 +278,8 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
 /// timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
 /// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
 /// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal, half, bucket, onedigit; default
-/// random); sorts from GPUSORT_BENCH_TYPES (kvp, keys, pairs; default all three).
+/// random); sorts from GPUSORT_BENCH_TYPES (kvp, keys, pairs, and pairs64: u64 keys with u32
+/// values; default the first three).
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -298,6 +299,11 @@ fn bench_device_radix() {
             let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
             let values: Vec<u32> = (0..n as u32).collect();
             for ty in types.iter().map(String::as_str) {
+                if ty == "pairs64" {
+                    let median = bench_pairs64(&s, &ctx, &stream, n, &values);
+                    println!("{n:>10} {ty:>6} {median:>10.4} {:>10} {pattern:>10}", "-");
+                    continue;
+                }
                 let mut times = Vec::new();
                 let pristine_p = stream.clone_htod(&pairs).unwrap();
                 let pristine_k = stream.clone_htod(&k).unwrap();
@@ -351,6 +357,34 @@ fn bench_device_radix() {
             }
         }
     }
+}
+
+/// `bench_device_radix` for u64 keys (random, whatever the pattern) with u32 values 0..n, timed
+/// and checked as the 32-bit sorts are; returns the median ms.
+fn bench_pairs64(s: &Sorter, ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, n: usize, values: &[u32]) -> f32 {
+    let keys: Vec<u64> = (0..n as u64).map(|i| gpusort_cpu::rng::splitmix64(!(n as u64), i)).collect();
+    let (pristine_k, pristine_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
+    let (mut work_k, mut work_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
+    let mut times = Vec::new();
+    for it in 0..18 {
+        stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
+        stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
+        let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+        let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+        a.record(stream).unwrap();
+        s.sort_pairs_device(&mut work_k, &mut work_v, stream).unwrap();
+        b.record(stream).unwrap();
+        b.synchronize().unwrap();
+        if it >= 3 {
+            times.push(a.elapsed_ms(&b).unwrap());
+        }
+    }
+    let (ok, ov) = (stream.clone_dtoh(&work_k).unwrap(), stream.clone_dtoh(&work_v).unwrap());
+    stream.synchronize().unwrap();
+    let input: Vec<Pair<u64>> = keys.iter().zip(values).map(|(&key, &value)| Pair { key, value }).collect();
+    let out: Vec<Pair<u64>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
+    check::validate(&input, &out, Order::Ascending, true).unwrap();
+    median(times)
 }
 
 /// Small and medium sizes for the compute-sanitizer runs (memcheck, racecheck): the one-block path,

@@ -17,9 +17,9 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
 }
 
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
-// histogram threads, histogram blocks per SM, passes.
+// histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes.
 #define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                     \
-    extern "C" __device__ unsigned radix_config_##NAME[8] = {                                                          \
+    extern "C" __device__ unsigned radix_config_##NAME[9] = {                                                          \
         SWEEP_THREADS,                                                                                                 \
         SWEEP_ITEMS,                                                                                                   \
         RADIX_SMALL_THREADS,                                                                                           \
@@ -27,7 +27,8 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
         (unsigned)radix::small_shared_bytes<S, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(),                              \
         RADIX_HIST_THREADS,                                                                                            \
         RADIX_HIST_BLOCKS_PER_SM,                                                                                      \
-        S::PASSES};                                                                                                    \
+        S::PASSES,                                                                                                     \
+        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>()};                                                  \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
         radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
@@ -93,8 +94,9 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
 }
 
 #define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                \
-    extern "C" __device__ unsigned radix_config_segment_##NAME[8] = {                                                  \
-        SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_HIST_THREADS, RADIX_HIST_BLOCKS_PER_SM, S::PASSES};                 \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[9] = {                                                  \
+        SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_HIST_THREADS, RADIX_HIST_BLOCKS_PER_SM, S::PASSES,                  \
+        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>()};                                                  \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(                   \
         const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
         unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \

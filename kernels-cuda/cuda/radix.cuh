@@ -201,6 +201,26 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
 template <class S, int THREADS, int ITEMS> __shared__ SweepShared<S, THREADS, ITEMS> sweep_shared;
 #endif
 
+// Static shared memory stops at 48 KB. A sweep shape that needs more (tuning.cuh) takes it as
+// dynamic shared memory, which the launch asks the driver for per kernel (src/cuda/radix/launch.rs
+// reads this from radix_config_<name>); 0 for the shapes that fit statically.
+constexpr size_t STATIC_SHARED_LIMIT = 48 * 1024;
+template <class S, int THREADS, int ITEMS> __host__ __device__ constexpr unsigned sweep_dynamic_bytes() {
+    constexpr size_t bytes = sizeof(SweepShared<S, THREADS, ITEMS>);
+    return bytes > STATIC_SHARED_LIMIT ? (unsigned)bytes : 0u;
+}
+
+#if RADIX_SHARED_ONCE
+template <class S, int THREADS, int ITEMS> __device__ __forceinline__ SweepShared<S, THREADS, ITEMS> &sweep_storage() {
+    if constexpr (sweep_dynamic_bytes<S, THREADS, ITEMS>() > 0) {
+        extern __shared__ __align__(16) unsigned char sweep_dynamic[];
+        return *reinterpret_cast<SweepShared<S, THREADS, ITEMS> *>(sweep_dynamic);
+    } else {
+        return sweep_shared<S, THREADS, ITEMS>;
+    }
+}
+#endif
+
 // Decoupled look-back for digit t of this tile: the count of digit t in every earlier tile of the
 // portion. Publishes this tile's inclusive count.
 // The walk reads RADIX_LOOKBACK_BATCH earlier tiles' words at once: with early counts most tiles
@@ -271,8 +291,9 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     constexpr bool VALUES = has_values<S>();
     constexpr bool EARLY = RADIX_EARLY_COUNTS;
 #if RADIX_SHARED_ONCE
-    auto &sh = sweep_shared<S, THREADS, ITEMS>;
+    auto &sh = sweep_storage<S, THREADS, ITEMS>();
 #else
+    static_assert(sweep_dynamic_bytes<S, THREADS, ITEMS>() == 0, "dynamic sweep storage needs RADIX_SHARED_ONCE");
     __shared__ SweepShared<S, THREADS, ITEMS> sh;
 #endif
 
@@ -388,12 +409,16 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 const bool grouped = count_digits(my_bins) <= S::GROUPED_MAX;
                 if (lane == 0) sh.warp_grouped[warp] = grouped;
             }
-            unsigned count = 0, warp_count[WARPS];
+            // S::COUNTS_REREAD (tuning.cuh): each warp's count read again after the scan, rather
+            // than WARPS registers held through it.
+            constexpr bool REREAD = S::COUNTS_REREAD;
+            unsigned count = 0, warp_count[REREAD ? 1 : WARPS];
             if (t < RADIX) {
 #pragma unroll
                 for (int w = 0; w < WARPS; ++w) {
-                    warp_count[w] = bin_count(sh.warp_bins[w], t);
-                    count += warp_count[w];
+                    const unsigned c = bin_count(sh.warp_bins[w], t);
+                    if constexpr (!REREAD) warp_count[w] = c;
+                    count += c;
                 }
                 store_relaxed(&status[(size_t)tile * RADIX + t], (tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | count);
             }
@@ -402,8 +427,9 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 unsigned slot = start;
 #pragma unroll
                 for (int w = 0; w < WARPS; ++w) {
+                    const unsigned c = REREAD ? bin_count(sh.warp_bins[w], t) : warp_count[w];
                     bin_count(sh.warp_bins[w], t) = slot;
-                    slot += warp_count[w];
+                    slot += c;
                 }
                 if constexpr (LOOKBACK_LATE) {
                     sh.tile_start[t] = start;

@@ -57,6 +57,7 @@ struct SortKvp {
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -76,6 +77,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -94,6 +96,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
+    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -112,6 +115,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -130,6 +134,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
+    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 

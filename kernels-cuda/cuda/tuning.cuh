@@ -3,8 +3,9 @@
 #pragma once
 
 // ---- radix sort (radix*.cu) -------------------------------------------------------------
-// Onesweep digit pass: a block ranks RADIX_SWEEP_THREADS * items keys (one tile). Static shared
-// memory holds the tile (tile * item bytes, under 48 KB). The register cap (blocks per SM) mattered
+// Onesweep digit pass: a block ranks RADIX_SWEEP_THREADS * items keys (one tile). Shared memory
+// holds the tile (tile * item bytes): static up to 48 KB, dynamic past it (radix.cuh
+// sweep_dynamic_bytes). The register cap (blocks per SM) mattered
 // most: uncapped, keys used 160 registers (1 block/SM) and ran 64M in 4.06 ms.
 // H200, random u32 keys, median ms at 16M / 64M (ci/cub/sweep.sh, 2026-11-22), pairs = Kvp:
 //   256 thr, kvp 16 items 3 blk, keys 24 items 3 blk:  kvp 0.817 / 3.079   keys 0.813 / 2.933
@@ -53,9 +54,35 @@
 #ifndef RADIX_SWEEP_THREADS_PAIRS_U64
 #define RADIX_SWEEP_THREADS_PAIRS_U64 RADIX_SWEEP_THREADS
 #endif
+// Kvp: 16 items on sm_90 and sm_100 (8192 pairs, 64 KB staged: dynamic shared memory, radix.cuh
+// sweep_dynamic_bytes; 112 bytes of spills with RADIX_COUNTS_REREAD_KVP), 10 elsewhere (40 KB,
+// the most static shared memory holds; untimed there: sm_86/89 and sm_120, 100 KB per SM, would
+// fit one 72 KB block per SM, sm_75 none). H200, session 35, Kvp ms at 16M / 64M / 256M, two rounds alternating per call:
+//   call 1: 512 x 10 (before) 0.543 / 1.958-1.959  counts reread, 10 items 0.538-0.539 / 1.946-1.947
+//           12 items 0.519-0.520 / 1.851  14 0.516-0.517 / 1.816  16 0.517 / 1.802-1.804
+//           1024 x 10, 1 block per SM 0.596-0.598 / 2.133-2.135  768 x 12, 1 block 0.597 / 2.145-2.146
+//   call 2: 512 x 10 0.542-0.543 / 1.958  16 items 0.515-0.518 / 1.803-1.804  18 0.568-0.571 /
+//           1.879-1.882 (216 bytes of spills)  20 0.638-0.643 / 2.135-2.141  16 without the
+//           counts reread (296 bytes of spills) 0.613-0.615 / 2.118-2.121
+//   call 3: 512 x 10 0.543 / 1.959-1.960 / 7.623-7.629  16 items 0.518-0.519 / 1.804-1.805 /
+//           6.944-6.948 <- chosen  14 items 0.516-0.518 / 1.815-1.816 / 7.006-7.014
+//           (1M 0.076-0.083 against 0.079-0.081 and 4M 0.163-0.165 against 0.173-0.174: no mid set)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SWEEP_ITEMS_KVP
+#define RADIX_SWEEP_ITEMS_KVP 16
+#endif
+#ifndef RADIX_COUNTS_REREAD_KVP
+#define RADIX_COUNTS_REREAD_KVP 1
+#endif
+#endif
 #ifndef RADIX_SWEEP_ITEMS_KVP
 #define RADIX_SWEEP_ITEMS_KVP 10   // 5120 pairs, 40 KB staged
 #endif
+// u32 keys in larger tiles (dynamic shared memory past 48 KB), all with the counts reread (which
+// alone took 384 x 24 from 1.423 to 1.656): H200, session 35, 16M / 64M ms, against 0.407-0.408 /
+// 1.422-1.424 for 384 x 24, 3 blocks: 512 x 24, 2 blocks 0.546-0.547 / 1.917-1.918; 512 x 28
+// 0.500-0.501 / 1.775-1.776; 512 x 32 0.464 / 1.648-1.652; 384 x 28, 3 blocks 0.451-0.454 /
+// 1.555-1.556. Untried without the reread.
 #ifndef RADIX_SWEEP_ITEMS_KEYS
 #define RADIX_SWEEP_ITEMS_KEYS 24  // 9216 keys, 36 KB staged
 #endif
@@ -91,7 +118,11 @@
 #ifndef RADIX_SWEEP_ITEMS_U64
 #define RADIX_SWEEP_ITEMS_U64 20   // 5120 keys, 40 KB staged
 #endif
-// u64 keys with u32 values stage 8-byte keys: more items than this pass the 48 KB static limit.
+// u64 keys with u32 values: 10 items, 40 KB of 8-byte keys staged. Larger tiles in dynamic shared
+// memory did not pay: H200, session 35, 16M / 64M ms, against 1.413 / 5.217-5.223 at 10: 12 items
+// with the counts reread 1.451-1.455 / 5.311-5.314 (no spills); with digits held
+// (RADIX_HOLD_DIGITS_PAIRS_U64) and the counts reread 12 / 14 / 16 items 1.576-1.581 / 5.951,
+// 1.869 / 7.072-7.078, 2.104 / 7.954-7.960.
 #ifndef RADIX_SWEEP_ITEMS_PAIRS_U64
 #define RADIX_SWEEP_ITEMS_PAIRS_U64 10
 #endif
@@ -170,8 +201,8 @@
 // 23: 2.47 / 2.97; the FloatKeys body 2.456); Kvp 512 x 10, 2 blocks 0.574 / 2.087 (384 x 13, 3
 // blocks 0.580 / 2.050; 384 x 11 2.082; 384 x 12 / 14, 2 blocks 2.16 / 2.09; 256 x 16, 4 blocks
 // 2.216); u64 keys with u32 values 512 x 10, 2 blocks 5.25 (384 x 14, 2 blocks 5.24; 384 x 10-14,
-// 3 blocks 6.04-6.71; 256 x 16, 4 blocks 7.09; 256 x 20, 3 blocks 6.91). Shapes whose static shared
-// memory passes 48 KB (Kvp 512 x 11) compile but do not load.
+// 3 blocks 6.04-6.71; 256 x 16, 4 blocks 7.09; 256 x 20, 3 blocks 6.91). Shapes past 48 KB (Kvp
+// 512 x 11) did not load then; they now take dynamic shared memory (radix.cuh sweep_dynamic_bytes).
 // How a warp finds the lanes sharing a digit (radix.cuh warp_rank, figures there): 0 ballots,
 // 1 match, 3 shared atomic OR (chosen: H200, 64M Kvp 2.77 ms and keys 2.05 ms, against 3.01 and
 // 2.30 with ballots in the same run).
@@ -252,6 +283,31 @@
 // 0.681 / 2.481 ms against 0.573 / 2.094 off.)
 #ifndef RADIX_KEYS_FIRST
 #define RADIX_KEYS_FIRST 0
+#endif
+// After counting, the digit threads keep each warp's count in registers through the scan (one
+// per warp: 16 at 512 threads) or read them again from shared memory (radix.cuh onesweep). Reread
+// frees the registers that let Kvp take 16 items (above) and is off for every other set. H200,
+// session 35, 64M ms, same calls as the Kvp figures above: Kvp 10 items 1.946-1.947 against
+// 1.958-1.959; u32 keys 384 x 24 1.656-1.659 against 1.423; split u32 pairs 18 items
+// 2.106-2.108 against 2.006 (16 items 2.120-2.121); u64 keys with u32 values 512 x 10
+// 6.941-6.943 against 5.217-5.223 (no spills either way; not looked into further).
+#ifndef RADIX_COUNTS_REREAD
+#define RADIX_COUNTS_REREAD 0
+#endif
+#ifndef RADIX_COUNTS_REREAD_KVP
+#define RADIX_COUNTS_REREAD_KVP RADIX_COUNTS_REREAD
+#endif
+#ifndef RADIX_COUNTS_REREAD_KEYS
+#define RADIX_COUNTS_REREAD_KEYS RADIX_COUNTS_REREAD
+#endif
+#ifndef RADIX_COUNTS_REREAD_PAIRS
+#define RADIX_COUNTS_REREAD_PAIRS RADIX_COUNTS_REREAD
+#endif
+#ifndef RADIX_COUNTS_REREAD_U64
+#define RADIX_COUNTS_REREAD_U64 RADIX_COUNTS_REREAD
+#endif
+#ifndef RADIX_COUNTS_REREAD_PAIRS_U64
+#define RADIX_COUNTS_REREAD_PAIRS_U64 RADIX_COUNTS_REREAD
 #endif
 // Each Kvp sweep block, as it starts, asks L2 for the input tile RADIX_PREFETCH_TILES_KVP tiles
 // ahead of its own (one cp.async.bulk.prefetch, sm_90 on), so the input streams in while the

@@ -147,6 +147,8 @@ pub(crate) struct Config {
     pub(crate) hist_threads: u32,
     pub(crate) hist_blocks_per_sm: u32,
     pub(crate) passes: usize,
+    /// Dynamic shared memory of each sweep block; 0 where the sweep's fits in static memory.
+    pub(crate) sweep_shared_bytes: u32,
 }
 
 /// The tiling is compiled per architecture, so it is read from the loaded image once per device
@@ -161,8 +163,8 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     let module = gpu.module(&gpusort_kernels::RADIX)?;
     let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 32];
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 32))?;
+    let mut bytes = [0u8; 36];
+    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 36))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     let mut c = Config {
@@ -174,6 +176,7 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         hist_threads: w[5],
         hist_blocks_per_sm: w[6],
         passes: w[7] as usize,
+        sweep_shared_bytes: w[8],
     };
     if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
         return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });
@@ -199,6 +202,27 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     };
     if !fits {
         c.small_tile = 0;
+    }
+    // Sweep tiles over 48 KB (tuning.cuh) need the same per-kernel request; without it no input
+    // above one tile could sort, so a device that refuses is told plainly.
+    if c.sweep_shared_bytes > 0 {
+        let sweep = gpu.function(&gpusort_kernels::RADIX, names.onesweep)?;
+        let granted = (c.sweep_shared_bytes as i64) <= optin as i64
+            && sweep
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    c.sweep_shared_bytes as i32,
+                )
+                .is_ok();
+        if !granted {
+            return Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!(
+                    "{} needs {} bytes of shared memory per block; this device gives {optin}",
+                    names.onesweep, c.sweep_shared_bytes
+                ),
+            });
+        }
     }
     cache.lock().unwrap_or_else(|p| p.into_inner()).insert((gpu.ordinal, variant), c);
     Ok(c)
@@ -409,7 +433,11 @@ pub(crate) fn onesweep<K, V>(
     let args = SweepArgs::new(plan, order, buffers, &portion.words, tiles);
     let f = gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?;
     let (begin, len) = (portion.begin as u64, portion.len as u32);
-    let lc = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (cfg.sweep_threads, 1, 1), shared_mem_bytes: 0 };
+    let lc = LaunchConfig {
+        grid_dim: (tiles as u32, 1, 1),
+        block_dim: (cfg.sweep_threads, 1, 1),
+        shared_mem_bytes: cfg.sweep_shared_bytes,
+    };
     let mut b = stream.launch_builder(&f);
     args.push_buffers(&mut b);
     b.arg(&begin).arg(&len);

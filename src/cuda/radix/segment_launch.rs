@@ -140,7 +140,11 @@ pub(crate) fn segment_onesweep<K, V>(
     let f = gpu.function(&gpusort_kernels::RADIX, segment_names(variant)?.onesweep)?;
     let count = segments.count();
     let grid = u32::try_from(max_tiles).map_err(|_| SortError::InvalidArgument("too many radix tiles".into()))?;
-    let lc = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (cfg.sweep_threads, 1, 1), shared_mem_bytes: 0 };
+    let lc = LaunchConfig {
+        grid_dim: (grid, 1, 1),
+        block_dim: (cfg.sweep_threads, 1, 1),
+        shared_mem_bytes: cfg.sweep_shared_bytes,
+    };
     let mut b = stream.launch_builder(&f);
     args.push_buffers(&mut b);
     b.arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&segments.tile_segment.ptr).arg(&count);
