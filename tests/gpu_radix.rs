@@ -243,6 +243,33 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
+/// What `time_sort` asks of the sort it times.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Put the pristine input back (not timed).
+    Restore,
+    /// Sort the input in place (timed).
+    Sort,
+}
+
+/// CUDA-event times of 15 sorts, each from a restored input, after 3 warm-ups.
+fn time_sort(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, mut step: impl FnMut(Step)) -> Vec<f32> {
+    let mut times = Vec::new();
+    for it in 0..18 {
+        step(Step::Restore);
+        let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+        let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
+        a.record(stream).unwrap();
+        step(Step::Sort);
+        b.record(stream).unwrap();
+        b.synchronize().unwrap();
+        if it >= 3 {
+            times.push(a.elapsed_ms(&b).unwrap());
+        }
+    }
+    times
+}
+
 /// Keys of the benchmark patterns, with the formulas of `benches/sort/inputs.rs` (`Pattern::key`) and
 /// ci/cub/cub_bench.cu for distinct16 and zipf, so the tuning runs compare with the report; random
 /// is the stream CUB's sweep harness draws (`Rng(n)`).
@@ -304,35 +331,23 @@ fn bench_device_radix() {
                     println!("{n:>10} {ty:>6} {median:>10.4} {:>10} {pattern:>10}", "-");
                     continue;
                 }
-                let mut times = Vec::new();
                 let pristine_p = stream.clone_htod(&pairs).unwrap();
                 let pristine_k = stream.clone_htod(&k).unwrap();
                 let pristine_v = stream.clone_htod(&values).unwrap();
                 let mut work_p = stream.clone_htod(&pairs).unwrap();
                 let mut work_k = stream.clone_htod(&k).unwrap();
                 let mut work_v = stream.clone_htod(&values).unwrap();
-                for it in 0..18 {
-                    match ty {
-                        "kvp" => stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap(),
-                        _ => stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap(),
-                    }
-                    if ty == "pairs" {
+                let times = time_sort(&ctx, &stream, |step| match (step, ty) {
+                    (Step::Restore, "kvp") => stream.memcpy_dtod(&pristine_p, &mut work_p).unwrap(),
+                    (Step::Restore, "keys") => stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap(),
+                    (Step::Restore, _) => {
+                        stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
                         stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
                     }
-                    let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-                    let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-                    a.record(&stream).unwrap();
-                    match ty {
-                        "kvp" => s.sort_kvp_device(&mut work_p, &stream).unwrap(),
-                        "keys" => s.sort_keys_device(&mut work_k, &stream).unwrap(),
-                        _ => s.sort_pairs_device(&mut work_k, &mut work_v, &stream).unwrap(),
-                    }
-                    b.record(&stream).unwrap();
-                    b.synchronize().unwrap();
-                    if it >= 3 {
-                        times.push(a.elapsed_ms(&b).unwrap());
-                    }
-                }
+                    (Step::Sort, "kvp") => s.sort_kvp_device(&mut work_p, &stream).unwrap(),
+                    (Step::Sort, "keys") => s.sort_keys_device(&mut work_k, &stream).unwrap(),
+                    (Step::Sort, _) => s.sort_pairs_device(&mut work_k, &mut work_v, &stream).unwrap(),
+                });
                 // The timed result must be right too.
                 match ty {
                     "kvp" => {
@@ -365,20 +380,13 @@ fn bench_pairs64(s: &Sorter, ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, n
     let keys: Vec<u64> = (0..n as u64).map(|i| gpusort_cpu::rng::splitmix64(!(n as u64), i)).collect();
     let (pristine_k, pristine_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
     let (mut work_k, mut work_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
-    let mut times = Vec::new();
-    for it in 0..18 {
-        stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
-        stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
-        let a = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-        let b = ctx.new_event(Some(CU_EVENT_DEFAULT)).unwrap();
-        a.record(stream).unwrap();
-        s.sort_pairs_device(&mut work_k, &mut work_v, stream).unwrap();
-        b.record(stream).unwrap();
-        b.synchronize().unwrap();
-        if it >= 3 {
-            times.push(a.elapsed_ms(&b).unwrap());
+    let times = time_sort(ctx, stream, |step| match step {
+        Step::Restore => {
+            stream.memcpy_dtod(&pristine_k, &mut work_k).unwrap();
+            stream.memcpy_dtod(&pristine_v, &mut work_v).unwrap();
         }
-    }
+        Step::Sort => s.sort_pairs_device(&mut work_k, &mut work_v, stream).unwrap(),
+    });
     let (ok, ov) = (stream.clone_dtoh(&work_k).unwrap(), stream.clone_dtoh(&work_v).unwrap());
     stream.synchronize().unwrap();
     let input: Vec<Pair<u64>> = keys.iter().zip(values).map(|(&key, &value)| Pair { key, value }).collect();
