@@ -188,44 +188,33 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         .map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
     let fits = match names.small {
-        Some(name) => {
-            let small = gpu.function(&gpusort_kernels::RADIX, name)?;
-            (c.small_shared_bytes as i64) <= optin as i64
-                && small
-                    .set_attribute(
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        c.small_shared_bytes as i32,
-                    )
-                    .is_ok()
-        }
+        Some(name) => opt_in_shared(gpu, name, c.small_shared_bytes, optin)?,
         None => false,
     };
     if !fits {
         c.small_tile = 0;
     }
-    // Sweep tiles over 48 KB (tuning.cuh) need the same per-kernel request; without it no input
-    // above one tile could sort, so a device that refuses is told plainly.
-    if c.sweep_shared_bytes > 0 {
-        let sweep = gpu.function(&gpusort_kernels::RADIX, names.onesweep)?;
-        let granted = (c.sweep_shared_bytes as i64) <= optin as i64
-            && sweep
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    c.sweep_shared_bytes as i32,
-                )
-                .is_ok();
-        if !granted {
-            return Err(SortError::Unsupported {
-                backend: "cuda",
-                what: format!(
-                    "{} needs {} bytes of shared memory per block; this device gives {optin}",
-                    names.onesweep, c.sweep_shared_bytes
-                ),
-            });
-        }
+    // Sweep tiles over 48 KB (tuning.cuh) need the same request; without it no input above one
+    // tile could sort, so a device that refuses is told plainly.
+    if c.sweep_shared_bytes > 0 && !opt_in_shared(gpu, names.onesweep, c.sweep_shared_bytes, optin)? {
+        return Err(SortError::Unsupported {
+            backend: "cuda",
+            what: format!(
+                "{} needs {} bytes of shared memory per block; this device gives {optin}",
+                names.onesweep, c.sweep_shared_bytes
+            ),
+        });
     }
     cache.lock().unwrap_or_else(|p| p.into_inner()).insert((gpu.ordinal, variant), c);
     Ok(c)
+}
+
+/// Lets kernel `name` launch with `bytes` of dynamic shared memory (past 48 KB a kernel must ask);
+/// false where the device's per-block limit (`optin`) or the driver refuses it.
+fn opt_in_shared(gpu: &Gpu, name: &'static str, bytes: u32, optin: i32) -> Result<bool, SortError> {
+    let f = gpu.function(&gpusort_kernels::RADIX, name)?;
+    Ok(i64::from(bytes) <= i64::from(optin)
+        && f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32).is_ok())
 }
 
 /// The kernels' `order` flags (`ORDER_*` in radix.cuh).
