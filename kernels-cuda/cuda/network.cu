@@ -6,7 +6,7 @@
 #include "network_bitonic.cuh"
 #include "network_oddeven.cuh"
 
-// MINB: the __launch_bounds__ blocks per SM (tuning.cuh).
+// MINB: the __launch_bounds__ blocks per SM (tuning_network.cuh).
 #define NET_ENTRY_B(NAME, T, SUF, MINB, CALL)                                                          \
   extern "C" __global__ void __launch_bounds__(NET_THREADS, MINB)                                     \
       NAME##_##SUF(const T* src, T* dst, long long n, unsigned a, unsigned b, unsigned c) {          \
@@ -38,7 +38,7 @@ NET_TYPE(uint2, kvp)
 NET_TYPE(unsigned, u32)
 
 // What the host plans launches with (src/cuda/network/plan.rs `Tuning::from_words`), read from the
-// loaded module, so it always matches the kernels: a magic word, then the tuning.cuh numbers, then
+// loaded module, so it always matches the kernels: a magic word, then the tuning_network.cuh numbers, then
 // the dynamic shared memory of a pairs and of a keys tile.
 extern "C" __device__ unsigned net_tuning[10] = {
     0x4e455433u,  // "NET3": every kernel waits for the previous pass (overlapped launches)

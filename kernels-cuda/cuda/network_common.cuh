@@ -6,7 +6,7 @@
 // kernels skip any comparator whose upper position is virtual, and never load or store one. A real
 // key equal to u32::MAX ties with nothing virtual, it simply stays where the network leaves it.
 #pragma once
-#include "tuning.cuh"
+#include "tuning_network.cuh"
 
 namespace net {
 
@@ -37,7 +37,7 @@ __device__ __forceinline__ T* tile_smem() {
 // first that way): a pass may be launched while the one before it drains, so the launch latency
 // hides behind work, but it waits for that pass to finish, its writes visible, before touching
 // memory. Blocks let the next pass launch only when they exit (no launch_dependents): letting it
-// launch as each block starts, or before its stores, was slower (tuning.cuh has the figures).
+// launch as each block starts, or before its stores, was slower (tuning_network.cuh has the figures).
 // Without the launch attribute (older GPUs and drivers, GPUSORT_OVERLAP_LAUNCHES=0) a no-op.
 __device__ __forceinline__ void wait_for_previous_pass() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

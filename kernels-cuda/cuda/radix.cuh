@@ -13,6 +13,7 @@
 // more struct (radix_keys.cuh) and one more macro line in radix.cu.
 #pragma once
 
+#include "radix_histogram.cuh"
 #include "radix_keys.cuh"
 
 namespace radix {
@@ -113,44 +114,6 @@ template <class T> __device__ __forceinline__ T scan_digits(T x, T *warp_sums) {
     return prefix + inclusive - x;
 }
 
-// ---- 1. histogram of every digit --------------------------------------------------------------
-// Adds the digits of every pass of src[i], i = first, first + stride, ... below end, to
-// counts[pass * RADIX + digit], with LOADS loads in flight before the first atomic. The whole
-// sort's histogram and the segmented one (radix_segments.cuh) both count through it.
-template <class S, bool FLOAT, int LOADS, class Index>
-__device__ __forceinline__ void add_digit_counts(const typename S::Item *src, Index first, Index end, Index stride,
-                                             const KeyOrder<S, FLOAT> &key, unsigned *counts) {
-    auto count = [&](const typename S::Item &x) {
-        const auto b = key(x);
-#pragma unroll
-        for (int p = 0; p < S::PASSES; ++p)
-            atomicAdd(&counts[p * RADIX + ((unsigned)(b >> (p * DIGIT_BITS)) & (RADIX - 1))], 1u);
-    };
-    Index i = first;
-    for (; i + (LOADS - 1) * stride < end; i += LOADS * stride) {
-        typename S::Item x[LOADS];
-#pragma unroll
-        for (int k = 0; k < LOADS; ++k) x[k] = src[i + k * stride];
-#pragma unroll
-        for (int k = 0; k < LOADS; ++k) count(x[k]);
-    }
-    for (; i < end; i += stride) count(src[i]);
-}
-
-template <class S, bool FLOAT, int THREADS, int ITEMS>
-__device__ void histogram(const typename S::Item *keys, unsigned long long n, int order,
-                          unsigned long long *hist) {
-    __shared__ unsigned counts[S::PASSES * RADIX];
-    for (int i = threadIdx.x; i < S::PASSES * RADIX; i += THREADS) counts[i] = 0;
-    __syncthreads();
-    const KeyOrder<S, FLOAT> key(order);
-    const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
-    add_digit_counts<S, FLOAT, ITEMS>(keys, (unsigned long long)blockIdx.x * THREADS + threadIdx.x, n, stride, key, counts);
-    __syncthreads();
-    for (int k = threadIdx.x; k < S::PASSES * RADIX; k += THREADS)
-        if (counts[k]) atomicAdd(&hist[k], (unsigned long long)counts[k]);
-}
-
 // ---- 2. plan -------------------------------------------------------------------------------------
 // One block of RADIX threads. bases: [passes][2][RADIX], slot 0 of each pass gets the digit starts.
 __device__ void prepare(const unsigned long long *hist, int passes, unsigned long long n, unsigned *plan,
@@ -181,12 +144,14 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
 // ---- 3. one digit pass ----------------------------------------------------------------------------
 template <class S, int THREADS, int ITEMS> struct SweepShared {
     static constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS;
+    static constexpr bool JOINT = has_values<S>() && S::JOINT_STAGING;
     using V = typename S::Value;
     union {
         unsigned warp_bins[WARPS][BIN_WORDS];
         typename S::Item keys[TILE];
         V values[has_values<S>() ? TILE : 1];
     };
+    V joint_values[JOINT ? TILE : 1];  // S::JOINT_STAGING: the values, staged with the keys
     unsigned tile_start[RADIX];            // tile-local start of each digit
     unsigned tile_count[RADIX];            // S::LOOKBACK_LATE: this tile's count of each digit
     unsigned long long out_offset[RADIX];  // global position of tile-local slot 0 of each digit
@@ -510,9 +475,47 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 }
             }
         };
+        // Keys, then values: each scatters from its own round of staging, the slot's digit (or
+        // its output position) held between the two.
+        auto scatter_two_rounds = [&] {
+            unsigned long long where[VALUES && !HOLD ? ITEMS : 1];
+            unsigned digits[HOLD ? (ITEMS + 3) / 4 : 1];
+            if constexpr (HOLD) {
+#pragma unroll
+                for (int k = 0; k < (ITEMS + 3) / 4; ++k) digits[k] = 0;
+            }
+            each_slot([&](int k, unsigned j) {
+                const Item x = sh.keys[j];
+                const unsigned d = key.digit(x, shift);
+                const unsigned long long o = sh.out_offset[d] + j;
+                dst[o] = x;
+                if constexpr (HOLD) digits[k / 4] |= d << (8 * (k % 4));
+                else if constexpr (VALUES) where[k] = o;
+            });
+            if constexpr (VALUES) {
+                const Value *vload = vsrc;  // opaque, as `reload` above
+                asm("" : "+l"(vload));
+                __syncthreads();
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) {
+                    const unsigned idx = warp_begin + i * 32;
+                    if (FULL || idx < portion_len) {
+                        if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
+                        else sh.values[rank[i]] = value[i];
+                    }
+                }
+                __syncthreads();
+                each_slot([&](int k, unsigned j) {
+                    if constexpr (HOLD) vdst[sh.out_offset[(digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
+                    else vdst[where[k]] = sh.values[j];
+                });
+            }
+        };
         // Each order as it was timed: with digits held, the values' loads go out before the keys
         // are staged.
-        if constexpr (!HOLD) stage_keys();
+        constexpr bool JOINT = SweepShared<S, THREADS, ITEMS>::JOINT;
+        static_assert(!JOINT || !VALUES_LATE, "one-round staging holds the values in registers");
+        if constexpr (!HOLD && !JOINT) stage_keys();
         if constexpr (VALUES_AFTER_RANK) {
             const Value *vload = vsrc;  // opaque, as `reload` above
             asm("" : "+l"(vload));
@@ -522,41 +525,29 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 if (FULL || idx < portion_len) value[i] = vload[idx];
             }
         }
-        if constexpr (HOLD) stage_keys();
-        find_offsets_late();
-        __syncthreads();
-
-        unsigned long long where[VALUES && !HOLD ? ITEMS : 1];
-        unsigned digits[HOLD ? (ITEMS + 3) / 4 : 1];
-        if constexpr (HOLD) {
-#pragma unroll
-            for (int k = 0; k < (ITEMS + 3) / 4; ++k) digits[k] = 0;
-        }
-        each_slot([&](int k, unsigned j) {
-            const Item x = sh.keys[j];
-            const unsigned d = key.digit(x, shift);
-            const unsigned long long o = sh.out_offset[d] + j;
-            dst[o] = x;
-            if constexpr (HOLD) digits[k / 4] |= d << (8 * (k % 4));
-            else if constexpr (VALUES) where[k] = o;
-        });
-        if constexpr (VALUES) {
-            const Value *vload = vsrc;  // opaque, as `reload` above
-            asm("" : "+l"(vload));
-            __syncthreads();
+        if constexpr (JOINT) {
 #pragma unroll
             for (int i = 0; i < ITEMS; ++i) {
                 const unsigned idx = warp_begin + i * 32;
                 if (FULL || idx < portion_len) {
-                    if constexpr (VALUES_LATE) sh.values[rank[i]] = vload[idx];
-                    else sh.values[rank[i]] = value[i];
+                    sh.keys[rank[i]] = held[i];
+                    sh.joint_values[rank[i]] = value[i];
                 }
             }
-            __syncthreads();
-            each_slot([&](int k, unsigned j) {
-                if constexpr (HOLD) vdst[sh.out_offset[(digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
-                else vdst[where[k]] = sh.values[j];
+        } else if constexpr (HOLD) {
+            stage_keys();
+        }
+        find_offsets_late();
+        __syncthreads();
+        if constexpr (JOINT) {
+            each_slot([&](int, unsigned j) {
+                const Item x = sh.keys[j];
+                const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
+                dst[o] = x;
+                vdst[o] = sh.joint_values[j];
             });
+        } else {
+            scatter_two_rounds();
         }
     };
     if (S::FULL_PATH && !Tiles::SEGMENTED && tile_len == TILE) sweep_tile(std::true_type{});

@@ -57,6 +57,8 @@ struct SortKvp {
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool HIST_VECTOR = false;  // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
@@ -77,6 +79,8 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_KEYS;  // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -97,6 +101,8 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
+    static constexpr bool JOINT_STAGING = false;  // JointStaged below
+    static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -115,6 +121,8 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
+    static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool HIST_VECTOR = false;  // untimed (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -135,6 +143,8 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
+    static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
+    static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -152,6 +162,12 @@ template <class S> struct IntKeys : S {
 };
 template <class S> struct FloatKeys : S {
     static constexpr bool RUNTIME_FLOAT = true;
+};
+
+// Split pairs staged in one round, each value beside its key's slot (radix.cuh onesweep): the
+// plain sort's large u32 pairs set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS says so.
+template <class S> struct JointStaged : S {
+    static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
 };
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
