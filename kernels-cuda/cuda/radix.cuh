@@ -465,13 +465,17 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         // S::HOLD_DIGITS its digit, four to a register (out_offset stays in shared memory), which
         // leaves registers for larger tiles (tuning.cuh RADIX_HOLD_DIGITS_*).
         constexpr bool HOLD = VALUES && S::HOLD_DIGITS;
-        auto stage_keys = [&] {
+        // S::JOINT_STAGING: each value goes to shared memory with its key, one scatter loop for both.
+        constexpr bool JOINT = SweepShared<S, THREADS, ITEMS>::JOINT;
+        static_assert(!JOINT || !VALUES_LATE, "one-round staging holds the values in registers");
+        auto stage = [&] {
 #pragma unroll
             for (int i = 0; i < ITEMS; ++i) {
                 const unsigned idx = warp_begin + i * 32;
                 if (FULL || idx < portion_len) {
                     if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
                     else sh.keys[rank[i]] = held[i];
+                    if constexpr (JOINT) sh.joint_values[rank[i]] = value[i];
                 }
             }
         };
@@ -511,11 +515,9 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 });
             }
         };
-        // Each order as it was timed: with digits held, the values' loads go out before the keys
-        // are staged.
-        constexpr bool JOINT = SweepShared<S, THREADS, ITEMS>::JOINT;
-        static_assert(!JOINT || !VALUES_LATE, "one-round staging holds the values in registers");
-        if constexpr (!HOLD && !JOINT) stage_keys();
+        // Each order as it was timed: with digits held or one-round staging, the values' loads go out
+        // before the keys are staged.
+        if constexpr (!HOLD && !JOINT) stage();
         if constexpr (VALUES_AFTER_RANK) {
             const Value *vload = vsrc;  // opaque, as `reload` above
             asm("" : "+l"(vload));
@@ -525,18 +527,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 if (FULL || idx < portion_len) value[i] = vload[idx];
             }
         }
-        if constexpr (JOINT) {
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i) {
-                const unsigned idx = warp_begin + i * 32;
-                if (FULL || idx < portion_len) {
-                    sh.keys[rank[i]] = held[i];
-                    sh.joint_values[rank[i]] = value[i];
-                }
-            }
-        } else if constexpr (HOLD) {
-            stage_keys();
-        }
+        if constexpr (HOLD || JOINT) stage();
         find_offsets_late();
         __syncthreads();
         if constexpr (JOINT) {
