@@ -150,6 +150,14 @@ fn large_inputs() {
     // One big run per type: 2^24 + 3 random pairs.
     let n = (1 << 24) + 3;
     check_one(&s, &stream, n, Pattern::Random, 5);
+    // Kvp and keys change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it, sorted keys
+    // (those stage every lane of a warp one digit run apart) and random ones.
+    let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
+    for n in [mid - 1, mid + 3] {
+        for p in [Pattern::Random, Pattern::Sorted, Pattern::Reverse] {
+            check_one(&s, &stream, n, p, 7);
+        }
+    }
 }
 
 /// The same random input sorted twice gives the same bits (no race between tiles).
@@ -410,14 +418,15 @@ fn sanitizer_sizes() {
     }
 }
 
-/// The kernel sets with the larger tiles, which start at RADIX_MID_KEYS_BELOW (u32 keys alone
-/// and split u32 pairs), for compute-sanitizer memcheck: too large for racecheck in reasonable
-/// time, and their shared-memory code is the mid sets' (racechecked by `sanitizer_sizes`).
+/// The kernel sets with the larger tiles, which start at RADIX_MID_KEYS_BELOW (u32 keys alone,
+/// split u32 pairs and `Kvp`), for compute-sanitizer memcheck and racecheck, each with a partial
+/// last tile.
 fn sanitizer_large_sets() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
     let n = gpusort::tuning::RADIX_MID_KEYS_BELOW + 3;
     check_key_type::<u32>(&s, &stream, n, common::Pattern::Random);
+    check_one(&s, &stream, n, Pattern::Random, 3);
 }
 
 fn main() -> std::process::ExitCode {

@@ -55,8 +55,8 @@
 #ifndef RADIX_SWEEP_THREADS_PAIRS_U64
 #define RADIX_SWEEP_THREADS_PAIRS_U64 RADIX_SWEEP_THREADS
 #endif
-// Kvp: 16 items on sm_90 and sm_100 (8192 pairs, 64 KB staged: dynamic shared memory, radix.cuh
-// sweep_dynamic_bytes; 112 bytes of spills with RADIX_COUNTS_REREAD_KVP), 10 elsewhere (40 KB,
+// Kvp: 15 items on sm_90 and sm_100 (16 below 8M; 7680 pairs, 60 KB staged: dynamic shared memory,
+// radix.cuh sweep_dynamic_bytes; 68 bytes of spills with RADIX_COUNTS_REREAD_KVP, 84 at 16), 10 elsewhere (40 KB,
 // the most static shared memory holds; untimed there: sm_86/89 and sm_120, 100 KB per SM, would
 // fit one 72 KB block per SM, sm_75 none). H200, session 35, Kvp ms at 16M / 64M / 256M, two rounds alternating per call:
 //   call 1: 512 x 10 (before) 0.543 / 1.958-1.959  counts reread, 10 items 0.538-0.539 / 1.946-1.947
@@ -68,9 +68,26 @@
 //   call 3: 512 x 10 0.543 / 1.959-1.960 / 7.623-7.629  16 items 0.518-0.519 / 1.804-1.805 /
 //           6.944-6.948 <- chosen  14 items 0.516-0.518 / 1.815-1.816 / 7.006-7.014
 //           (1M 0.076-0.083 against 0.079-0.081 and 4M 0.163-0.165 against 0.173-0.174: no mid set)
+// Session 37: 15 items from src/tuning.rs RADIX_MID_KEYS_BELOW (8M) up, 16 below (the kvp_mid
+// set). At 16 a tile of 8192 holds exactly 32 keys of each digit when the keys are sorted, so the
+// 32 lanes of a warp, holding 32 consecutive digits, stage one digit run (32 slots) apart: all in
+// one bank. 7680 keys per tile (30 per digit) make that a two-way conflict. H200, random / sorted
+// keys, ms, two rounds alternating in one call each (16 -> 15 items):
+//   8M 0.287 / 0.304 -> 0.287-0.289 / 0.228-0.229   32M 0.942 / 1.034-1.035 -> 0.941-0.943 / 0.776-0.777
+//   16M 0.513-0.515 / 0.551 -> 0.511 / 0.411-0.413   64M 1.793-1.794 / 1.995-1.996 -> 1.792-1.794 / 1.497-1.499
+//   256M 6.909-6.910 / 9.185-9.196 -> 6.914-6.915 / 7.247-7.248 (pass 3 of 2^28 sorted keys: 16
+//   digits, 480 slots apart, still one bank)
+// Below 8M 15 items lost on random keys (more tiles than block slots): 1M 0.075-0.076 -> 0.085,
+// 2M 0.097-0.100 -> 0.112, 4M 0.162 -> 0.170; there sorted keys ran 0.073 / 0.107 / 0.164 at 16.
+// Padding the staged slots instead (one word per 32, or rows rotated by XOR) cured sorted keys
+// (64M 1.43) but cost random u32 keys 1.418 -> 1.515 and split pairs 1.97 -> 2.45 (spills 12 -> 136
+// bytes): not kept.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
 #ifndef RADIX_SWEEP_ITEMS_KVP
-#define RADIX_SWEEP_ITEMS_KVP 16
+#define RADIX_SWEEP_ITEMS_KVP 15
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KVP_MID
+#define RADIX_SWEEP_ITEMS_KVP_MID 16
 #endif
 #ifndef RADIX_COUNTS_REREAD_KVP
 #define RADIX_COUNTS_REREAD_KVP 1
@@ -78,6 +95,9 @@
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP
 #define RADIX_SWEEP_ITEMS_KVP 10   // 5120 pairs, 40 KB staged
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KVP_MID
+#define RADIX_SWEEP_ITEMS_KVP_MID RADIX_SWEEP_ITEMS_KVP
 #endif
 // u32 keys in larger tiles (dynamic shared memory past 48 KB), all with the counts reread (which
 // alone took 384 x 24 from 1.423 to 1.656): H200, session 35, 16M / 64M ms, against 0.407-0.408 /
@@ -87,8 +107,8 @@
 #ifndef RADIX_SWEEP_ITEMS_KEYS
 #define RADIX_SWEEP_ITEMS_KEYS 24  // 9216 keys, 36 KB staged
 #endif
-// Split u32 and i32 pairs: 16 items on sm_90 and sm_100 (8192 keys beside 8192 values, 64 KB
-// staged in one round, 12 bytes of spills), 18 on sm_120 (100 KB per SM: one such block; two
+// Split u32 and i32 pairs: 15 items on sm_90 and sm_100 (7680 keys beside 7680 values, 60 KB
+// staged in one round, no spills), 18 on sm_120 (100 KB per SM: one such block; two
 // rounds, 36 KB), 12 before (untimed there; sm_75 would fit one such block per SM).
 // Larger tiles pay once each slot's digit, not its 64-bit output position, waits for the value
 // scatter (RADIX_HOLD_DIGITS_PAIRS). H200, session 34, u32 pairs 16M / 64M ms, two rounds
@@ -100,13 +120,22 @@
 //           16 0.571 / 2.033-2.036
 //   call 3: base 0.595-0.599 / 2.137-2.139  digits 16 0.570 / 2.031-2.033  18 0.574 / 2.015-2.017
 //           20 0.683-0.685 / 2.513-2.515 (292 bytes of spills)  18 + prefetch 24 ahead 0.570-0.571 / 2.004
-// Session 36: 16 items staged in one round (RADIX_JOINT_STAGING_PAIRS, figures there)  <- chosen
+// Session 36: 16 items staged in one round (RADIX_JOINT_STAGING_PAIRS, figures there).
+// Session 37: 15 items <- chosen. At 16 sorted keys stage into one bank (as for Kvp above): 2.75 ms
+// at 64M against 1.97 random. 16 -> 15 items, H200, random / sorted keys, ms, one call each:
+//   8M 0.328 / 0.392 -> 0.325-0.327 / 0.247-0.248    16M 0.570 / 0.735-0.736 -> 0.576-0.579 / 0.472
+//   32M 1.037-1.039 / 1.424-1.425 -> 1.052-1.055 / 0.916-0.917
+//   64M 1.972-1.977 / 2.749-2.750 -> 2.013-2.019 / 1.810-1.814 (17 items, 32 bytes of spills, in
+//   another call: 2.053-2.055 / 1.788-1.789 against 15's 2.052-2.054 / 1.833-1.837)
+//   256M 7.608-7.619 / 12.03 -> 7.758-7.769 / 8.165-8.167
+// One round, 64M, 16 -> 15: half the keys equal 1.799 -> 1.831, keys differing in one byte
+// 0.887 -> 0.904, 16 distinct 1.542 -> 1.560. Random keys lose 1-2% for sorted ones' 35-50%.
 // Below src/tuning.rs RADIX_MID_KEYS_BELOW the pairs keep 12 items (RADIX_SWEEP_*_PAIRS_MID): a
 // 1M sort has 114 tiles of 9216 for 264 block slots. f32 pairs keep 12 items (216 bytes of spills
 // at 18 in the masked body, untimed).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
-#define RADIX_SWEEP_ITEMS_PAIRS 16
+#define RADIX_SWEEP_ITEMS_PAIRS 15
 #endif
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
@@ -379,7 +408,7 @@
 // Split u32 pairs staged in one round: each value goes to shared memory beside its key's slot
 // (its own array; 64 KB at 512 x 16) and one loop scatters both, so no digit waits in registers
 // between a key scatter and a value scatter (radix.cuh onesweep, radix_keys.cuh JointStaging).
-// The large set on sm_90 and sm_100 only (RADIX_SWEEP_ITEMS_PAIRS 16 there; 228 KB per SM hold two
+// The large set on sm_90 and sm_100 only (RADIX_SWEEP_ITEMS_PAIRS 15 there; 228 KB per SM hold two
 // blocks); the mid and f32 sets, the segmented sort and other chips stage in two rounds. H200, session 36, u32 pairs ms, two
 // rounds alternating per call, 16M / 64M: two rounds at 18 items (before) 0.576-0.578 /
 // 2.031-2.039; one round 16 items 0.568-0.572 / 2.010-2.016 (12 bytes of spills), 18 items

@@ -96,7 +96,8 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    sort::<Kvp, u32>(gpu, stream, Variant::Kvp, data, None, order_flags(0, order))
+    let variant = if data.len() < crate::tuning::RADIX_MID_KEYS_BELOW { Variant::KvpMid } else { Variant::Kvp };
+    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order))
 }
 
 /// Sorts keys in place, asynchronously on `stream`.

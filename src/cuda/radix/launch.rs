@@ -17,6 +17,8 @@ use crate::SortError;
 pub(crate) enum Variant {
     /// `Kvp` structs, 8 bytes each, moved whole.
     Kvp,
+    /// `Kvp` structs, fewer than `tuning::RADIX_MID_KEYS_BELOW`: tiles sized for these grids.
+    KvpMid,
     /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
     U32,
     /// `u32` or `i32` keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
@@ -56,6 +58,12 @@ impl Variant {
                 histogram: "radix_histogram_kvp",
                 onesweep: "radix_onesweep_kvp",
                 small: Some("radix_small_kvp"),
+            },
+            Variant::KvpMid => Names {
+                config: "radix_config_kvp_mid",
+                histogram: "radix_histogram_kvp_mid",
+                onesweep: "radix_onesweep_kvp_mid",
+                small: Some("radix_small_kvp_mid"),
             },
             Variant::U32 => Names {
                 config: "radix_config_u32",
@@ -130,7 +138,7 @@ impl Variant {
             Variant::PairsU32 | Variant::PairsU32Mid | Variant::PairsF32 | Variant::SegmentPairsU32 => {
                 Some(Variant::SegmentPairsU32)
             }
-            Variant::Kvp | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => None,
+            Variant::Kvp | Variant::KvpMid | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => None,
         }
     }
 }
