@@ -113,15 +113,15 @@ fn check_one(s: &Sorter, stream: &Arc<CudaStream>, n: usize, p: Pattern, seed: u
 }
 
 /// Every edge length with every pattern: below, at and above the one-block limit (4K or 16K keys
-/// depending on the GPU) and the sweep tiles (kernels-cuda/cuda/tuning.cuh: 3072 pairs and 4096
-/// keys now; 6144 in earlier tunings), 2 tiles + 1, primes.
+/// depending on the GPU) and one to three sweep tiles past it (kernels-cuda/cuda/tuning.cuh; below
+/// 8M on sm_90: `Kvp` and u32 keys 8192, split pairs 6144; 5120 and 6144 on other GPUs), primes.
 fn edge_lengths_every_pattern() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
     let mut lengths = vec![0usize, 1, 2, 3, 5, 7, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 10007];
     for limit in [4096usize, 16384] {
         lengths.extend([limit - 1, limit, limit + 1]);
-        for tile in [3072usize, 4096, 6144] {
+        for tile in [3072usize, 4096, 5120, 6144, 8192] {
             for tiles in [1, 2, 3] {
                 let m = limit + tiles * tile;
                 lengths.extend([m - 1, m, m + 1]);
