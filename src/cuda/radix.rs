@@ -89,6 +89,15 @@ pub(crate) fn order_flags(key_flags: i32, order: Order) -> i32 {
     key_flags | if order == Order::Descending { launch::ORDER_DESCENDING } else { 0 }
 }
 
+/// The kernel set for `n` items: `mid` below `tuning::RADIX_MID_KEYS_BELOW`, else `large`.
+fn set_for(n: usize, mid: Variant, large: Variant) -> Variant {
+    if n < crate::tuning::RADIX_MID_KEYS_BELOW {
+        mid
+    } else {
+        large
+    }
+}
+
 /// Sorts `Kvp`s by key in place, stably, asynchronously on `stream`.
 pub(crate) fn sort_kvp(
     gpu: &Gpu,
@@ -96,7 +105,7 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = if data.len() < crate::tuning::RADIX_MID_KEYS_BELOW { Variant::KvpMid } else { Variant::Kvp };
+    let variant = set_for(data.len(), Variant::KvpMid, Variant::Kvp);
     sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order))
 }
 
@@ -107,7 +116,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = if data.len() < crate::tuning::RADIX_MID_KEYS_BELOW { K::KEYS_MID } else { K::KEYS };
+    let variant = set_for(data.len(), K::KEYS_MID, K::KEYS);
     sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order))
 }
 
@@ -120,7 +129,7 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
-    let variant = if keys.len() < crate::tuning::RADIX_MID_KEYS_BELOW { K::PAIRS_MID } else { K::PAIRS };
+    let variant = set_for(keys.len(), K::PAIRS_MID, K::PAIRS);
     sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
 }
 
