@@ -229,6 +229,34 @@ fn every_key_type() {
     }
 }
 
+/// Split u32 pairs from `RADIX_MID_KEYS_BELOW` with digits held constant, so that 1, 2 or 3 of
+/// the four passes run (the rest are skipped on the device): where the scratch buffer holds
+/// (key, value) items, a pass's format follows the buffer it reads, and an odd number of passes
+/// ends with the result split back from the scratch buffer.
+fn split_pairs_skipped_passes() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let n = gpusort::tuning::RADIX_MID_KEYS_BELOW + 3;
+    let mut r = Rng(41);
+    let random: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
+    let values: Vec<u32> = (0..n as u32).collect();
+    for mask in [0x00FF_FFFFu32, 0xFFFF_FF00, 0x0000_FFFF, 0xFF00_00FF, 0x0000_FF00] {
+        let keys: Vec<u32> = random.iter().map(|&k| (k & mask) | (0x5A5A_5A5A & !mask)).collect();
+        let input: Vec<Pair<u32>> = keys.iter().zip(&values).map(|(&key, &value)| Pair { key, value }).collect();
+        for order in ORDERS {
+            let s = s.clone().with_order(order);
+            let (mut dk, mut dv) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(&values).unwrap());
+            s.sort_pairs_device(&mut dk, &mut dv, &stream)
+                .unwrap_or_else(|e| panic!("pairs n={n} mask {mask:#x} {order:?}: {e}"));
+            let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
+            stream.synchronize().unwrap();
+            let out: Vec<Pair<u32>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
+            check::validate(&input, &out, order, true)
+                .unwrap_or_else(|e| panic!("pairs n={n} mask {mask:#x} {order:?}: {e}"));
+        }
+    }
+}
+
 /// What the device sorts refuse is refused before any work, the data untouched: keys without
 /// device kernels, a network with keys other than `u32`, split arrays of different lengths.
 fn refused_device_keys_untouched() {
@@ -443,6 +471,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("large_inputs", large_inputs),
         harness::gpu("repeatable", repeatable),
         harness::gpu("every_key_type", every_key_type),
+        harness::gpu("split_pairs_skipped_passes", split_pairs_skipped_passes),
         harness::gpu("refused_device_keys_untouched", refused_device_keys_untouched),
         harness::gpu("bench_device_radix", bench_device_radix).with_ignored_flag(true),
         harness::gpu("sanitizer_sizes", sanitizer_sizes),

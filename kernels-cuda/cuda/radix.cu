@@ -16,10 +16,16 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
     radix::copy_back(plan, src, dst, words);
 }
 
+extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const radix::KvpItem *src, unsigned *keys,
+                                                 unsigned *values, unsigned long long n) {
+    radix::copy_back_split(plan, src, keys, values, n);
+}
+
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
-// histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes.
+// histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes, and 1 when the
+// scratch buffer holds (key, value) items (S::B_INTERLEAVED).
 #define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                     \
-    extern "C" __device__ unsigned radix_config_##NAME[9] = {                                                          \
+    extern "C" __device__ unsigned radix_config_##NAME[10] = {                                                          \
         SWEEP_THREADS,                                                                                                 \
         SWEEP_ITEMS,                                                                                                   \
         RADIX_SMALL_THREADS,                                                                                           \
@@ -28,7 +34,8 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
         RADIX_HIST_THREADS,                                                                                            \
         RADIX_HIST_BLOCKS_PER_SM,                                                                                      \
         S::PASSES,                                                                                                     \
-        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>()};                                                  \
+        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(),                                                   \
+        S::B_INTERLEAVED};                                                                                             \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
         radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
@@ -97,9 +104,9 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
 }
 
 #define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                \
-    extern "C" __device__ unsigned radix_config_segment_##NAME[9] = {                                                  \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[10] = {                                                 \
         SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_HIST_THREADS, RADIX_HIST_BLOCKS_PER_SM, S::PASSES,                  \
-        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>()};                                                  \
+        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(), 0};                                                  \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(                   \
         const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
         unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \

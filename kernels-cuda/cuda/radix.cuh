@@ -275,6 +275,16 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     Item *dst = from_b ? keys_a : keys_b;
     const Value *vsrc = VALUES ? (from_b ? values_b : values_a) : nullptr;
     Value *vdst = from_b ? values_a : values_b;
+    // S::B_INTERLEAVED (split u32 pairs): buffer B holds (key, value) items, so the passes that read
+    // A write 8-byte items as a Kvp sort does; the passes that read B find each key and value two
+    // words apart. (The two as separate instantiations in one kernel spilled 448 bytes, sm_90.)
+    constexpr bool MIXED = S::B_INTERLEAVED;
+    static_assert(!MIXED || (sizeof(Item) == 4 && sizeof(Value) == 4), "B interleaves 32-bit pairs");
+    const unsigned stride = MIXED && from_b ? 2 : 1;
+    if constexpr (MIXED) {
+        if (from_b) vsrc = reinterpret_cast<const Value *>(src) + 1;
+    }
+    KvpItem *const items_out = MIXED && !from_b ? reinterpret_cast<KvpItem *>(keys_b) : nullptr;
     const KeyOrder<S, FLOAT> key(order);
     const int shift = pass * DIGIT_BITS;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
@@ -294,8 +304,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     unsigned *status = all_status + chain.first_tile * RADIX;
     const unsigned long long *base_in = chain.base_in;
     unsigned long long *base_out = chain.base_out;
-    src += chain.begin;
-    if constexpr (VALUES) vsrc += chain.begin;
+    src += chain.begin * stride;
+    if constexpr (VALUES) vsrc += chain.begin * stride;
     const unsigned tile_begin = tile * TILE;
     const unsigned tile_len = min((unsigned)TILE, portion_len - tile_begin);
     const unsigned last_tile = (portion_len - 1) / TILE;
@@ -305,7 +315,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         if (t == 0 && ahead <= last_tile) {
             const unsigned first = ahead * TILE, len = min((unsigned)TILE, portion_len - first);
             // Keys only: split pairs with their values prefetched too ran slower (tuning.cuh).
-            prefetch_l2(src + first, len * (unsigned)sizeof(Item));
+            prefetch_l2(src + first * stride, len * stride * (unsigned)sizeof(Item));
         }
     }
 
@@ -342,15 +352,21 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         constexpr bool FULL = decltype(full_tile)::value;
         Held held[ITEMS];
         Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
+        // Loads at a stride known to the compiler, so the addresses stay one base and immediates.
+        auto load_keys = [&](auto step) {
+            constexpr unsigned STEP = decltype(step)::value;
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const unsigned idx = warp_begin + i * 32;
-            if (FULL || idx < portion_len) {
-                if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
-                else held[i] = src[idx];
-                if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx];
+            for (int i = 0; i < ITEMS; ++i) {
+                const unsigned idx = warp_begin + i * 32;
+                if (FULL || idx < portion_len) {
+                    if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
+                    else held[i] = src[idx * STEP];
+                    if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx * STEP];
+                }
             }
-        }
+        };
+        if (MIXED && from_b) load_keys(std::integral_constant<unsigned, 2>{});
+        else load_keys(std::integral_constant<unsigned, 1>{});
         auto digit = [&](int i) {
             if (!FULL && warp_begin + i * 32 >= portion_len) return PAST_END;
             if constexpr (KEYS_FIRST) return key.digit_of_bits(held[i], shift);
@@ -468,6 +484,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         // S::JOINT_STAGING: each value goes to shared memory with its key, one scatter loop for both.
         constexpr bool JOINT = SweepShared<S, THREADS, ITEMS>::JOINT;
         static_assert(!JOINT || !VALUES_LATE, "one-round staging holds the values in registers");
+        static_assert(!MIXED || JOINT, "an interleaved B is staged in one round");
         auto stage = [&] {
 #pragma unroll
             for (int i = 0; i < ITEMS; ++i) {
@@ -521,11 +538,15 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         if constexpr (VALUES_AFTER_RANK) {
             const Value *vload = vsrc;  // opaque, as `reload` above
             asm("" : "+l"(vload));
+            auto load_values = [&](auto step) {
 #pragma unroll
-            for (int i = 0; i < ITEMS; ++i) {
-                const unsigned idx = warp_begin + i * 32;
-                if (FULL || idx < portion_len) value[i] = vload[idx];
-            }
+                for (int i = 0; i < ITEMS; ++i) {
+                    const unsigned idx = warp_begin + i * 32;
+                    if (FULL || idx < portion_len) value[i] = vload[idx * decltype(step)::value];
+                }
+            };
+            if (MIXED && from_b) load_values(std::integral_constant<unsigned, 2>{});
+            else load_values(std::integral_constant<unsigned, 1>{});
         }
         if constexpr (HOLD || JOINT) stage();
         find_offsets_late();
@@ -534,8 +555,12 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             each_slot([&](int, unsigned j) {
                 const Item x = sh.keys[j];
                 const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
-                dst[o] = x;
-                vdst[o] = sh.joint_values[j];
+                if (MIXED && items_out) {
+                    items_out[o] = KvpItem{x, sh.joint_values[j]};
+                } else {
+                    dst[o] = x;
+                    vdst[o] = sh.joint_values[j];
+                }
             });
         } else {
             scatter_two_rounds();
@@ -557,6 +582,18 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
         for (unsigned long long w = quads * 4 + i; w < words; w += stride) dst[w] = src[w];
     } else {
         for (; i < words; i += stride) dst[i] = src[i];
+    }
+}
+
+// The same for an interleaved B (S::B_INTERLEAVED): its n items split back into keys and values.
+__device__ void copy_back_split(const unsigned *plan, const KvpItem *src, unsigned *keys, unsigned *values,
+                                unsigned long long n) {
+    if (!plan[PLAN_RESULT_IN_B]) return;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const KvpItem x = src[i];
+        keys[i] = x.key;
+        values[i] = x.value;
     }
 }
 

@@ -58,6 +58,7 @@ struct SortKvp {
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = false;  // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
@@ -80,6 +81,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_KEYS;  // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
@@ -102,6 +104,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
     static constexpr bool JOINT_STAGING = false;  // JointStaged below
+    static constexpr bool B_INTERLEAVED = false;  // JointStaged below
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -122,6 +125,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
+    static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = false;  // untimed (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
@@ -144,6 +148,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
     static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
+    static constexpr bool B_INTERLEAVED = false;  // two-round staging
     static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -168,6 +173,8 @@ template <class S> struct FloatKeys : S {
 // plain sort's large u32 pairs set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS says so.
 template <class S> struct JointStaged : S {
     static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
+    // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
+    static constexpr bool B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS && RADIX_INTERLEAVE_B_PAIRS;
 };
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }

@@ -425,6 +425,18 @@
 #ifndef RADIX_JOINT_STAGING_PAIRS
 #define RADIX_JOINT_STAGING_PAIRS 0
 #endif
+// Split u32 pairs (the large set, where staged in one round): the scratch buffer holds the pairs
+// as 8-byte (key, value) items, so every other pass writes 8-byte items as a Kvp sort does
+// (radix.cuh onesweep); the result is split back when an odd number of passes ran. H200, session
+// 38, two rounds alternating, random / sorted keys, ms, split arrays -> items in the scratch:
+// 8M 0.323 / 0.245-0.248 -> 0.309-0.310 / 0.240; 16M 0.571-0.574 / 0.466-0.467 -> 0.550-0.551 /
+// 0.431-0.432; 64M 2.014-2.018 / 1.810-1.815 -> 1.960-1.962 / 1.623-1.624; 256M 7.631-7.632 /
+// 8.072-8.086 -> 7.560-7.561 / 7.612-7.617. 64M patterns: 16 distinct keys 1.552 -> 1.569, one
+// random byte (one pass, split back) 0.892 -> 0.853, half one key 1.812 -> 1.800. Same SASS for
+// every other set.
+#ifndef RADIX_INTERLEAVE_B_PAIRS
+#define RADIX_INTERLEAVE_B_PAIRS 1
+#endif
 // Session 3 (ci/cub/sweep_configs_s3.txt, H200, 2026-11-22, median ms at 16M / 64M, one run;
 // ptxas sm_90 registers / spill-store bytes for the kvp, u32 and pairs_u32 sweep kernels):
 //   B    (neither):                       kvp 0.729 / 2.668  keys 0.562 / 2.174  pairs 0.937 / 3.451  64/4, 64/0, 64/28

@@ -179,9 +179,13 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     let tiles = n.min(portion_cap).div_ceil(cfg.tile);
     let status_words = tiles * RADIX;
     let align = |x: usize| x.div_ceil(256) * 256;
+    // The scratch copy of split pairs as (key, value) items, where the image says so: every other
+    // pass then writes 8-byte items (radix.cuh onesweep, B_INTERLEAVED).
+    let interleaved = cfg.b_interleaved && values_a.is_some();
+    assert!(!interleaved || (size_of::<K>() == 4 && size_of::<V>() == 4));
     let mut l = Layout { keys: 0, values: 0, meta64: 0, meta32: 0, status: 0, total: 0 };
-    l.values = align(n * size_of::<K>());
-    l.meta64 = l.values + if values_a.is_some() { align(n * size_of::<V>()) } else { 0 };
+    l.values = if interleaved { n * size_of::<K>() } else { align(n * size_of::<K>()) };
+    l.meta64 = align(l.values + if values_a.is_some() { n * size_of::<V>() } else { 0 });
     // u64: [passes][256] histogram, then [passes][2][256] digit bases (ping-pong per portion).
     l.meta32 = l.meta64 + align(passes * RADIX * 3 * 8);
     // u32: the plan, then one tile counter per launch (pass x portion).
@@ -204,6 +208,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
     .map_err(SortError::driver("cuMemsetD8Async", l.total - l.meta64))?;
 
+    // Interleaved, both name halves of the one range of items the kernels address from `keys_b`.
     let keys_b = all.range(l.keys, n * size_of::<K>()).cast::<K>();
     let values_b = values_a.map(|_| all.range(l.values, n * size_of::<V>()).cast::<V>());
     let meta64 = all.range(l.meta64, passes * RADIX * 3 * 8).cast::<u64>();
@@ -235,9 +240,16 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
             launch::onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, &portion)?;
         }
     }
-    launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
-    if let (Some(a), Some(b)) = (values_a, values_b) {
-        launch::copy_back(gpu, stream, plan, b, a)?;
+    match (values_a, values_b) {
+        (Some(a), _) if interleaved => {
+            let items = all.range(l.keys, n * 8).cast::<[u32; 2]>();
+            launch::copy_back_split(gpu, stream, plan, items, keys_a.cast(), a.cast())?;
+        }
+        (Some(a), Some(b)) => {
+            launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
+            launch::copy_back(gpu, stream, plan, b, a)?;
+        }
+        _ => launch::copy_back(gpu, stream, plan, keys_b, keys_a)?,
     }
     Ok(())
 }

@@ -157,6 +157,10 @@ pub(crate) struct Config {
     pub(crate) passes: usize,
     /// Dynamic shared memory of each sweep block; 0 where the sweep's fits in static memory.
     pub(crate) sweep_shared_bytes: u32,
+    /// The scratch buffer holds split pairs as 8-byte (key, value) items (`B_INTERLEAVED` in
+    /// radix_keys.cuh): the passes that read the caller's arrays write items, the others split
+    /// them back, and `copy_back_split` ends a sort whose result is in the scratch buffer.
+    pub(crate) b_interleaved: bool,
 }
 
 /// The tiling is compiled per architecture, so it is read from the loaded image once per device
@@ -171,8 +175,8 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     let module = gpu.module(&gpusort_kernels::RADIX)?;
     let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 36];
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 36))?;
+    let mut bytes = [0u8; 40];
+    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 40))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     let mut c = Config {
@@ -185,6 +189,7 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         hist_blocks_per_sm: w[6],
         passes: w[7] as usize,
         sweep_shared_bytes: w[8],
+        b_interleaved: w[9] != 0,
     };
     if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
         return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });
@@ -467,6 +472,28 @@ pub(crate) fn copy_back<T>(
     unsafe { stream.launch_builder(&f).arg(&plan.ptr).arg(&src.ptr).arg(&dst.ptr).arg(&words).launch(lc) }
         .map(drop)
         .map_err(launch_err("radix_copy_back"))
+}
+
+/// Splits the (key, value) items of `src` into `keys` and `values` when the plan says the result
+/// ended in the scratch buffer (`Config::b_interleaved`).
+pub(crate) fn copy_back_split(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    plan: Dev<u32>,
+    src: Dev<[u32; 2]>,
+    keys: Dev<u32>,
+    values: Dev<u32>,
+) -> Result<(), SortError> {
+    assert!(src.len() == keys.len() && keys.len() == values.len() && plan.len() >= PLAN_WORDS);
+    let n = src.len() as u64;
+    let f = gpu.function(&gpusort_kernels::RADIX, "radix_copy_back_split")?;
+    let blocks = grid_for(src.len(), 256, gpu.multiprocessors as usize * 8);
+    let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    // SAFETY: matches radix_copy_back_split(const u32* plan, const KvpItem* src, u32* keys, u32*
+    // values, u64 n); `src` holds n items, `keys` and `values` n words each (checked above).
+    unsafe { stream.launch_builder(&f).arg(&plan.ptr).arg(&src.ptr).arg(&keys.ptr).arg(&values.ptr).arg(&n).launch(lc) }
+        .map(drop)
+        .map_err(launch_err("radix_copy_back_split"))
 }
 
 /// Sorts an input of at most `cfg.small_tile` keys in one block, in place.
