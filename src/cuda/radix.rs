@@ -5,8 +5,9 @@
 //! of one tile are sorted by one block in one launch. The kernels are `kernels-cuda/cuda/radix.cu`.
 //!
 //! Extra device memory, in one allocation made and freed on the caller's stream: one copy of the
-//! data (the ping-pong buffer), 2 KB of status words per tile (two regions of 256 u32) and 6 KB of
-//! counters; for 64M pairs (512 MB) that is 512 MB + 32 MB.
+//! data (the ping-pong buffer; split u32 pairs keep it as (key, value) items where the image says
+//! so, `Config::b_interleaved`), 2 KB of status words per tile (two regions of 256 u32) and 6 KB
+//! of counters; for 64M pairs (512 MB) that is 512 MB + 32 MB.
 
 mod launch;
 mod segment_launch;
@@ -208,7 +209,8 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
     .map_err(SortError::driver("cuMemsetD8Async", l.total - l.meta64))?;
 
-    // Interleaved, both name halves of the one range of items the kernels address from `keys_b`.
+    // With interleaved items the kernels address all n items from `keys_b`; `values_b` then names
+    // the second half of that range and is never read as values.
     let keys_b = all.range(l.keys, n * size_of::<K>()).cast::<K>();
     let values_b = values_a.map(|_| all.range(l.values, n * size_of::<V>()).cast::<V>());
     let meta64 = all.range(l.meta64, passes * RADIX * 3 * 8).cast::<u64>();
@@ -256,8 +258,8 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
 
 #[cfg(test)]
 mod tests {
-    //! Split pairs have no public device entry point yet, so they are tested here; Kvp and keys
-    //! are tested through the public API in tests/gpu_radix.rs.
+    //! Split pairs through `sort_pairs` itself, below the public API; every shape is tested
+    //! through the public API in tests/gpu_radix.rs.
     use super::*;
     use gpusort_cpu::check;
 
