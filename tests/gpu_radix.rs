@@ -193,17 +193,19 @@ fn check_key_type<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>,
         let out = stream.clone_dtoh(&d).unwrap();
         stream.synchronize().unwrap();
         check::validate_keys(&keys, &out, order).unwrap_or_else(|e| panic!("{what} keys n={n} {p:?} {order:?}: {e}"));
-
-        let (mut dk, mut dv) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(&values).unwrap());
-        s.sort_pairs_device(&mut dk, &mut dv, stream)
-            .unwrap_or_else(|e| panic!("{what} pairs n={n} {p:?} {order:?}: {e}"));
-        let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
-        stream.synchronize().unwrap();
-        let input: Vec<Pair<K>> = keys.iter().zip(&values).map(|(&key, &value)| Pair { key, value }).collect();
-        let out: Vec<Pair<K>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
-        check::validate(&input, &out, order, true)
-            .unwrap_or_else(|e| panic!("{what} pairs n={n} {p:?} {order:?}: {e}"));
+        check_pairs(&s, stream, &keys, &values, &format!("{what} pairs n={n} {p:?} {order:?}"));
     }
+}
+
+/// Split arrays sorted on the device by `s` (its order), checked against a stable sort.
+fn check_pairs<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, keys: &[K], values: &[u32], what: &str) {
+    let (mut dk, mut dv) = (stream.clone_htod(keys).unwrap(), stream.clone_htod(values).unwrap());
+    s.sort_pairs_device(&mut dk, &mut dv, stream).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
+    stream.synchronize().unwrap();
+    let input: Vec<Pair<K>> = keys.iter().zip(values).map(|(&key, &value)| Pair { key, value }).collect();
+    let out: Vec<Pair<K>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
+    check::validate(&input, &out, s.order(), true).unwrap_or_else(|e| panic!("{what}: {e}"));
 }
 
 /// Every key type the device sorts take, keys alone and with values, at the edge lengths (the
@@ -242,17 +244,9 @@ fn split_pairs_skipped_passes() {
     let values: Vec<u32> = (0..n as u32).collect();
     for mask in [0x00FF_FFFFu32, 0xFFFF_FF00, 0x0000_FFFF, 0xFF00_00FF, 0x0000_FF00] {
         let keys: Vec<u32> = random.iter().map(|&k| (k & mask) | (0x5A5A_5A5A & !mask)).collect();
-        let input: Vec<Pair<u32>> = keys.iter().zip(&values).map(|(&key, &value)| Pair { key, value }).collect();
         for order in ORDERS {
-            let s = s.clone().with_order(order);
-            let (mut dk, mut dv) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(&values).unwrap());
-            s.sort_pairs_device(&mut dk, &mut dv, &stream)
-                .unwrap_or_else(|e| panic!("pairs n={n} mask {mask:#x} {order:?}: {e}"));
-            let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
-            stream.synchronize().unwrap();
-            let out: Vec<Pair<u32>> = ok.iter().zip(&ov).map(|(&key, &value)| Pair { key, value }).collect();
-            check::validate(&input, &out, order, true)
-                .unwrap_or_else(|e| panic!("pairs n={n} mask {mask:#x} {order:?}: {e}"));
+            let what = format!("pairs n={n} mask {mask:#x} {order:?}");
+            check_pairs(&s.clone().with_order(order), &stream, &keys, &values, &what);
         }
     }
 }
