@@ -63,7 +63,7 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
 
 RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEEP_ITEMS_KVP, RADIX_SWEEP_BLOCKS_KVP)
 // Kvp below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): the tile size that fills the grid there (tuning.cuh).
-RADIX_SORT_ENTRY_POINTS(kvp_mid, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEEP_ITEMS_KVP_MID,
+RADIX_SORT_ENTRY_POINTS(kvp_mid, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_MID, RADIX_SWEEP_ITEMS_KVP_MID,
                         RADIX_SWEEP_BLOCKS_KVP)
 // 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
 // 384 x 24 block shape the integer-only body spilled more and ran slower (tuning.cuh). Pairs of

@@ -78,7 +78,8 @@
 //   256M 6.909-6.910 / 9.185-9.196 -> 6.914-6.915 / 7.247-7.248 (pass 3 of 2^28 sorted keys: 16
 //   digits, 480 slots apart, still one bank)
 // Below 8M 15 items lost on random keys (more tiles than block slots): 1M 0.075-0.076 -> 0.085,
-// 2M 0.097-0.100 -> 0.112, 4M 0.162 -> 0.170; there sorted keys ran 0.073 / 0.107 / 0.164 at 16.
+// 2M 0.097-0.100 -> 0.112, 4M 0.162 -> 0.170; there sorted keys ran 0.073 / 0.107 / 0.164 at 16,
+// and Kvp below 8M takes 448 x 18 instead (8064 pairs; figures with the keys' mid set below).
 // Padding the staged slots instead (one word per 32, or rows rotated by XOR) cured sorted keys
 // (64M 1.43) but cost random u32 keys 1.418 -> 1.515 and split pairs 1.97 -> 2.45 (spills 12 -> 136
 // bytes): not kept.
@@ -86,8 +87,11 @@
 #ifndef RADIX_SWEEP_ITEMS_KVP
 #define RADIX_SWEEP_ITEMS_KVP 15
 #endif
+#ifndef RADIX_SWEEP_THREADS_KVP_MID
+#define RADIX_SWEEP_THREADS_KVP_MID 448  // 8064 pairs: 31.5 of each digit per tile (below)
+#endif
 #ifndef RADIX_SWEEP_ITEMS_KVP_MID
-#define RADIX_SWEEP_ITEMS_KVP_MID 16
+#define RADIX_SWEEP_ITEMS_KVP_MID 18
 #endif
 #ifndef RADIX_COUNTS_REREAD_KVP
 #define RADIX_COUNTS_REREAD_KVP 1
@@ -95,6 +99,9 @@
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP
 #define RADIX_SWEEP_ITEMS_KVP 10   // 5120 pairs, 40 KB staged
+#endif
+#ifndef RADIX_SWEEP_THREADS_KVP_MID
+#define RADIX_SWEEP_THREADS_KVP_MID RADIX_SWEEP_THREADS_KVP
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP_MID
 #define RADIX_SWEEP_ITEMS_KVP_MID RADIX_SWEEP_ITEMS_KVP
@@ -188,6 +195,19 @@
 // Keys alone below src/tuning.rs RADIX_MID_KEYS_BELOW (8M) take sets with more threads per tile:
 // u32 and i32 keys the integer body, 64-bit keys the masked one (the shapes all keys had before
 // session 18; figures there).
+// 448 x 18 on sm_90 and sm_100 for these keys and Kvp below 8M: 8064 items a tile, so that sorted
+// keys do not stage into one bank as at 8192 (32 of each digit). H200, session 39, ms at 1M / 2M /
+// 4M, 512 x 16 -> 448 x 18: Kvp random 0.075 / 0.098 / 0.164 -> 0.077 / 0.100 / 0.170, sorted
+// 0.073 / 0.108 / 0.165 -> 0.070 / 0.099 / 0.145; u32 keys random 0.071 / 0.089 / 0.134 -> 0.075 /
+// 0.094 / 0.145, sorted 0.067 / 0.101 / 0.139 -> 0.067 / 0.091 / 0.120 (docs/tuning.md).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SWEEP_THREADS_KEYS_MID
+#define RADIX_SWEEP_THREADS_KEYS_MID 448
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KEYS_MID
+#define RADIX_SWEEP_ITEMS_KEYS_MID 18
+#endif
+#endif
 #ifndef RADIX_SWEEP_THREADS_KEYS_MID
 #define RADIX_SWEEP_THREADS_KEYS_MID 512
 #endif
