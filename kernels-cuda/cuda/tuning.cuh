@@ -195,19 +195,13 @@
 // Keys alone below src/tuning.rs RADIX_MID_KEYS_BELOW (8M) take sets with more threads per tile:
 // u32 and i32 keys the integer body, 64-bit keys the masked one (the shapes all keys had before
 // session 18; figures there).
-// 448 x 18 on sm_90 and sm_100 for these keys and Kvp below 8M: 8064 items a tile, so that sorted
-// keys do not stage into one bank as at 8192 (32 of each digit). H200, session 39, ms at 1M / 2M /
-// 4M, 512 x 16 -> 448 x 18: Kvp random 0.075 / 0.098 / 0.164 -> 0.077 / 0.100 / 0.170, sorted
-// 0.073 / 0.108 / 0.165 -> 0.070 / 0.099 / 0.145; u32 keys random 0.071 / 0.089 / 0.134 -> 0.075 /
-// 0.094 / 0.145, sorted 0.067 / 0.101 / 0.139 -> 0.067 / 0.091 / 0.120 (docs/tuning.md).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
-#ifndef RADIX_SWEEP_THREADS_KEYS_MID
-#define RADIX_SWEEP_THREADS_KEYS_MID 448
-#endif
-#ifndef RADIX_SWEEP_ITEMS_KEYS_MID
-#define RADIX_SWEEP_ITEMS_KEYS_MID 18
-#endif
-#endif
+// Kvp below 8M takes 448 x 18 on sm_90 and sm_100 (8064 items a tile, so that sorted keys do not
+// stage into one bank as at 8192, 32 of each digit); these keys keep 512 x 16. H200, session 39,
+// ms at 1M / 2M / 4M, 512 x 16 -> 448 x 18: Kvp random 0.075 / 0.098 / 0.164 -> 0.077 / 0.100 /
+// 0.170, sorted 0.073 / 0.108 / 0.165 -> 0.070 / 0.099 / 0.145; these keys random 0.071 / 0.089 /
+// 0.134 -> 0.075 / 0.094 / 0.145, sorted 0.067 / 0.101 / 0.139 -> 0.067 / 0.091 / 0.120, and in
+// the report of 5dda56c 1M u32 keys 0.081 against CUB's 0.083, i32 0.080 against 0.080 (0.071
+// and 0.073 at 512 x 16 in the report of 569bf32): random keys weigh more (docs/tuning.md).
 #ifndef RADIX_SWEEP_THREADS_KEYS_MID
 #define RADIX_SWEEP_THREADS_KEYS_MID 512
 #endif
