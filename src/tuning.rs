@@ -177,10 +177,10 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// 64-bit keys 256 x 20, 4 blocks; `kernels-cuda/cuda/tuning.cuh`). f32 keys keep the large set at
 /// every size (it has the float path). Split u32 and i32 pairs change sets here too: 512 x 12
 /// below (`radix_*_pairs_u32_mid`), 512 x 15 from here up on sm_90 and sm_100 (sessions 34-37;
-/// the boundary itself untimed for pairs). `Kvp` too, on sm_90 and sm_100: 512 x 16 below
-/// (`radix_*_kvp_mid`), 512 x 15 from here up, where tiles of 16 stage sorted keys into one shared
-/// memory bank (H200, session 37: 64M sorted 2.00 ms against 1.50; random 1M 0.075 against 0.085
-/// at 15). H200, device-resident random keys, medians (2026-11-26,
+/// the boundary itself untimed for pairs). `Kvp` too, on sm_90 and sm_100: 448 x 18 below
+/// (`radix_*_kvp_mid`, 8064 pairs a tile since session 39), 512 x 15 from here up, where tiles of
+/// 512 x 16 stage sorted keys into one shared memory bank (H200, session 37: 64M sorted 2.00 ms
+/// against 1.50; random 1M 0.075 against 0.085 at 15). H200, device-resident random keys, medians (2026-11-26,
 /// session 18, `benches/sort/shapes.rs`, one call):
 ///
 /// | n | u32: mid set | large set | u64: mid set | large set |
