@@ -192,6 +192,22 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 
+/// `Kvp` sorts of this many pairs or more take a kernel set of their own on the GPU: 7616-pair
+/// tiles on sm_90 and sm_100 (448 threads x 17) instead of 7680, so that the last pass of sorted
+/// keys, 16 digits a tile from 128M pairs up, does not stage into one shared-memory bank. H200,
+/// session 39, device-resident, ms, random / sorted keys, 7680 -> 7616 pairs a tile:
+///
+/// | n | random | sorted |
+/// | ---: | ---: | ---: |
+/// | 16M | 0.510 -> 0.525 | 0.409 -> 0.423 |
+/// | 64M | 1.792 -> 1.802 | 1.498 -> 1.563 |
+/// | 256M | 6.908 -> 6.895 | 7.239 -> 6.692 |
+///
+/// ```
+/// assert!(gpusort::tuning::RADIX_HUGE_KVP_FROM > gpusort::tuning::RADIX_MID_KEYS_BELOW);
+/// ```
+pub const RADIX_HUGE_KVP_FROM: usize = 128 << 20;
+
 /// `Sorter::sort_by_key` puts records in order on the GPU (keys and records up, the keys sorted
 /// and the records gathered in device memory, the records down) from this many bytes of records
 /// up, when its sorter runs the keys' argsort there; below, the host gathers them from a copy.

@@ -168,6 +168,22 @@ fn large_inputs() {
     }
 }
 
+/// `Kvp` sorts from `RADIX_HUGE_KVP_FROM` take a kernel set of their own: both sides of it, with a
+/// partial last tile above, random and sorted keys (the pattern that set is for) and one pass.
+fn huge_kvp_set() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    let huge = gpusort::tuning::RADIX_HUGE_KVP_FROM;
+    for (n, p) in [
+        (huge - 1, Pattern::Sorted),
+        (huge + 3, Pattern::Random),
+        (huge + 3, Pattern::Sorted),
+        (huge + 3, Pattern::LowByte),
+    ] {
+        check_kvp(&s, &stream, &keys(n, p, 11), p);
+    }
+}
+
 /// The same random input sorted twice gives the same bits (no race between tiles).
 fn repeatable() {
     let Some((s, ctx)) = sorter() else { return };
@@ -463,6 +479,7 @@ fn main() -> std::process::ExitCode {
     harness::run(vec![
         harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
         harness::gpu("large_inputs", large_inputs),
+        harness::gpu("huge_kvp_set", huge_kvp_set),
         harness::gpu("repeatable", repeatable),
         harness::gpu("every_key_type", every_key_type),
         harness::gpu("split_pairs_skipped_passes", split_pairs_skipped_passes),

@@ -65,6 +65,10 @@ RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEE
 // Kvp below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): the tile size that fills the grid there (tuning.cuh).
 RADIX_SORT_ENTRY_POINTS(kvp_mid, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_MID, RADIX_SWEEP_ITEMS_KVP_MID,
                         RADIX_SWEEP_BLOCKS_KVP)
+// Kvp from src/tuning.rs RADIX_HUGE_KVP_FROM: the tile that keeps sorted keys' last pass out of one
+// shared-memory bank (tuning.cuh).
+RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, RADIX_SWEEP_ITEMS_KVP_HUGE,
+                        RADIX_SWEEP_BLOCKS_KVP)
 // 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
 // 384 x 24 block shape the integer-only body spilled more and ran slower (tuning.cuh). Pairs of
 // u32 and i32 keys take the integer body, f32 pairs their own set; 64-bit keys share one set that

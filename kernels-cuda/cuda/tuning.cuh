@@ -106,6 +106,26 @@
 #ifndef RADIX_SWEEP_ITEMS_KVP_MID
 #define RADIX_SWEEP_ITEMS_KVP_MID RADIX_SWEEP_ITEMS_KVP
 #endif
+// Kvp from src/tuning.rs RADIX_HUGE_KVP_FROM (128M): 448 x 17 on sm_90 and sm_100, 7616 pairs a
+// tile. Sorted keys below 2^28 leave the last pass 16 digits a tile, whose runs start 480 slots
+// apart at 512 x 15 (a multiple of 32: a warp's staging stores meet in one bank) and 476 apart
+// here. H200, session 39, ms, random / sorted, 512 x 15 -> 448 x 17: 256M 6.905-6.911 / 7.239 ->
+// 6.895 / 6.692-6.693; but 16M 0.510 / 0.409 -> 0.525 / 0.423 and 64M 1.792 / 1.498 -> 1.802 /
+// 1.563, so only from 128M (docs/tuning.md).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SWEEP_THREADS_KVP_HUGE
+#define RADIX_SWEEP_THREADS_KVP_HUGE 448
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KVP_HUGE
+#define RADIX_SWEEP_ITEMS_KVP_HUGE 17
+#endif
+#endif
+#ifndef RADIX_SWEEP_THREADS_KVP_HUGE
+#define RADIX_SWEEP_THREADS_KVP_HUGE RADIX_SWEEP_THREADS_KVP
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KVP_HUGE
+#define RADIX_SWEEP_ITEMS_KVP_HUGE RADIX_SWEEP_ITEMS_KVP
+#endif
 // u32 keys in larger tiles (dynamic shared memory past 48 KB), all with the counts reread (which
 // alone took 384 x 24 from 1.423 to 1.656): H200, session 35, 16M / 64M ms, against 0.407-0.408 /
 // 1.422-1.424 for 384 x 24, 3 blocks: 512 x 24, 2 blocks 0.546-0.547 / 1.917-1.918; 512 x 28

@@ -106,7 +106,11 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = set_for(data.len(), Variant::KvpMid, Variant::Kvp);
+    let variant = if data.len() >= crate::tuning::RADIX_HUGE_KVP_FROM {
+        Variant::KvpHuge
+    } else {
+        set_for(data.len(), Variant::KvpMid, Variant::Kvp)
+    };
     sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order))
 }
 

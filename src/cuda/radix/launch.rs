@@ -19,6 +19,9 @@ pub(crate) enum Variant {
     Kvp,
     /// `Kvp` structs, fewer than `tuning::RADIX_MID_KEYS_BELOW`: tiles sized for these grids.
     KvpMid,
+    /// `Kvp` structs, at least `tuning::RADIX_HUGE_KVP_FROM`: tiles whose digit runs of sorted
+    /// keys do not start in one shared-memory bank.
+    KvpHuge,
     /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
     U32,
     /// `u32` or `i32` keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
@@ -64,6 +67,12 @@ impl Variant {
                 histogram: "radix_histogram_kvp_mid",
                 onesweep: "radix_onesweep_kvp_mid",
                 small: Some("radix_small_kvp_mid"),
+            },
+            Variant::KvpHuge => Names {
+                config: "radix_config_kvp_huge",
+                histogram: "radix_histogram_kvp_huge",
+                onesweep: "radix_onesweep_kvp_huge",
+                small: Some("radix_small_kvp_huge"),
             },
             Variant::U32 => Names {
                 config: "radix_config_u32",
@@ -138,7 +147,9 @@ impl Variant {
             Variant::PairsU32 | Variant::PairsU32Mid | Variant::PairsF32 | Variant::SegmentPairsU32 => {
                 Some(Variant::SegmentPairsU32)
             }
-            Variant::Kvp | Variant::KvpMid | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => None,
+            Variant::Kvp | Variant::KvpMid | Variant::KvpHuge | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => {
+                None
+            }
         }
     }
 }
