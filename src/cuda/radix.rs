@@ -321,4 +321,30 @@ mod tests {
             Err(SortError::InvalidArgument(_))
         ));
     }
+
+    /// Every `Kvp` kernel set at sizes compute-sanitizer can cover: `sort_kvp` picks the huge set
+    /// from 128M pairs only (hours under racecheck), so each set is also called here directly.
+    #[test]
+    fn every_kvp_set_at_sanitizer_sizes() {
+        let Some(gpu) = device() else { return };
+        gpu.ctx.bind_to_thread().unwrap();
+        let stream = gpu.ctx.new_stream().unwrap();
+        let mut r = rng(11);
+        for variant in [Variant::KvpMid, Variant::Kvp, Variant::KvpHuge] {
+            for n in [50_001usize, 131_073] {
+                for sorted in [false, true] {
+                    for order in [Order::Ascending, Order::Descending] {
+                        let input: Vec<Kvp> =
+                            (0..n as u32).map(|i| Kvp::new(if sorted { i } else { r() }, i)).collect();
+                        let mut d = stream.clone_htod(&input).unwrap();
+                        sort::<Kvp, u32>(&gpu, &stream, variant, &mut d, None, order_flags(0, order)).unwrap();
+                        let out = stream.clone_dtoh(&d).unwrap();
+                        stream.synchronize().unwrap();
+                        check::validate(&input, &out, order, true)
+                            .unwrap_or_else(|e| panic!("{variant:?} n={n} sorted={sorted} {order:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
 }
