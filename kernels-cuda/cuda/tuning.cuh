@@ -466,8 +466,8 @@
 // 8M 0.323 / 0.245-0.248 -> 0.309-0.310 / 0.240; 16M 0.571-0.574 / 0.466-0.467 -> 0.550-0.551 /
 // 0.431-0.432; 64M 2.014-2.018 / 1.810-1.815 -> 1.960-1.962 / 1.623-1.624; 256M 7.631-7.632 /
 // 8.072-8.086 -> 7.560-7.561 / 7.612-7.617. 64M patterns: 16 distinct keys 1.552 -> 1.569, one
-// random byte (one pass, split back) 0.892 -> 0.853, half one key 1.812 -> 1.800. Same SASS for
-// every other set.
+// random byte (one pass, split back) 0.892 -> 0.853, half one key 1.812 -> 1.800. The other sets'
+// SASS: pairs_u32_mid and pairs_f32 one address computation apart, the rest unchanged.
 #ifndef RADIX_INTERLEAVE_B_PAIRS
 #define RADIX_INTERLEAVE_B_PAIRS 1
 #endif
