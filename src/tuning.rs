@@ -192,21 +192,26 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 
-/// `Kvp` sorts of this many pairs or more take a kernel set of their own on the GPU: 7616-pair
-/// tiles on sm_90 and sm_100 (448 threads x 17) instead of 7680, so that the last pass of sorted
-/// keys, 16 digits a tile from 128M pairs up, does not stage into one shared-memory bank. H200,
-/// session 39, device-resident, ms, random / sorted keys, 7680 -> 7616 pairs a tile:
+/// Radix sorts of this many items or more (`Kvp`, 32-bit keys alone, split `u32` and `i32` pairs)
+/// take kernel sets of their own on the GPU, whose tiles keep the last pass of sorted keys out of
+/// one shared-memory bank: from 128M up that pass sees 16 digits a tile, and the runs of a tile
+/// of 7680 pairs (`Kvp`, split pairs) or 9216 keys start a multiple of 32 slots apart. sm_90 and
+/// sm_100: `Kvp` 448 threads x 17 items (session 39), keys 352 x 27, split pairs 480 x 15 (session
+/// 40). H200, device-resident, ms, random / sorted keys, large set -> huge set (the sets were
+/// timed at 16M and 64M through images of their own; below 128M they would cost random keys up to
+/// 3%, and sorted ones are faster than random there already):
 ///
-/// | n | random | sorted |
-/// | ---: | ---: | ---: |
-/// | 16M | 0.510 -> 0.525 | 0.409 -> 0.423 |
-/// | 64M | 1.792 -> 1.802 | 1.498 -> 1.563 |
-/// | 256M | 6.908 -> 6.895 | 7.239 -> 6.692 |
+/// | n | `Kvp` | u32 keys | split u32 pairs |
+/// | ---: | ---: | ---: | ---: |
+/// | 16M | 0.510 / 0.409 -> 0.525 / 0.423 | 0.405 / 0.318 -> 0.410 / 0.327 | |
+/// | 64M | 1.792 / 1.498 -> 1.802 / 1.563 | 1.417 / 1.236 -> 1.423 / 1.245 | 1.958 / 1.629 -> 1.972 / 1.688 |
+/// | 128M | 3.508 / 3.170 -> 3.507 / 3.146 | 2.763 / 2.504 -> 2.771 / 2.459 | 3.816 / 3.352 -> 3.832 / 3.368 |
+/// | 256M | 6.908 / 7.239 -> 6.895 / 6.692 | 5.464 / 5.653 -> 5.484 / 5.388 | 7.559 / 7.611 -> 7.600 / 7.064 |
 ///
 /// ```
-/// assert!(gpusort::tuning::RADIX_HUGE_KVP_FROM > gpusort::tuning::RADIX_MID_KEYS_BELOW);
+/// assert!(gpusort::tuning::RADIX_HUGE_FROM > gpusort::tuning::RADIX_MID_KEYS_BELOW);
 /// ```
-pub const RADIX_HUGE_KVP_FROM: usize = 128 << 20;
+pub const RADIX_HUGE_FROM: usize = 128 << 20;
 
 /// `Sorter::sort_by_key` puts records in order on the GPU (keys and records up, the keys sorted
 /// and the records gathered in device memory, the records down) from this many bytes of records

@@ -168,19 +168,30 @@ fn large_inputs() {
     }
 }
 
-/// `Kvp` sorts from `RADIX_HUGE_KVP_FROM` take a kernel set of their own: both sides of it, with a
-/// partial last tile above, random and sorted keys (the pattern that set is for) and one pass.
-fn huge_kvp_set() {
+/// `Kvp`, 32-bit keys alone and split u32 / i32 pairs from `RADIX_HUGE_FROM` take kernel sets of
+/// their own: both sides of it, with a partial last tile above, random keys and sorted ones (the
+/// pattern those sets are for). Each set's other orders and key types are in the unit test
+/// `every_set_at_sanitizer_sizes` (src/cuda/radix.rs), at sizes compute-sanitizer covers.
+fn huge_sets() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
-    let huge = gpusort::tuning::RADIX_HUGE_KVP_FROM;
-    for (n, p) in [
-        (huge - 1, Pattern::Sorted),
-        (huge + 3, Pattern::Random),
-        (huge + 3, Pattern::Sorted),
-        (huge + 3, Pattern::LowByte),
+    let huge = gpusort::tuning::RADIX_HUGE_FROM;
+    for (n, p, orders) in [
+        (huge - 1, Pattern::Sorted, &ORDERS[..1]),
+        (huge + 3, Pattern::Random, &ORDERS[..]),
+        (huge + 3, Pattern::Sorted, &ORDERS[..1]),
     ] {
-        check_kvp(&s, &stream, &keys(n, p, 11), p);
+        let k = keys(n, p, 11);
+        let values: Vec<u32> = (0..n as u32).collect();
+        let input: Vec<Kvp> = k.iter().zip(&values).map(|(&k, &v)| Kvp::new(k, v)).collect();
+        for &order in orders {
+            let what = format!("n={n} {p:?} {order:?}");
+            let out = sort_kvp_on_device(&s, &stream, &input, order);
+            check::validate(&input, &out, order, true).unwrap_or_else(|e| panic!("Kvp {what}: {e}"));
+            let out = sort_keys_on_device(&s, &stream, &k, order);
+            check::validate_keys(&k, &out, order).unwrap_or_else(|e| panic!("u32 keys {what}: {e}"));
+            check_pairs(&s.clone().with_order(order), &stream, &k, &values, &format!("u32 pairs {what}"));
+        }
     }
 }
 
@@ -479,7 +490,7 @@ fn main() -> std::process::ExitCode {
     harness::run(vec![
         harness::gpu("edge_lengths_every_pattern", edge_lengths_every_pattern),
         harness::gpu("large_inputs", large_inputs),
-        harness::gpu("huge_kvp_set", huge_kvp_set),
+        harness::gpu("huge_sets", huge_sets),
         harness::gpu("repeatable", repeatable),
         harness::gpu("every_key_type", every_key_type),
         harness::gpu("split_pairs_skipped_passes", split_pairs_skipped_passes),

@@ -65,8 +65,8 @@ RADIX_SORT_ENTRY_POINTS(kvp, radix::SortKvp, RADIX_SWEEP_THREADS_KVP, RADIX_SWEE
 // Kvp below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): the tile size that fills the grid there (tuning.cuh).
 RADIX_SORT_ENTRY_POINTS(kvp_mid, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_MID, RADIX_SWEEP_ITEMS_KVP_MID,
                         RADIX_SWEEP_BLOCKS_KVP)
-// Kvp from src/tuning.rs RADIX_HUGE_KVP_FROM: the tile that keeps sorted keys' last pass out of one
-// shared-memory bank (tuning.cuh).
+// From src/tuning.rs RADIX_HUGE_FROM (Kvp here, keys and split pairs below): tiles that keep sorted
+// keys' last pass out of one shared-memory bank (tuning.cuh).
 RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, RADIX_SWEEP_ITEMS_KVP_HUGE,
                         RADIX_SWEEP_BLOCKS_KVP)
 // 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
@@ -75,6 +75,8 @@ RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, 
 // flips floats at run time.
 RADIX_SORT_ENTRY_POINTS(u32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS,
                         RADIX_SWEEP_BLOCKS_KEYS)
+RADIX_SORT_ENTRY_POINTS(u32_huge, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_HUGE,
+                        RADIX_SWEEP_ITEMS_KEYS_HUGE, RADIX_SWEEP_BLOCKS_KEYS)
 // Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): smaller tiles (u32 and i32 keys alone and with
 // values; 64-bit keys alone of every type).
 RADIX_SORT_ENTRY_POINTS(u32_mid, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_MID,
@@ -83,6 +85,8 @@ RADIX_SORT_ENTRY_POINTS(u64_mid, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_T
                         RADIX_SWEEP_ITEMS_U64_MID, RADIX_SWEEP_BLOCKS_U64_MID)
 RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::JointStaged<radix::SortPairsU32>>, RADIX_SWEEP_THREADS_PAIRS,
                         RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
+RADIX_SORT_ENTRY_POINTS(pairs_u32_huge, radix::IntKeys<radix::JointStaged<radix::SortPairsU32>>,
+                        RADIX_SWEEP_THREADS_PAIRS_HUGE, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
 RADIX_SORT_ENTRY_POINTS(pairs_u32_mid, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_MID,
                         RADIX_SWEEP_ITEMS_PAIRS_MID, RADIX_SWEEP_BLOCKS_PAIRS_MID)
 RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_F32,

@@ -106,7 +106,7 @@
 #ifndef RADIX_SWEEP_ITEMS_KVP_MID
 #define RADIX_SWEEP_ITEMS_KVP_MID RADIX_SWEEP_ITEMS_KVP
 #endif
-// Kvp from src/tuning.rs RADIX_HUGE_KVP_FROM (128M): 448 x 17 on sm_90 and sm_100, 7616 pairs a
+// Kvp from src/tuning.rs RADIX_HUGE_FROM (128M): 448 x 17 on sm_90 and sm_100, 7616 pairs a
 // tile. Sorted keys below 2^28 leave the last pass 16 digits a tile, whose runs start 480 slots
 // apart at 512 x 15 (a multiple of 32: a warp's staging stores meet in one bank) and 476 apart
 // here. H200, session 39, ms, random / sorted, 512 x 15 -> 448 x 17: 256M 6.905-6.911 / 7.239 ->
@@ -125,6 +125,38 @@
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KVP_HUGE
 #define RADIX_SWEEP_ITEMS_KVP_HUGE RADIX_SWEEP_ITEMS_KVP
+#endif
+// 32-bit keys alone and split u32 / i32 pairs from src/tuning.rs RADIX_HUGE_FROM (128M), for the
+// same reason: sorted keys' 16 digits a tile at 384 x 24 (keys, 576 of each) and 512 x 15 (pairs,
+// 480) stage into one bank. Runs 2 mod 4 apart reach 16 banks: tiles of 16 x (2 x odd) keys,
+// so an odd number of warps, here keys 352 x 27 (594 of each digit) and pairs 480 x 15 (450).
+// H200, session 40, ms, random / sorted keys, two rounds alternating (sm_90 images):
+//   keys  256M 5.464-5.465 / 5.653-5.654 -> 5.483-5.485 / 5.386-5.391 (ptxas: 136 bytes of
+//         spills, 88 before); 64M 1.416-1.418 / 1.236-1.237 -> 1.423 / 1.244-1.246; 16M 0.405-0.406
+//         / 0.318-0.319 -> 0.410 / 0.327-0.328 (so not below 128M). 352 x 25 256M 5.508-5.509 /
+//         5.438; 384 x 23 (4 banks) 5.805-5.806 / 5.711-5.715; 416 x 23 and 480 x 19 at 2 blocks
+//         6.332 / 6.217-6.221 and 6.387 / 6.413-6.414.
+//   pairs 256M 7.559 / 7.611 -> 7.600 / 7.064 (no spills); 64M 1.958 / 1.629 -> 1.972 / 1.688.
+//         448 x 17 (212 bytes of spills) 7.845 / 7.279.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SWEEP_THREADS_KEYS_HUGE
+#define RADIX_SWEEP_THREADS_KEYS_HUGE 352
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KEYS_HUGE
+#define RADIX_SWEEP_ITEMS_KEYS_HUGE 27
+#endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS_HUGE
+#define RADIX_SWEEP_THREADS_PAIRS_HUGE 480
+#endif
+#endif
+#ifndef RADIX_SWEEP_THREADS_KEYS_HUGE
+#define RADIX_SWEEP_THREADS_KEYS_HUGE RADIX_SWEEP_THREADS_KEYS
+#endif
+#ifndef RADIX_SWEEP_ITEMS_KEYS_HUGE
+#define RADIX_SWEEP_ITEMS_KEYS_HUGE RADIX_SWEEP_ITEMS_KEYS
+#endif
+#ifndef RADIX_SWEEP_THREADS_PAIRS_HUGE
+#define RADIX_SWEEP_THREADS_PAIRS_HUGE RADIX_SWEEP_THREADS_PAIRS
 #endif
 // u32 keys in larger tiles (dynamic shared memory past 48 KB), all with the counts reread (which
 // alone took 384 x 24 from 1.423 to 1.656): H200, session 35, 16M / 64M ms, against 0.407-0.408 /

@@ -26,77 +26,83 @@ use launch::{PassWords, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
 const PLAN_SLOT: usize = 32;
 const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 
+/// The kernel sets of one layout by input size: `mid` below `tuning::RADIX_MID_KEYS_BELOW` items,
+/// `huge` from `tuning::RADIX_HUGE_FROM`, `large` between.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sets {
+    mid: Variant,
+    large: Variant,
+    huge: Variant,
+}
+
+impl Sets {
+    /// The set for `n` items.
+    fn set_for(&self, n: usize) -> Variant {
+        if n < crate::tuning::RADIX_MID_KEYS_BELOW {
+            self.mid
+        } else if n < crate::tuning::RADIX_HUGE_FROM {
+            self.large
+        } else {
+            self.huge
+        }
+    }
+}
+
+const KVP_SETS: Sets = Sets { mid: Variant::KvpMid, large: Variant::Kvp, huge: Variant::KvpHuge };
+const U32_KEYS: Sets = Sets { mid: Variant::U32Mid, large: Variant::U32, huge: Variant::U32Huge };
+/// f32 keys take the large set below 8M too (their integer-only mid set would not flip them).
+const F32_KEYS: Sets = Sets { mid: Variant::U32, large: Variant::U32, huge: Variant::U32Huge };
+const U32_PAIRS: Sets = Sets { mid: Variant::PairsU32Mid, large: Variant::PairsU32, huge: Variant::PairsU32Huge };
+const F32_PAIRS: Sets = Sets { mid: Variant::PairsF32, large: Variant::PairsF32, huge: Variant::PairsF32 };
+const U64_KEYS: Sets = Sets { mid: Variant::U64Mid, large: Variant::U64, huge: Variant::U64 };
+const U64_PAIRS: Sets = Sets { mid: Variant::PairsU64, large: Variant::PairsU64, huge: Variant::PairsU64 };
+
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
 /// radix.cuh): i32 keys share the u32 kernels, f32 keys have their own, i64 and f64 keys share the
 /// u64 ones; all flip their bits on the fly.
 pub(crate) trait RadixKey: DeviceRepr + 'static {
     /// The keys-only entry points.
-    const KEYS: Variant;
-    /// The keys-only entry points below `tuning::RADIX_MID_KEYS_BELOW` keys.
-    const KEYS_MID: Variant;
+    const KEYS: Sets;
     /// The entry points for these keys with a separate u32 value array.
-    const PAIRS: Variant;
-    /// The same below `tuning::RADIX_MID_KEYS_BELOW` pairs.
-    const PAIRS_MID: Variant;
+    const PAIRS: Sets;
     /// `ORDER_SIGNED` or `ORDER_FLOAT`, or 0.
     const ORDER_FLAGS: i32;
 }
 
 impl RadixKey for u32 {
-    const KEYS: Variant = Variant::U32;
-    const KEYS_MID: Variant = Variant::U32Mid;
-    const PAIRS: Variant = Variant::PairsU32;
-    const PAIRS_MID: Variant = Variant::PairsU32Mid;
+    const KEYS: Sets = U32_KEYS;
+    const PAIRS: Sets = U32_PAIRS;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i32 {
-    const KEYS: Variant = Variant::U32;
-    const KEYS_MID: Variant = Variant::U32Mid;
-    const PAIRS: Variant = Variant::PairsU32;
-    const PAIRS_MID: Variant = Variant::PairsU32Mid;
+    const KEYS: Sets = U32_KEYS;
+    const PAIRS: Sets = U32_PAIRS;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f32 {
-    const KEYS: Variant = Variant::U32;
-    const KEYS_MID: Variant = Variant::U32;
-    const PAIRS: Variant = Variant::PairsF32;
-    const PAIRS_MID: Variant = Variant::PairsF32;
+    const KEYS: Sets = F32_KEYS;
+    const PAIRS: Sets = F32_PAIRS;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 impl RadixKey for u64 {
-    const KEYS: Variant = Variant::U64;
-    const KEYS_MID: Variant = Variant::U64Mid;
-    const PAIRS: Variant = Variant::PairsU64;
-    const PAIRS_MID: Variant = Variant::PairsU64;
+    const KEYS: Sets = U64_KEYS;
+    const PAIRS: Sets = U64_PAIRS;
     const ORDER_FLAGS: i32 = 0;
 }
 impl RadixKey for i64 {
-    const KEYS: Variant = Variant::U64;
-    const KEYS_MID: Variant = Variant::U64Mid;
-    const PAIRS: Variant = Variant::PairsU64;
-    const PAIRS_MID: Variant = Variant::PairsU64;
+    const KEYS: Sets = U64_KEYS;
+    const PAIRS: Sets = U64_PAIRS;
     const ORDER_FLAGS: i32 = launch::ORDER_SIGNED;
 }
 impl RadixKey for f64 {
-    const KEYS: Variant = Variant::U64;
-    const KEYS_MID: Variant = Variant::U64Mid;
-    const PAIRS: Variant = Variant::PairsU64;
-    const PAIRS_MID: Variant = Variant::PairsU64;
+    const KEYS: Sets = U64_KEYS;
+    const PAIRS: Sets = U64_PAIRS;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 
 /// The kernels' `order` argument for keys of `key_flags` (`RadixKey::ORDER_FLAGS`) in `order`.
 pub(crate) fn order_flags(key_flags: i32, order: Order) -> i32 {
     key_flags | if order == Order::Descending { launch::ORDER_DESCENDING } else { 0 }
-}
-
-/// The kernel set for `n` items: `mid` below `tuning::RADIX_MID_KEYS_BELOW`, else `large`.
-fn set_for(n: usize, mid: Variant, large: Variant) -> Variant {
-    if n < crate::tuning::RADIX_MID_KEYS_BELOW {
-        mid
-    } else {
-        large
-    }
 }
 
 /// Sorts `Kvp`s by key in place, stably, asynchronously on `stream`.
@@ -106,11 +112,7 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = if data.len() >= crate::tuning::RADIX_HUGE_KVP_FROM {
-        Variant::KvpHuge
-    } else {
-        set_for(data.len(), Variant::KvpMid, Variant::Kvp)
-    };
+    let variant = KVP_SETS.set_for(data.len());
     sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order))
 }
 
@@ -121,7 +123,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = set_for(data.len(), K::KEYS_MID, K::KEYS);
+    let variant = K::KEYS.set_for(data.len());
     sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order))
 }
 
@@ -134,7 +136,7 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
-    let variant = set_for(keys.len(), K::PAIRS_MID, K::PAIRS);
+    let variant = K::PAIRS.set_for(keys.len());
     sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
 }
 
@@ -322,26 +324,79 @@ mod tests {
         ));
     }
 
-    /// Every `Kvp` kernel set at sizes compute-sanitizer can cover: `sort_kvp` picks the huge set
-    /// from 128M pairs only (hours under racecheck), so each set is also called here directly.
+    /// `keys` alone through kernel set `v` on the device, checked against the stable oracle.
+    fn keys_through<K: RadixKey + gpusort_cpu::SortKey>(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        v: Variant,
+        keys: &[K],
+        order: Order,
+    ) -> Result<(), String> {
+        let mut d = stream.clone_htod(keys).unwrap();
+        sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order)).unwrap();
+        let out = stream.clone_dtoh(&d).unwrap();
+        stream.synchronize().unwrap();
+        check::validate_keys(keys, &out, order)
+    }
+
+    /// Split pairs of 32-bit `keys` and values `0..n` through kernel set `v`, checked as `Kvp`s
+    /// of the keys' ordered bits (`bits`), which order as the keys do.
+    fn pairs_through<K: RadixKey + Copy>(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        v: Variant,
+        keys: &[K],
+        bits: fn(K) -> u32,
+        order: Order,
+    ) -> Result<(), String> {
+        let values: Vec<u32> = (0..keys.len() as u32).collect();
+        let (mut dk, mut dv) = (stream.clone_htod(keys).unwrap(), stream.clone_htod(&values).unwrap());
+        sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order)).unwrap();
+        let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
+        stream.synchronize().unwrap();
+        let input: Vec<Kvp> = keys.iter().zip(&values).map(|(&k, &v)| Kvp::new(bits(k), v)).collect();
+        let output: Vec<Kvp> = ok.iter().zip(&ov).map(|(&k, &v)| Kvp::new(bits(k), v)).collect();
+        check::validate(&input, &output, order, true)
+    }
+
+    /// Every kernel set of `Kvp`, 32-bit keys alone (u32, i32, f32) and split u32 / i32 pairs at
+    /// sizes compute-sanitizer can cover: the sorts pick the huge sets from 128M items only
+    /// (hours under racecheck), so each set is also called here directly.
     #[test]
-    fn every_kvp_set_at_sanitizer_sizes() {
+    fn every_set_at_sanitizer_sizes() {
         let Some(gpu) = device() else { return };
         gpu.ctx.bind_to_thread().unwrap();
         let stream = gpu.ctx.new_stream().unwrap();
         let mut r = rng(11);
-        for variant in [Variant::KvpMid, Variant::Kvp, Variant::KvpHuge] {
-            for n in [50_001usize, 131_073] {
-                for sorted in [false, true] {
-                    for order in [Order::Ascending, Order::Descending] {
-                        let input: Vec<Kvp> =
-                            (0..n as u32).map(|i| Kvp::new(if sorted { i } else { r() }, i)).collect();
+        let signed = |k: i32| k as u32 ^ 0x8000_0000;
+        for n in [50_001usize, 131_073] {
+            for sorted in [false, true] {
+                let keys: Vec<u32> = (0..n as u32).map(|i| if sorted { i } else { r() }).collect();
+                let ints: Vec<i32> = keys.iter().map(|&k| k.wrapping_sub(n as u32 / 2) as i32).collect();
+                let floats: Vec<f32> = ints.iter().map(|&k| k as f32 * 0.25).collect();
+                let input: Vec<Kvp> = keys.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+                for order in [Order::Ascending, Order::Descending] {
+                    let fail =
+                        |v: Variant, what: &str, e: String| panic!("{v:?} {what} n={n} sorted={sorted} {order:?}: {e}");
+                    for v in [KVP_SETS.mid, KVP_SETS.large, KVP_SETS.huge] {
                         let mut d = stream.clone_htod(&input).unwrap();
-                        sort::<Kvp, u32>(&gpu, &stream, variant, &mut d, None, order_flags(0, order)).unwrap();
+                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order)).unwrap();
                         let out = stream.clone_dtoh(&d).unwrap();
                         stream.synchronize().unwrap();
-                        check::validate(&input, &out, order, true)
-                            .unwrap_or_else(|e| panic!("{variant:?} n={n} sorted={sorted} {order:?}: {e}"));
+                        check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
+                    }
+                    for v in [U32_KEYS.mid, U32_KEYS.large, U32_KEYS.huge] {
+                        keys_through(&gpu, &stream, v, &keys, order).unwrap_or_else(|e| fail(v, "u32", e));
+                        keys_through(&gpu, &stream, v, &ints, order).unwrap_or_else(|e| fail(v, "i32", e));
+                    }
+                    for v in [F32_KEYS.large, F32_KEYS.huge] {
+                        keys_through(&gpu, &stream, v, &floats, order).unwrap_or_else(|e| fail(v, "f32", e));
+                    }
+                    for v in [U32_PAIRS.mid, U32_PAIRS.large, U32_PAIRS.huge] {
+                        pairs_through(&gpu, &stream, v, &keys, |k| k, order)
+                            .unwrap_or_else(|e| fail(v, "u32 pairs", e));
+                        pairs_through(&gpu, &stream, v, &ints, signed, order)
+                            .unwrap_or_else(|e| fail(v, "i32 pairs", e));
                     }
                 }
             }

@@ -19,18 +19,23 @@ pub(crate) enum Variant {
     Kvp,
     /// `Kvp` structs, fewer than `tuning::RADIX_MID_KEYS_BELOW`: tiles sized for these grids.
     KvpMid,
-    /// `Kvp` structs, at least `tuning::RADIX_HUGE_KVP_FROM`: tiles whose digit runs of sorted
-    /// keys do not start in one shared-memory bank.
+    /// `Kvp` structs, at least `tuning::RADIX_HUGE_FROM`: tiles whose digit runs of sorted keys
+    /// do not start in one shared-memory bank.
     KvpHuge,
     /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
     U32,
     /// `u32` or `i32` keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
     U32Mid,
+    /// 32-bit keys alone, at least `tuning::RADIX_HUGE_FROM`: as `KvpHuge`, for sorted keys.
+    U32Huge,
     /// `u32` (or `i32`) keys with a separate `u32` value array.
     PairsU32,
     /// `u32` or `i32` keys with a separate `u32` value array, fewer than
     /// `tuning::RADIX_MID_KEYS_BELOW`: smaller tiles.
     PairsU32Mid,
+    /// `u32` or `i32` keys with a separate `u32` value array, at least `tuning::RADIX_HUGE_FROM`:
+    /// as `KvpHuge`, for sorted keys.
+    PairsU32Huge,
     /// `f32` keys with a separate `u32` value array.
     PairsF32,
     /// 64-bit keys alone.
@@ -86,6 +91,12 @@ impl Variant {
                 onesweep: "radix_onesweep_u32_mid",
                 small: Some("radix_small_u32_mid"),
             },
+            Variant::U32Huge => Names {
+                config: "radix_config_u32_huge",
+                histogram: "radix_histogram_u32_huge",
+                onesweep: "radix_onesweep_u32_huge",
+                small: Some("radix_small_u32_huge"),
+            },
             Variant::PairsU32 => Names {
                 config: "radix_config_pairs_u32",
                 histogram: "radix_histogram_pairs_u32",
@@ -97,6 +108,12 @@ impl Variant {
                 histogram: "radix_histogram_pairs_u32_mid",
                 onesweep: "radix_onesweep_pairs_u32_mid",
                 small: Some("radix_small_pairs_u32_mid"),
+            },
+            Variant::PairsU32Huge => Names {
+                config: "radix_config_pairs_u32_huge",
+                histogram: "radix_histogram_pairs_u32_huge",
+                onesweep: "radix_onesweep_pairs_u32_huge",
+                small: Some("radix_small_pairs_u32_huge"),
             },
             Variant::PairsF32 => Names {
                 config: "radix_config_pairs_f32",
@@ -143,10 +160,12 @@ impl Variant {
     /// 32-bit keys; none for 64-bit keys.
     pub(crate) fn segmented(self) -> Option<Variant> {
         match self {
-            Variant::U32 | Variant::U32Mid | Variant::SegmentU32 => Some(Variant::SegmentU32),
-            Variant::PairsU32 | Variant::PairsU32Mid | Variant::PairsF32 | Variant::SegmentPairsU32 => {
-                Some(Variant::SegmentPairsU32)
-            }
+            Variant::U32 | Variant::U32Mid | Variant::U32Huge | Variant::SegmentU32 => Some(Variant::SegmentU32),
+            Variant::PairsU32
+            | Variant::PairsU32Mid
+            | Variant::PairsU32Huge
+            | Variant::PairsF32
+            | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
             Variant::Kvp | Variant::KvpMid | Variant::KvpHuge | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => {
                 None
             }

@@ -26,7 +26,7 @@ pub(crate) fn takes<K: RadixKey>(
     segments: usize,
     longest: usize,
 ) -> Result<bool, SortError> {
-    let Some(variant) = if with_values { K::PAIRS } else { K::KEYS }.segmented() else {
+    let Some(variant) = if with_values { K::PAIRS } else { K::KEYS }.large.segmented() else {
         return Ok(false);
     };
     let tile = launch::config(gpu, variant)?.tile;
@@ -54,7 +54,7 @@ pub(crate) fn sort<K: RadixKey>(
     order: i32,
 ) -> Result<(), SortError> {
     let n = keys.len();
-    let Some(variant) = if values.is_some() { K::PAIRS } else { K::KEYS }.segmented() else {
+    let Some(variant) = if values.is_some() { K::PAIRS } else { K::KEYS }.large.segmented() else {
         return Err(SortError::Unsupported { backend: "cuda", what: "segmented radix sort of 64-bit keys".into() });
     };
     let cfg = launch::config(gpu, variant)?;
