@@ -16,9 +16,10 @@ extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned 
     radix::copy_back(plan, src, dst, words);
 }
 
-extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const radix::KvpItem *src, unsigned *keys,
-                                                 unsigned *values, unsigned long long n) {
-    radix::copy_back_split(plan, src, keys, values, n);
+extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const radix::KvpItem *src,
+                                                 const radix::KvpItem *items_c, unsigned *keys, unsigned *values,
+                                                 unsigned long long n) {
+    radix::copy_back_split(plan, src, items_c, keys, values, n);
 }
 
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,

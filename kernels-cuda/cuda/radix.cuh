@@ -276,15 +276,35 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     const Value *vsrc = VALUES ? (from_b ? values_b : values_a) : nullptr;
     Value *vdst = from_b ? values_a : values_b;
     // S::B_INTERLEAVED (split u32 pairs): buffer B holds (key, value) items, so the passes that read
-    // A write 8-byte items as a Kvp sort does; the passes that read B find each key and value two
-    // words apart. (The two as separate instantiations in one kernel spilled 448 bytes, sm_90.)
-    constexpr bool MIXED = S::B_INTERLEAVED;
+    // A write 8-byte items as a Kvp sort does and the passes that read B load them as items. (The
+    // two as separate instantiations in one kernel spilled 448 bytes, sm_90.)
+    // With S::B_INTERLEAVED 2 and a second item buffer C in `values_b` (null without one), only the
+    // first pass that runs reads A and only the last one writes it; the passes between go B -> C
+    // -> B as items, so one pass writes split words instead of every other one.
+    constexpr bool MIXED = S::B_INTERLEAVED != 0;
     static_assert(!MIXED || (sizeof(Item) == 4 && sizeof(Value) == 4), "B interleaves 32-bit pairs");
-    const unsigned stride = MIXED && from_b ? 2 : 1;
-    if constexpr (MIXED) {
-        if (from_b) vsrc = reinterpret_cast<const Value *>(src) + 1;
+    bool src_joint = MIXED && from_b;
+    KvpItem *items_out = MIXED && !from_b ? reinterpret_cast<KvpItem *>(keys_b) : nullptr;
+    if constexpr (S::B_INTERLEAVED == 2) {
+        KvpItem *const b = reinterpret_cast<KvpItem *>(keys_b), *const c = reinterpret_cast<KvpItem *>(values_b);
+        if (c != nullptr) {
+            unsigned before = 0, running = 0;  // passes that run before this one, and in all
+#pragma unroll
+            for (int p = 0; p < MAX_PASSES; ++p) {
+                const bool run = !plan[PLAN_SKIP + p];
+                running += run;
+                before += run && p < pass;
+            }
+            src_joint = before > 0;
+            src = src_joint ? reinterpret_cast<const Item *>(before & 1 ? b : c) : keys_a;
+            vsrc = values_a;
+            const bool last = before + 1 == running && running > 1;
+            items_out = last ? nullptr : before & 1 ? c : b;
+            dst = keys_a;
+            vdst = values_a;
+        }
     }
-    KvpItem *const items_out = MIXED && !from_b ? reinterpret_cast<KvpItem *>(keys_b) : nullptr;
+    const unsigned stride = src_joint ? 2 : 1;  // words per item of `src`
     const KeyOrder<S, FLOAT> key(order);
     const int shift = pass * DIGIT_BITS;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
@@ -352,21 +372,39 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         constexpr bool FULL = decltype(full_tile)::value;
         Held held[ITEMS];
         Value value[VALUES && !VALUES_LATE ? ITEMS : 1];
-        // Loads at a stride known to the compiler, so the addresses stay one base and immediates.
-        auto load_keys = [&](auto step) {
-            constexpr unsigned STEP = decltype(step)::value;
+        auto load_keys = [&] {
 #pragma unroll
             for (int i = 0; i < ITEMS; ++i) {
                 const unsigned idx = warp_begin + i * 32;
                 if (FULL || idx < portion_len) {
                     if constexpr (KEYS_FIRST) held[i] = S::load_bits(src + idx);
-                    else held[i] = src[idx * STEP];
-                    if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx * STEP];
+                    else held[i] = src[idx];
+                    if constexpr (VALUES && !VALUES_LATE && !VALUES_AFTER_RANK) value[i] = vsrc[idx];
                 }
             }
         };
-        if (MIXED && from_b) load_keys(std::integral_constant<unsigned, 2>{});
-        else load_keys(std::integral_constant<unsigned, 1>{});
+        // A source of (key, value) items (S::B_INTERLEAVED): one 8-byte load each, the value held
+        // through the ranking (tuning.cuh RADIX_INTERLEAVE_B_PAIRS: faster than the key and the
+        // value as two 4-byte loads, the value's after the ranking, despite ptxas's spills).
+        if constexpr (MIXED) {
+            static_assert(!KEYS_FIRST && VALUES_AFTER_RANK, "items bring their values before the ranking");
+            if (src_joint) {
+                const KvpItem *items = reinterpret_cast<const KvpItem *>(src);
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) {
+                    const unsigned idx = warp_begin + i * 32;
+                    if (FULL || idx < portion_len) {
+                        const KvpItem x = items[idx];
+                        held[i] = x.key;
+                        value[i] = x.value;
+                    }
+                }
+            } else {
+                load_keys();
+            }
+        } else {
+            load_keys();
+        }
         auto digit = [&](int i) {
             if (!FULL && warp_begin + i * 32 >= portion_len) return PAST_END;
             if constexpr (KEYS_FIRST) return key.digit_of_bits(held[i], shift);
@@ -536,17 +574,15 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         // before the keys are staged.
         if constexpr (!HOLD && !JOINT) stage();
         if constexpr (VALUES_AFTER_RANK) {
-            const Value *vload = vsrc;  // opaque, as `reload` above
-            asm("" : "+l"(vload));
-            auto load_values = [&](auto step) {
+            if (!(MIXED && src_joint)) {  // items brought theirs
+                const Value *vload = vsrc;  // opaque, as `reload` above
+                asm("" : "+l"(vload));
 #pragma unroll
                 for (int i = 0; i < ITEMS; ++i) {
                     const unsigned idx = warp_begin + i * 32;
-                    if (FULL || idx < portion_len) value[i] = vload[idx * decltype(step)::value];
+                    if (FULL || idx < portion_len) value[i] = vload[idx];
                 }
-            };
-            if (MIXED && from_b) load_values(std::integral_constant<unsigned, 2>{});
-            else load_values(std::integral_constant<unsigned, 1>{});
+            }
         }
         if constexpr (HOLD || JOINT) stage();
         find_offsets_late();
@@ -586,9 +622,16 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
 }
 
 // The same for an interleaved B (S::B_INTERLEAVED): its n items split back into keys and values.
-__device__ void copy_back_split(const unsigned *plan, const KvpItem *src, unsigned *keys, unsigned *values,
-                                unsigned long long n) {
-    if (!plan[PLAN_RESULT_IN_B]) return;
+// With a second item buffer (`items_c`, S::B_INTERLEAVED 2) only a sort of one running pass ends in B.
+__device__ void copy_back_split(const unsigned *plan, const KvpItem *src, const KvpItem *items_c, unsigned *keys,
+                                unsigned *values, unsigned long long n) {
+    if (items_c != nullptr) {
+        unsigned running = 0;
+        for (int p = 0; p < MAX_PASSES; ++p) running += !plan[PLAN_SKIP + p];
+        if (running != 1) return;
+    } else if (!plan[PLAN_RESULT_IN_B]) {
+        return;
+    }
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         const KvpItem x = src[i];

@@ -174,7 +174,7 @@ template <class S> struct FloatKeys : S {
 template <class S> struct JointStaged : S {
     static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
     // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
-    static constexpr bool B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS && RADIX_INTERLEAVE_B_PAIRS;
+    static constexpr int B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS ? RADIX_INTERLEAVE_B_PAIRS : 0;
 };
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }

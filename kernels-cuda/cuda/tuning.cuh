@@ -111,7 +111,10 @@
 // apart at 512 x 15 (a multiple of 32: a warp's staging stores meet in one bank) and 476 apart
 // here. H200, session 39, ms, random / sorted, 512 x 15 -> 448 x 17: 256M 6.905-6.911 / 7.239 ->
 // 6.895 / 6.692-6.693; but 16M 0.510 / 0.409 -> 0.525 / 0.423 and 64M 1.792 / 1.498 -> 1.802 /
-// 1.563, so only from 128M (docs/tuning.md).
+// 1.563, so only from 128M (docs/tuning.md). Session 41, one round, 128M / 256M random, 256M
+// sorted: 448 x 17 3.510 / 6.901 / 6.681, 480 x 15 (runs 450 apart: two-way, not four-way, for
+// 8-byte slots) 3.552 / 6.991 / 6.559, 416 x 17 3.557 / 7.004 / 6.622; 352 x 21 at 3 blocks
+// spilled 384 bytes (not timed).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
 #ifndef RADIX_SWEEP_THREADS_KVP_HUGE
 #define RADIX_SWEEP_THREADS_KVP_HUGE 448
@@ -500,8 +503,17 @@
 // 8.072-8.086 -> 7.560-7.561 / 7.612-7.617. 64M patterns: 16 distinct keys 1.552 -> 1.569, one
 // random byte (one pass, split back) 0.892 -> 0.853, half one key 1.812 -> 1.800. The other sets'
 // SASS: pairs_u32_mid and pairs_f32 one address computation apart, the rest unchanged.
+// 2: a second item buffer C (8n more bytes, src/cuda/radix.rs; the sort goes on without it where it
+// cannot be allocated), so the passes between the first and the last go B -> C -> B as items and
+// only the last one writes split arrays. H200, session 41, two rounds alternating (sm_90 images),
+// random / sorted keys, ms, 1 -> 2: 16M 0.553-0.555 / 0.435 -> 0.542-0.543 / 0.358; 64M
+// 1.972-1.975 / 1.636-1.637 -> 1.960 / 1.515-1.521; 256M 7.646-7.647 / 7.128-7.129 -> 7.627-7.629
+// / 6.757-6.763. Then items read as items (one 8-byte load, the value held through the ranking)
+// instead of as two 4-byte loads 8 bytes apart, the value's after the ranking, two rounds: 16M
+// 0.540-0.542 / 0.354-0.356 -> 0.531 / 0.355, 64M 1.957-1.959 / 1.517 -> 1.907-1.911 / 1.515-1.516
+// (ptxas, sm_90: 116 bytes of spills against none).
 #ifndef RADIX_INTERLEAVE_B_PAIRS
-#define RADIX_INTERLEAVE_B_PAIRS 1
+#define RADIX_INTERLEAVE_B_PAIRS 2
 #endif
 // Session 3 (ci/cub/sweep_configs_s3.txt, H200, 2026-11-22, median ms at 16M / 64M, one run;
 // ptxas sm_90 registers / spill-store bytes for the kvp, u32 and pairs_u32 sweep kernels):

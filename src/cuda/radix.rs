@@ -6,8 +6,9 @@
 //!
 //! Extra device memory, in one allocation made and freed on the caller's stream: one copy of the
 //! data (the ping-pong buffer; split u32 pairs keep it as (key, value) items where the image says
-//! so, `Config::b_interleaved`), 2 KB of status words per tile (two regions of 256 u32) and 6 KB
-//! of counters; for 64M pairs (512 MB) that is 512 MB + 32 MB.
+//! so, `Config::b_interleaved`, and take a second copy as items where it fits,
+//! `Config::second_items`), 2 KB of status words per tile (two regions of 256 u32) and 6 KB of
+//! counters; for 64M `Kvp`s (512 MB) that is 512 MB + 32 MB, for 64M split u32 pairs 1 GB + 32 MB.
 
 mod launch;
 mod segment_launch;
@@ -20,7 +21,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
-use launch::{PassWords, PingPong, Portion, Variant, RADIX, SWEEP_MAX_KEYS};
+use launch::{PassWords, PingPong, Portion, ScratchValues, Variant, RADIX, SWEEP_MAX_KEYS};
 
 /// Words at the start of the u32 metadata buffer reserved for the plan (`PLAN_WORDS` rounded up).
 const PLAN_SLOT: usize = 32;
@@ -113,7 +114,7 @@ pub(crate) fn sort_kvp(
     order: Order,
 ) -> Result<(), SortError> {
     let variant = KVP_SETS.set_for(data.len());
-    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order))
+    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), SecondItems::IfItFits)
 }
 
 /// Sorts keys in place, asynchronously on `stream`.
@@ -124,7 +125,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     let variant = K::KEYS.set_for(data.len());
-    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order))
+    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.
@@ -137,13 +138,26 @@ pub(crate) fn sort_pairs<K: RadixKey>(
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
     let variant = K::PAIRS.set_for(keys.len());
-    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order))
+    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
+}
+
+/// Whether a split u32 pairs sort whose image takes a second item buffer (`Config::second_items`)
+/// allocates one: 8n more bytes of scratch for a faster sort (kernels-cuda/cuda/tuning.cuh
+/// `RADIX_INTERLEAVE_B_PAIRS`). Without room for it the sort runs without it; `Never` is that path
+/// on purpose (the unit tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondItems {
+    IfItFits,
+    #[cfg_attr(not(test), allow(dead_code))]
+    Never,
 }
 
 /// Byte offsets of the parts of the one scratch allocation, each 256-byte aligned.
 struct Layout {
     keys: usize,
     values: usize,
+    /// The second item buffer of split u32 pairs (`Config::second_items`), 8n bytes.
+    items_c: Option<usize>,
     meta64: usize,
     meta32: usize,
     status: usize,
@@ -157,6 +171,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     keys: &mut CudaSlice<K>,
     values: Option<&mut CudaSlice<V>>,
     order: i32,
+    second_items: SecondItems,
 ) -> Result<(), SortError> {
     let n = keys.len();
     if n < 2 {
@@ -187,24 +202,39 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     let status_words = tiles * RADIX;
     let align = |x: usize| x.div_ceil(256) * 256;
     // The scratch copy of split pairs as (key, value) items, where the image says so: every other
-    // pass then writes 8-byte items (radix.cuh onesweep, B_INTERLEAVED).
+    // pass then writes 8-byte items (radix.cuh onesweep, B_INTERLEAVED), or with a second item
+    // buffer every pass but the last.
     let interleaved = cfg.b_interleaved && values_a.is_some();
     assert!(!interleaved || (size_of::<K>() == 4 && size_of::<V>() == 4));
-    let mut l = Layout { keys: 0, values: 0, meta64: 0, meta32: 0, status: 0, total: 0 };
-    l.values = if interleaved { n * size_of::<K>() } else { align(n * size_of::<K>()) };
-    l.meta64 = align(l.values + if values_a.is_some() { n * size_of::<V>() } else { 0 });
-    // u64: [passes][256] histogram, then [passes][2][256] digit bases (ping-pong per portion).
-    l.meta32 = l.meta64 + align(passes * RADIX * 3 * 8);
-    // u32: the plan, then one tile counter per launch (pass x portion).
-    l.status = l.meta32 + align((PLAN_SLOT + passes * portions) * 4);
-    // Two status regions: each launch uses one and clears the other for the next.
-    l.total = l.status + 2 * status_words * 4;
+    let value_bytes = values_a.map_or(0, |_| n * size_of::<V>());
+    let layout = |second_items: bool| {
+        let mut l = Layout { keys: 0, values: 0, items_c: None, meta64: 0, meta32: 0, status: 0, total: 0 };
+        l.values = if interleaved { n * size_of::<K>() } else { align(n * size_of::<K>()) };
+        l.items_c = second_items.then(|| align(l.values + value_bytes));
+        l.meta64 = align(l.items_c.map_or(l.values + value_bytes, |c| c + n * 8));
+        // u64: [passes][256] histogram, then [passes][2][256] digit bases (ping-pong per portion).
+        l.meta32 = l.meta64 + align(passes * RADIX * 3 * 8);
+        // u32: the plan, then one tile counter per launch (pass x portion).
+        l.status = l.meta32 + align((PLAN_SLOT + passes * portions) * 4);
+        // Two status regions: each launch uses one and clears the other for the next.
+        l.total = l.status + 2 * status_words * 4;
+        l
+    };
+    let mut l = layout(interleaved && cfg.second_items && second_items == SecondItems::IfItFits);
     debug_assert_eq!(l.keys, 0);
 
     // SAFETY: the ping-pong halves are written by a pass before they are read (when no pass runs,
     // the plan keeps the result in the caller's buffer and they are never read); the counters and
     // status words are zeroed just below.
-    let mut scratch = unsafe { stream.alloc::<u8>(l.total) }.map_err(SortError::driver("radix scratch", l.total))?;
+    let alloc = |bytes: usize| unsafe { stream.alloc::<u8>(bytes) }.map_err(SortError::driver("radix scratch", bytes));
+    // Where the second item buffer does not fit, the sort runs without it (8n bytes less).
+    let mut scratch = match alloc(l.total) {
+        Err(_) if l.items_c.is_some() => {
+            l = layout(false);
+            alloc(l.total)?
+        }
+        r => r?,
+    };
     let (base, _scratch_guard) = scratch.device_ptr_mut(stream);
     // SAFETY: `scratch` lives until the end of this function; the launches are queued before its
     // asynchronous free on the same stream.
@@ -215,10 +245,14 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
     .map_err(SortError::driver("cuMemsetD8Async", l.total - l.meta64))?;
 
-    // With interleaved items the kernels address all n items from `keys_b`; `values_b` then names
-    // the second half of that range and is never read as values.
+    // With interleaved items the kernels address all n items from `keys_b` (and the second item
+    // buffer, where there is one, through the values' scratch argument).
     let keys_b = all.range(l.keys, n * size_of::<K>()).cast::<K>();
-    let values_b = values_a.map(|_| all.range(l.values, n * size_of::<V>()).cast::<V>());
+    let items_c = l.items_c.map(|c| all.range(c, n * 8).cast::<[u32; 2]>());
+    let values_b = values_a.map(|_| match interleaved {
+        true => ScratchValues::Items(items_c),
+        false => ScratchValues::Split(all.range(l.values, n * size_of::<V>()).cast::<V>()),
+    });
     let meta64 = all.range(l.meta64, passes * RADIX * 3 * 8).cast::<u64>();
     let meta32 = all.range(l.meta32, (PLAN_SLOT + passes * portions) * 4).cast::<u32>();
     let status = [0, 1].map(|r| all.range(l.status + r * status_words * 4, status_words * 4).cast::<u32>());
@@ -248,16 +282,16 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
             launch::onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, &portion)?;
         }
     }
-    match (values_a, values_b) {
-        (Some(a), _) if interleaved => {
+    match buffers.values {
+        Some((a, ScratchValues::Items(c))) => {
             let items = all.range(l.keys, n * 8).cast::<[u32; 2]>();
-            launch::copy_back_split(gpu, stream, plan, items, keys_a.cast(), a.cast())?;
+            launch::copy_back_split(gpu, stream, plan, items, c, keys_a.cast(), a.cast())?;
         }
-        (Some(a), Some(b)) => {
+        Some((a, ScratchValues::Split(b))) => {
             launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
             launch::copy_back(gpu, stream, plan, b, a)?;
         }
-        _ => launch::copy_back(gpu, stream, plan, keys_b, keys_a)?,
+        None => launch::copy_back(gpu, stream, plan, keys_b, keys_a)?,
     }
     Ok(())
 }
@@ -333,7 +367,8 @@ mod tests {
         order: Order,
     ) -> Result<(), String> {
         let mut d = stream.clone_htod(keys).unwrap();
-        sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order)).unwrap();
+        sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
+            .unwrap();
         let out = stream.clone_dtoh(&d).unwrap();
         stream.synchronize().unwrap();
         check::validate_keys(keys, &out, order)
@@ -344,14 +379,14 @@ mod tests {
     fn pairs_through<K: RadixKey + Copy>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
-        v: Variant,
+        (v, second): (Variant, SecondItems),
         keys: &[K],
         bits: fn(K) -> u32,
         order: Order,
     ) -> Result<(), String> {
         let values: Vec<u32> = (0..keys.len() as u32).collect();
         let (mut dk, mut dv) = (stream.clone_htod(keys).unwrap(), stream.clone_htod(&values).unwrap());
-        sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order)).unwrap();
+        sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), second).unwrap();
         let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
         stream.synchronize().unwrap();
         let input: Vec<Kvp> = keys.iter().zip(&values).map(|(&k, &v)| Kvp::new(bits(k), v)).collect();
@@ -359,9 +394,10 @@ mod tests {
         check::validate(&input, &output, order, true)
     }
 
-    /// Every kernel set of `Kvp`, 32-bit keys alone (u32, i32, f32) and split u32 / i32 pairs at
-    /// sizes compute-sanitizer can cover: the sorts pick the huge sets from 128M items only
-    /// (hours under racecheck), so each set is also called here directly.
+    /// Every kernel set of `Kvp`, 32-bit keys alone (u32, i32, f32) and split u32 / i32 pairs (with
+    /// and without the second item buffer) at sizes compute-sanitizer can cover: the sorts pick
+    /// the huge sets from 128M items only (hours under racecheck), so each set is also called here
+    /// directly.
     #[test]
     fn every_set_at_sanitizer_sizes() {
         let Some(gpu) = device() else { return };
@@ -380,7 +416,8 @@ mod tests {
                         |v: Variant, what: &str, e: String| panic!("{v:?} {what} n={n} sorted={sorted} {order:?}: {e}");
                     for v in [KVP_SETS.mid, KVP_SETS.large, KVP_SETS.huge] {
                         let mut d = stream.clone_htod(&input).unwrap();
-                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order)).unwrap();
+                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), SecondItems::IfItFits)
+                            .unwrap();
                         let out = stream.clone_dtoh(&d).unwrap();
                         stream.synchronize().unwrap();
                         check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
@@ -393,10 +430,20 @@ mod tests {
                         keys_through(&gpu, &stream, v, &floats, order).unwrap_or_else(|e| fail(v, "f32", e));
                     }
                     for v in [U32_PAIRS.mid, U32_PAIRS.large, U32_PAIRS.huge] {
-                        pairs_through(&gpu, &stream, v, &keys, |k| k, order)
-                            .unwrap_or_else(|e| fail(v, "u32 pairs", e));
-                        pairs_through(&gpu, &stream, v, &ints, signed, order)
-                            .unwrap_or_else(|e| fail(v, "i32 pairs", e));
+                        for second in [SecondItems::IfItFits, SecondItems::Never] {
+                            let how = (v, second);
+                            pairs_through(&gpu, &stream, how, &keys, |k| k, order)
+                                .unwrap_or_else(|e| fail(v, &format!("u32 pairs {second:?}"), e));
+                            pairs_through(&gpu, &stream, how, &ints, signed, order)
+                                .unwrap_or_else(|e| fail(v, &format!("i32 pairs {second:?}"), e));
+                            // One pass, and three with the one skipped between: where each pass
+                            // reads and writes differs with a second item buffer (radix.cuh onesweep).
+                            for mask in [0xff, 0xff00_ffff] {
+                                let masked: Vec<u32> = keys.iter().map(|&k| k & mask).collect();
+                                pairs_through(&gpu, &stream, how, &masked, |k| k, order)
+                                    .unwrap_or_else(|e| fail(v, &format!("u32 pairs & {mask:#x} {second:?}"), e));
+                            }
+                        }
                     }
                 }
             }

@@ -191,6 +191,10 @@ pub(crate) struct Config {
     /// radix_keys.cuh): the passes that read the caller's arrays write items, the others split
     /// them back, and `copy_back_split` ends a sort whose result is in the scratch buffer.
     pub(crate) b_interleaved: bool,
+    /// With `b_interleaved`: the sweep takes a second item buffer where one is given
+    /// (`ScratchValues::Items`), so that only the first pass reads the caller's arrays and only
+    /// the last one writes them (`B_INTERLEAVED` 2).
+    pub(crate) second_items: bool,
 }
 
 /// The tiling is compiled per architecture, so it is read from the loaded image once per device
@@ -220,6 +224,7 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         passes: w[7] as usize,
         sweep_shared_bytes: w[8],
         b_interleaved: w[9] != 0,
+        second_items: w[9] == 2,
     };
     if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
         return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });
@@ -380,7 +385,16 @@ pub(crate) fn prepare(
 pub(crate) struct PingPong<K, V> {
     pub(crate) keys_a: Dev<K>,
     pub(crate) keys_b: Dev<K>,
-    pub(crate) values: Option<(Dev<V>, Dev<V>)>,
+    /// The caller's values and the scratch side of them.
+    pub(crate) values: Option<(Dev<V>, ScratchValues<V>)>,
+}
+
+/// The scratch side of split values: an array beside the scratch keys, or, where the scratch
+/// buffer holds (key, value) items (`Config::b_interleaved`), the second item buffer if one was
+/// allocated (`Config::second_items`); the kernels take either in their `values_b` argument.
+pub(crate) enum ScratchValues<V> {
+    Split(Dev<V>),
+    Items(Option<Dev<[u32; 2]>>),
 }
 
 /// The status words of one digit-pass launch, the same for the whole-input and the segmented
@@ -412,9 +426,19 @@ impl SweepArgs {
     pub(super) fn new<K, V>(plan: Dev<u32>, order: i32, buffers: &PingPong<K, V>, w: &PassWords, tiles: usize) -> Self {
         let n = buffers.keys_a.len();
         assert!(buffers.keys_b.len() == n && plan.len() >= PLAN_WORDS);
-        assert!(buffers.values.is_none_or(|(a, b)| a.len() == n && b.len() == n));
         assert!(w.status.len() >= tiles * RADIX && w.status_next.len() == w.status.len() && !w.tile_counter.is_empty());
-        let (va, vb) = buffers.values.map_or((0, 0), |(a, b)| (a.ptr, b.ptr));
+        let (va, vb) = match &buffers.values {
+            None => (0, 0),
+            Some((a, b)) => {
+                assert_eq!(a.len(), n);
+                let vb = match b {
+                    ScratchValues::Split(b) => Some(b.ptr).filter(|_| b.len() == n),
+                    ScratchValues::Items(None) => Some(0),
+                    ScratchValues::Items(Some(c)) => Some(c.ptr).filter(|_| c.len() == n),
+                };
+                (a.ptr, vb.expect("scratch values of the input's length"))
+            }
+        };
         SweepArgs {
             plan: plan.ptr,
             pass: w.pass as i32,
@@ -511,19 +535,26 @@ pub(crate) fn copy_back_split(
     stream: &Arc<CudaStream>,
     plan: Dev<u32>,
     src: Dev<[u32; 2]>,
+    items_c: Option<Dev<[u32; 2]>>,
     keys: Dev<u32>,
     values: Dev<u32>,
 ) -> Result<(), SortError> {
     assert!(src.len() == keys.len() && keys.len() == values.len() && plan.len() >= PLAN_WORDS);
+    assert!(items_c.is_none_or(|c| c.len() == src.len()));
     let n = src.len() as u64;
+    let c = items_c.map_or(0, |c| c.ptr);
     let f = gpu.function(&gpusort_kernels::RADIX, "radix_copy_back_split")?;
     let blocks = grid_for(src.len(), 256, gpu.multiprocessors as usize * 8);
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-    // SAFETY: matches radix_copy_back_split(const u32* plan, const KvpItem* src, u32* keys, u32*
-    // values, u64 n); `src` holds n items, `keys` and `values` n words each (checked above).
-    unsafe { stream.launch_builder(&f).arg(&plan.ptr).arg(&src.ptr).arg(&keys.ptr).arg(&values.ptr).arg(&n).launch(lc) }
-        .map(drop)
-        .map_err(launch_err("radix_copy_back_split"))
+    // SAFETY: matches radix_copy_back_split(const u32* plan, const KvpItem* src, const KvpItem*
+    // items_c, u32* keys, u32* values, u64 n); `src` and `items_c` (or null) hold n items, `keys`
+    // and `values` n words each (checked above).
+    unsafe {
+        let mut b = stream.launch_builder(&f);
+        b.arg(&plan.ptr).arg(&src.ptr).arg(&c).arg(&keys.ptr).arg(&values.ptr).arg(&n).launch(lc)
+    }
+    .map(drop)
+    .map_err(launch_err("radix_copy_back_split"))
 }
 
 /// Sorts an input of at most `cfg.small_tile` keys in one block, in place.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
-use super::launch::{self, Dev, PassWords, PingPong, RADIX, SWEEP_MAX_KEYS};
+use super::launch::{self, Dev, PassWords, PingPong, ScratchValues, RADIX, SWEEP_MAX_KEYS};
 use super::segment_launch::{self, SegmentPass, Segments};
 use super::{RadixKey, PLAN_SLOT};
 use crate::cuda::device::Gpu;
@@ -127,7 +127,7 @@ pub(crate) fn sort<K: RadixKey>(
     let bases = meta64.range(per_segment * 3, count * per_segment);
     segment_launch::segment_bases(gpu, stream, passes, segments, hist, bases, counts_all)?;
     launch::prepare(gpu, stream, counts_all, passes, n, plan, meta64.range(per_segment, per_segment * 2))?;
-    let buffers = PingPong { keys_a, keys_b, values: values_a.zip(values_b) };
+    let buffers = PingPong { keys_a, keys_b, values: values_a.zip(values_b.map(ScratchValues::Split)) };
     for pass in 0..passes {
         let p = SegmentPass {
             words: PassWords {
