@@ -138,7 +138,9 @@ impl Sorter {
 
     /// Sorts split key and `u32` value arrays already on the device, in place, in the sorter's
     /// order, on the caller's stream; stable (radix only). Keys as [`Sorter::sort_keys_device`]
-    /// takes them. `InvalidArgument` when the lengths differ.
+    /// takes them. `InvalidArgument` when the lengths differ. The radix sort's scratch: a copy
+    /// of both arrays; with 32-bit keys on sm_90 and sm_100 a second one where it can be
+    /// allocated, which makes the sort faster (without room for it, the sort runs without it).
     ///
     /// ```no_run
     /// use gpusort::Sorter;
