@@ -249,9 +249,12 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     // buffer, where there is one, through the values' scratch argument).
     let keys_b = all.range(l.keys, n * size_of::<K>()).cast::<K>();
     let items_c = l.items_c.map(|c| all.range(c, n * 8).cast::<[u32; 2]>());
-    let values_b = values_a.map(|_| match interleaved {
-        true => ScratchValues::Items(items_c),
-        false => ScratchValues::Split(all.range(l.values, n * size_of::<V>()).cast::<V>()),
+    let values_b = values_a.map(|_| {
+        if interleaved {
+            ScratchValues::Items(items_c)
+        } else {
+            ScratchValues::Split(all.range(l.values, n * size_of::<V>()).cast::<V>())
+        }
     });
     let meta64 = all.range(l.meta64, passes * RADIX * 3 * 8).cast::<u64>();
     let meta32 = all.range(l.meta32, (PLAN_SLOT + passes * portions) * 4).cast::<u32>();

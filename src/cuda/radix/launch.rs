@@ -430,13 +430,12 @@ impl SweepArgs {
         let (va, vb) = match &buffers.values {
             None => (0, 0),
             Some((a, b)) => {
-                assert_eq!(a.len(), n);
-                let vb = match b {
-                    ScratchValues::Split(b) => Some(b.ptr).filter(|_| b.len() == n),
-                    ScratchValues::Items(None) => Some(0),
-                    ScratchValues::Items(Some(c)) => Some(c.ptr).filter(|_| c.len() == n),
+                let (b_len, b_ptr) = match b {
+                    ScratchValues::Split(b) => (b.len(), b.ptr),
+                    ScratchValues::Items(c) => c.map_or((n, 0), |c| (c.len(), c.ptr)),
                 };
-                (a.ptr, vb.expect("scratch values of the input's length"))
+                assert!(a.len() == n && b_len == n);
+                (a.ptr, b_ptr)
             }
         };
         SweepArgs {
