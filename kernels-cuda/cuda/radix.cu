@@ -88,7 +88,7 @@ RADIX_SORT_ENTRY_POINTS(pairs_u32, radix::IntKeys<radix::JointStaged<radix::Sort
                         RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
 RADIX_SORT_ENTRY_POINTS(pairs_u32_huge, radix::IntKeys<radix::JointStaged<radix::SortPairsU32>>,
                         RADIX_SWEEP_THREADS_PAIRS_HUGE, RADIX_SWEEP_ITEMS_PAIRS, RADIX_SWEEP_BLOCKS_PAIRS)
-RADIX_SORT_ENTRY_POINTS(pairs_u32_mid, radix::IntKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_MID,
+RADIX_SORT_ENTRY_POINTS(pairs_u32_mid, radix::PairsU32Mid, RADIX_SWEEP_THREADS_PAIRS_MID,
                         RADIX_SWEEP_ITEMS_PAIRS_MID, RADIX_SWEEP_BLOCKS_PAIRS_MID)
 RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::FloatKeys<radix::SortPairsU32>, RADIX_SWEEP_THREADS_PAIRS_F32,
                         RADIX_SWEEP_ITEMS_PAIRS_F32, RADIX_SWEEP_BLOCKS_PAIRS_F32)

@@ -36,6 +36,9 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 //      clears it for the next item: about 60 instructions per item, H200 16M keys 0.566 ms.
 //      (Mask and count in one 64-bit word, one load and one store fewer per item, measured
 //      slower: 16M keys 0.615 ms.)
+// LEADER_ADD (S::RANK_LEADER_ADD, tuning.cuh): with 3, only the lowest peer reads and bumps the
+// count (one atomic add) and shuffles the old count to its peers, instead of every lane loading it:
+// one shared-memory access fewer per item, at the price of a shuffle.
 // The counts of `bins` start at zero (or, with RADIX_EARLY_COUNTS, at the warp's first tile slot
 // of each digit, so the ranks come out final); the masks must be zero on entry and are again on return.
 //
@@ -46,7 +49,7 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 // 2.25 with match for every warp (random keys: 2.57 and 3.63).
 // `match` (warp-uniform, RADIX_GROUPED_INLINE): the same choice made per item inside one loop, so
 // the kernel holds one unrolled copy of the ranking instead of two.
-template <int ITEMS, bool GROUPED = false, class DigitOf>
+template <int ITEMS, bool LEADER_ADD, bool GROUPED = false, class DigitOf>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins,
                                           bool match = false) {
     constexpr int HOW = GROUPED ? 1 : RADIX_RANK;  // grouped warps always match
@@ -73,13 +76,23 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
             __syncwarp();
             peers = bins[RADIX + 1 + d];
         }
-        const unsigned before = bins[d];
-        const unsigned ahead = __popc(peers & below_me);
-        rank[i] = before + ahead;
-        __syncwarp();
-        if (ahead == 0) {
-            bins[d] = before + __popc(peers);
-            if constexpr (HOW == 3) bins[RADIX + 1 + d] = 0;
+        if constexpr (HOW == 3 && LEADER_ADD) {
+            // Only the lowest peer touches the count, and shuffles what it read to the others.
+            const unsigned ahead = __popc(peers & below_me);
+            unsigned before = 0;
+            if (ahead == 0) before = atomicAdd(&bins[d], __popc(peers));
+            rank[i] = __shfl_sync(0xffffffffu, before, __ffs(peers) - 1) + ahead;
+            __syncwarp();  // every peer has read the mask before it is cleared
+            if (ahead == 0) bins[RADIX + 1 + d] = 0;
+        } else {
+            const unsigned before = bins[d];
+            const unsigned ahead = __popc(peers & below_me);
+            rank[i] = before + ahead;
+            __syncwarp();
+            if (ahead == 0) {
+                bins[d] = before + __popc(peers);
+                if constexpr (HOW == 3) bins[RADIX + 1 + d] = 0;
+            }
         }
         __syncwarp();
     }
@@ -456,14 +469,15 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 }
             }
             __syncthreads();
-            if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
-            else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, true>(digit, rank, my_bins);
-            else warp_rank<ITEMS>(digit, rank, my_bins);
+            constexpr bool LEADER = S::RANK_LEADER_ADD;
+            if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS, LEADER>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
+            else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, LEADER, true>(digit, rank, my_bins);
+            else warp_rank<ITEMS, LEADER>(digit, rank, my_bins);
             if constexpr (!LOOKBACK_LATE) {
                 if (t < RADIX) find_offsets(count, start);
             }
         } else {
-            warp_rank<ITEMS>(digit, rank, sh.warp_bins[warp]);
+            warp_rank<ITEMS, S::RANK_LEADER_ADD>(digit, rank, sh.warp_bins[warp]);
             __syncthreads();
 
             // Per digit: warp counts -> exclusive per-warp starts, tile count; publish it at once so the

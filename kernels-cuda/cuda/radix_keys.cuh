@@ -55,6 +55,7 @@ struct SortKvp {
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KVP;  // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
@@ -78,6 +79,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KEYS;  // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
@@ -100,6 +102,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
@@ -122,6 +125,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KEYS;  // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = false;  // no values
     static constexpr bool JOINT_STAGING = false;  // no split values
@@ -144,6 +148,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
     static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
     static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // tuning.cuh
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
@@ -175,7 +180,13 @@ template <class S> struct JointStaged : S {
     static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
     // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
     static constexpr int B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS ? RADIX_INTERLEAVE_B_PAIRS : 0;
+    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // tuning.cuh
 };
+
+// The mid split-pairs set (below src/tuning.rs RADIX_MID_KEYS_BELOW) staged in one round with
+// items in the scratch, as the large set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS_MID says so.
+using PairsU32Mid = std::conditional_t<RADIX_JOINT_STAGING_PAIRS_MID, IntKeys<JointStaged<SortPairsU32>>,
+                                       IntKeys<SortPairsU32>>;
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
 

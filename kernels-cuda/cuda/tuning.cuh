@@ -192,8 +192,9 @@
 //   256M 7.608-7.619 / 12.03 -> 7.758-7.769 / 8.165-8.167
 // One round, 64M, 16 -> 15: half the keys equal 1.799 -> 1.831, keys differing in one byte
 // 0.887 -> 0.904, 16 distinct 1.542 -> 1.560. Random keys lose 1-2% for sorted ones' 35-50%.
-// Below src/tuning.rs RADIX_MID_KEYS_BELOW the pairs keep 12 items (RADIX_SWEEP_*_PAIRS_MID): a
-// 1M sort has 114 tiles of 9216 for 264 block slots. f32 pairs keep 12 items (216 bytes of spills
+// Below src/tuning.rs RADIX_MID_KEYS_BELOW the pairs take smaller tiles (RADIX_SWEEP_*_PAIRS_MID;
+// 10 items staged in one round on sm_90 and sm_100 since session 42, RADIX_JOINT_STAGING_PAIRS_MID
+// below, 12 elsewhere): a 1M sort has 114 tiles of 9216 for 264 block slots. f32 pairs keep 12 items (216 bytes of spills
 // at 18 in the masked body, untimed).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
@@ -206,6 +207,11 @@
 #endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS
 #define RADIX_SWEEP_ITEMS_PAIRS 12 // 6144 keys then 6144 values, 24 KB staged (RADIX_VALUES_LATE)
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SWEEP_ITEMS_PAIRS_MID
+#define RADIX_SWEEP_ITEMS_PAIRS_MID 10  // staged in one round (RADIX_JOINT_STAGING_PAIRS_MID)
+#endif
 #endif
 #ifndef RADIX_SWEEP_ITEMS_PAIRS_MID
 #define RADIX_SWEEP_ITEMS_PAIRS_MID 12
@@ -301,6 +307,14 @@
 //     body spills more under the 56-register cap: 204 bytes at 384 x 24 against 88 for FloatKeys).
 //   64-bit keys: 256 x 20, 4 blocks 1.099 / 3.925 <- chosen; 256 x 16 1.115 / 3.986; 256 x 12
 //     1.235 / 4.550; 384 x 14, 3 blocks 1.115 / 4.056; 512 x 10, 2 blocks 1.178 / 4.440 (before).
+//   Session 42, 32-bit keys (FloatKeys), two rounds alternating in one call, 16M / 64M against
+//     384 x 24 0.406-0.407 / 1.417-1.419: 256 x 34, 4 blocks (64 registers, 184 bytes of spills)
+//     0.417-0.419 / 1.391-1.393; 256 x 36 0.427-0.428 / 1.413-1.415; 288 x 32, 3 blocks (72
+//     registers) 0.411-0.413 / 1.402-1.404 (sorted 64M 1.252 against 1.238); 288 x 28
+//     0.473-0.474 / 1.620-1.621; 320 x 28, 3 blocks 0.410-0.411 / 1.415-1.416. ncu of one 64M
+//     pass (CUB `int` 312 us, 384 x 20, 56 registers, no spills, 166M instructions; ours 324 us,
+//     222M instructions; the run-time order flip, recomputed from `order` for every digit taken,
+//     costs about 12 instructions each time): the L1 pipe is the limit (RADIX_RANK_LEADER_ADD).
 // Not changed, no shape was better (64M unless noted): split u32 pairs 512 x 12, 2 blocks 0.603 /
 // 2.195 (384 x 12 / 16 / 20, 3 blocks: 2.47 / 2.75 / 3.36; 384 x 20 / 24, 2 blocks, as CUB's 384 x
 // 23: 2.47 / 2.97; the FloatKeys body 2.456); Kvp 512 x 10, 2 blocks 0.574 / 2.087 (384 x 13, 3
@@ -313,6 +327,31 @@
 // 2.30 with ballots in the same run).
 #ifndef RADIX_RANK
 #define RADIX_RANK 3
+#endif
+// With RADIX_RANK 3, whether only the lowest lane of a digit reads and bumps the warp's count
+// (atomic add, then a shuffle to its peers) rather than every lane loading it (radix.cuh
+// warp_rank LEADER_ADD), per family. ncu, H200, one sweep pass of 64M u32 keys (session 42): 57M
+// shared-memory wavefronts against CUB `int`'s 30M, L1 pipe 83% busy against 55%, the ranking's
+// five accesses per item about 3.15 wavefronts each. H200, session 42, ms, two rounds alternating
+// in one call (sm_90 images), off -> on: Kvp 16M 0.511-0.512 -> 0.491, 64M 1.793-1.794 ->
+// 1.708, 1M 0.079-0.082 -> 0.075-0.076 (sorted 64M 1.496 -> 1.524, 16 distinct 1.511 -> 1.514);
+// split u32 pairs (jointly staged sets) 16M 0.528-0.529 -> 0.509, 64M 1.900-1.902 -> 1.824-1.825
+// (sorted 1.509 both, 16 distinct 1.559 -> 1.534); but u32 keys 16M 0.406 -> 0.449-0.450, 64M
+// 1.418 -> 1.518-1.519 (ptxas: spill loads 44 -> 104 bytes; 288 x 32 at 3 blocks, 72 registers,
+// 1.570), two-round split pairs (the mid set before it staged jointly) 4M 0.198-0.200 ->
+// 0.202, u64 keys with u32 values 64M 5.222-5.225 -> 5.227-5.235: on for Kvp and jointly staged
+// split pairs only (u64 keys alone untimed: off).
+#ifndef RADIX_RANK_LEADER_ADD
+#define RADIX_RANK_LEADER_ADD 0
+#endif
+#ifndef RADIX_RANK_LEADER_ADD_KVP
+#define RADIX_RANK_LEADER_ADD_KVP 1
+#endif
+#ifndef RADIX_RANK_LEADER_ADD_PAIRS
+#define RADIX_RANK_LEADER_ADD_PAIRS 1
+#endif
+#ifndef RADIX_RANK_LEADER_ADD_KEYS
+#define RADIX_RANK_LEADER_ADD_KEYS RADIX_RANK_LEADER_ADD
 #endif
 // With early counts, warps whose keys hold at most this many distinct digits rank with
 // __match_any_sync instead of RADIX_RANK's way (radix.cuh warp_rank GROUPED); 0: never. Keys grouped by an
@@ -493,6 +532,22 @@
 #endif
 #ifndef RADIX_JOINT_STAGING_PAIRS
 #define RADIX_JOINT_STAGING_PAIRS 0
+#endif
+// The mid split-pairs set (below src/tuning.rs RADIX_MID_KEYS_BELOW) staged in one round with
+// items in the scratch as the large set, at 512 x 10 (radix_keys.cuh PairsU32Mid). H200, session
+// 42, ms, two rounds alternating (sm_90 images), random / sorted keys, two rounds at 512 x 12
+// (before) -> one round at 512 x 10: 1M 0.090-0.093 / 0.080-0.083 -> 0.082-0.084 / 0.070-0.071,
+// 2M 0.130-0.131 / 0.128-0.133 -> 0.118-0.119 / 0.114-0.117, 4M 0.197-0.199 / 0.179-0.180 ->
+// 0.181 / 0.136-0.137 (one round at 512 x 12: 1M 0.083-0.084, 4M 0.180 / 0.162; the items
+// are set with RADIX_SWEEP_ITEMS_PAIRS_MID above). Where the large set stages in two rounds, so
+// does this one.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_JOINT_STAGING_PAIRS_MID
+#define RADIX_JOINT_STAGING_PAIRS_MID 1
+#endif
+#endif
+#ifndef RADIX_JOINT_STAGING_PAIRS_MID
+#define RADIX_JOINT_STAGING_PAIRS_MID 0
 #endif
 // Split u32 pairs (the large set, where staged in one round): the scratch buffer holds the pairs
 // as 8-byte (key, value) items, so every other pass writes 8-byte items as a Kvp sort does
