@@ -1,5 +1,5 @@
 // The radix sort of small inputs: one block holds the whole input in shared memory and ranks it
-// pass by pass with the sweep's warp ranking (radix.cuh), in one launch.
+// pass by pass with the sweep's warp ranking (radix_rank.cuh), in one launch.
 #pragma once
 
 #include "radix.cuh"

@@ -15,7 +15,7 @@
 // Ties at the k-th key go to the earliest positions, and the stable sort of the chosen keys (in
 // input order) keeps equal keys in input order: exactly the first k of a stable sort.
 // No step waits for the host.
-#include "radix.cuh"  // the key order map and the digit scan
+#include "radix.cuh"  // the key order map and the digit scan (radix_rank.cuh)
 
 namespace select_k {
 
