@@ -175,7 +175,8 @@ template <class S> struct FloatKeys : S {
 };
 
 // Split pairs staged in one round, each value beside its key's slot (radix.cuh onesweep): the
-// plain sort's large u32 pairs set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS says so.
+// plain sort's large and huge u32 pairs sets, where tuning.cuh RADIX_JOINT_STAGING_PAIRS says so,
+// and its mid set where RADIX_JOINT_STAGING_PAIRS_MID does too (PairsU32Mid below).
 template <class S> struct JointStaged : S {
     static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
     // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).

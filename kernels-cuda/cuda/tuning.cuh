@@ -200,8 +200,9 @@
 // Split u32 pairs staged in one round: each value goes to shared memory beside its key's slot
 // (its own array; 64 KB at 512 x 16) and one loop scatters both, so no digit waits in registers
 // between a key scatter and a value scatter (radix.cuh onesweep, radix_keys.cuh JointStaging).
-// The large set on sm_90 and sm_100 only (RADIX_SWEEP_ITEMS_PAIRS 15 there; 228 KB per SM hold two
-// blocks); the mid and f32 sets, the segmented sort and other chips stage in two rounds. H200, session 36, u32 pairs ms, two
+// The large and huge sets on sm_90 and sm_100 only (RADIX_SWEEP_ITEMS_PAIRS 15 there; 228 KB per
+// SM hold two blocks), the mid set since session 42 (RADIX_JOINT_STAGING_PAIRS_MID below); the f32
+// set, the segmented sort and other chips stage in two rounds. H200, session 36, u32 pairs ms, two
 // rounds alternating per call, 16M / 64M: two rounds at 18 items (before) 0.576-0.578 /
 // 2.031-2.039; one round 16 items 0.568-0.572 / 2.010-2.016 (12 bytes of spills), 18 items
 // 0.576-0.579 / 2.064 (44), 20 items 0.592-0.594 / 2.129 (172). 256M: 7.501-7.507 against
@@ -233,7 +234,7 @@
 #ifndef RADIX_JOINT_STAGING_PAIRS_MID
 #define RADIX_JOINT_STAGING_PAIRS_MID 0
 #endif
-// Split u32 pairs (the large set, where staged in one round): the scratch buffer holds the pairs
+// Split u32 pairs (the sets staged in one round): the scratch buffer holds the pairs
 // as 8-byte (key, value) items, so every other pass writes 8-byte items as a Kvp sort does
 // (radix.cuh onesweep); the result is split back when an odd number of passes ran. H200, session
 // 38, two rounds alternating, random / sorted keys, ms, split arrays -> items in the scratch:
