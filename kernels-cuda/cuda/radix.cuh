@@ -35,14 +35,14 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
         __syncthreads();  // warp_sums is reused by the next pass
     }
     if (t == 0) {
-        unsigned in_b = 0;
+        unsigned running = 0;
         for (int p = 0; p < MAX_PASSES; ++p) {
             const bool run = p < passes && !skip[p];
             plan[PLAN_SKIP + p] = !run;
-            plan[PLAN_FROM_B + p] = in_b;
-            if (run) in_b ^= 1;
+            plan[PLAN_BEFORE + p] = running;
+            running += run;
         }
-        plan[PLAN_RESULT_IN_B] = in_b;
+        plan[PLAN_RUNNING] = running;
     }
 }
 
@@ -175,7 +175,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         for (unsigned long long i = lo + threadIdx.x; i < hi; i += THREADS) status_next[i] = 0;
     }
     if (plan[PLAN_SKIP + pass]) return;
-    const bool from_b = plan[PLAN_FROM_B + pass];
+    const unsigned before = plan[PLAN_BEFORE + pass];  // passes that ran before this one
+    const bool from_b = before & 1;
     const Item *src = from_b ? keys_b : keys_a;
     Item *dst = from_b ? keys_a : keys_b;
     const Value *vsrc = VALUES ? (from_b ? values_b : values_a) : nullptr;
@@ -193,18 +194,12 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     if constexpr (S::B_INTERLEAVED == 2) {
         KvpItem *const b = reinterpret_cast<KvpItem *>(keys_b), *const c = reinterpret_cast<KvpItem *>(values_b);
         if (c != nullptr) {
-            unsigned before = 0, running = 0;  // passes that run before this one, and in all
-#pragma unroll
-            for (int p = 0; p < MAX_PASSES; ++p) {
-                const bool run = !plan[PLAN_SKIP + p];
-                running += run;
-                before += run && p < pass;
-            }
             src_joint = before > 0;
-            src = src_joint ? reinterpret_cast<const Item *>(before & 1 ? b : c) : keys_a;
+            src = src_joint ? reinterpret_cast<const Item *>(from_b ? b : c) : keys_a;
             vsrc = values_a;
+            const unsigned running = plan[PLAN_RUNNING];
             const bool last = before + 1 == running && running > 1;
-            items_out = last ? nullptr : before & 1 ? c : b;
+            items_out = last ? nullptr : from_b ? c : b;
             dst = keys_a;
             vdst = values_a;
         }
@@ -514,7 +509,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
 
 // ---- 4. result back into the caller's buffer ---------------------------------------------------
 __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *dst, unsigned long long words) {
-    if (!plan[PLAN_RESULT_IN_B]) return;
+    if (!(plan[PLAN_RUNNING] & 1)) return;  // the result is in A
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     if ((((size_t)src | (size_t)dst) & 15) == 0) {
@@ -531,13 +526,8 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
 // With a second item buffer (`items_c`, S::B_INTERLEAVED 2) only a sort of one running pass ends in B.
 __device__ void copy_back_split(const unsigned *plan, const KvpItem *src, const KvpItem *items_c, unsigned *keys,
                                 unsigned *values, unsigned long long n) {
-    if (items_c != nullptr) {
-        unsigned running = 0;
-        for (int p = 0; p < MAX_PASSES; ++p) running += !plan[PLAN_SKIP + p];
-        if (running != 1) return;
-    } else if (!plan[PLAN_RESULT_IN_B]) {
-        return;
-    }
+    const unsigned running = plan[PLAN_RUNNING];
+    if (items_c != nullptr ? running != 1 : !(running & 1)) return;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         const KvpItem x = src[i];

@@ -24,11 +24,13 @@ constexpr unsigned FLAG_INCLUSIVE = 2u << 30;
 constexpr unsigned FLAG_MASK = 3u << 30;
 constexpr unsigned VALUE_MASK = (1u << 30) - 1;
 
-// Plan words written by radix_prepare: [0, 8) skip flags, [8, 16) 1 when the pass reads buffer B,
-// [16] 1 when the result ends in buffer B.
+// Plan words written by radix_prepare: [0, 8) skip flags, [8, 16) the passes that run before each
+// pass, [16] the passes that run. A pass reads buffer B when an odd number ran before it, and the
+// result ends in B when an odd number ran; a second item buffer takes the place of A between the
+// first and the last running pass (radix.cuh onesweep).
 constexpr int PLAN_SKIP = 0;
-constexpr int PLAN_FROM_B = 8;
-constexpr int PLAN_RESULT_IN_B = 16;
+constexpr int PLAN_BEFORE = 8;
+constexpr int PLAN_RUNNING = 16;
 constexpr int PLAN_WORDS = 17;
 
 struct NoValue {};
