@@ -149,14 +149,24 @@
 // and off before sm_90 (untimed there, and a smaller L2). Split u32 pairs prefetch their keys
 // only (session 34, H200, 16M / 64M, one call: 12 items, 24 ahead 0.589-0.590 / 2.116-2.117, 80
 // ahead 0.590-0.591 / 2.116-2.117, off 0.594-0.595 / 2.134-2.138; 16 items, 24 ahead 0.570 /
-// 2.020-2.021 against 0.570 / 2.031-2.033 off; the 18 items chosen then 2.004 against 2.015);
-// u64 keys with values untimed with it (off).
+// 2.020-2.021 against 0.570 / 2.031-2.033 off; the 18 items chosen then 2.004 against 2.015).
+// u64 keys with u32 values prefetch their keys 24 tiles ahead: H200, session 43, 16M / 64M /
+// 256M ms, two rounds alternating per call (sm_90 images), off -> 24 ahead: call 3 1.4163-1.4168
+// -> 1.4111-1.4127 / 5.219-5.224 -> 5.179-5.183 (80 ahead 1.413-1.415 / 5.179-5.182); call 4
+// 1.430-1.436 -> 1.429-1.430 / 5.292-5.304 -> 5.247-5.248 / 20.780-20.781 -> 20.629-20.637;
+// call 5, the committed images (with the plan index) against those before: 1.413-1.416 -> 1.413 /
+// 5.220-5.223 -> 5.181-5.183, CUB 3.0.1 1.399 / 5.118 in the same call.
+// u32 keys 24 ahead (call 4, one round at 256M): 0.425 / 1.431 / 5.386 against 0.407-0.409 /
+// 1.421 / 5.502-5.506: slower in the large set, faster in the huge one (352 x 27; not split out).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #ifndef RADIX_PREFETCH_TILES_KVP
 #define RADIX_PREFETCH_TILES_KVP 80
 #endif
 #ifndef RADIX_PREFETCH_TILES_PAIRS
 #define RADIX_PREFETCH_TILES_PAIRS 24
+#endif
+#ifndef RADIX_PREFETCH_TILES_PAIRS_U64
+#define RADIX_PREFETCH_TILES_PAIRS_U64 24
 #endif
 #endif
 #ifndef RADIX_PREFETCH_TILES_KVP
