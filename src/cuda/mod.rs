@@ -50,7 +50,7 @@ use staging::Plain;
 /// Device bytes per pair, and in all, of a radix sort of `n` split pairs of `K` keys sent as two
 /// arrays.
 fn split_need<K>(n: usize) -> (usize, usize) {
-    // Split pairs of 32-bit keys take a second copy as (key, value) items (radix.rs `SecondItems`).
+    // Split pairs of 32-bit keys take a second copy as (key, value) items (radix.rs `Run::second_items`).
     let second_items = if std::mem::size_of::<K>() == 4 { 8 } else { 0 };
     let per_item = bytes_per_item::<K>(Algorithm::Radix) + bytes_per_item::<u32>(Algorithm::Radix) + second_items;
     (per_item, n.saturating_mul(per_item).saturating_add(outofcore::FIXED_BYTES))

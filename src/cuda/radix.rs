@@ -114,7 +114,7 @@ pub(crate) fn sort_kvp(
     order: Order,
 ) -> Result<(), SortError> {
     let variant = KVP_SETS.set_for(data.len());
-    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), SecondItems::IfItFits)
+    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), Run::FULL)
 }
 
 /// Sorts keys in place, asynchronously on `stream`.
@@ -125,7 +125,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     let variant = K::KEYS.set_for(data.len());
-    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
+    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.
@@ -138,18 +138,26 @@ pub(crate) fn sort_pairs<K: RadixKey>(
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
     let variant = K::PAIRS.set_for(keys.len());
-    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
+    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
-/// Whether a split u32 pairs sort whose image takes a second item buffer (`Config::second_items`)
-/// allocates one: 8n more bytes of scratch for a faster sort (kernels-cuda/cuda/tuning.cuh
-/// `RADIX_INTERLEAVE_B_PAIRS`). Without room for it the sort runs without it; `Never` is that path
-/// on purpose (the unit tests).
+/// How a sort may run. The public sorts take `Run::FULL`; the unit tests choose less, to reach at
+/// small sizes the paths that only a full device or more than 2^30 - 1 keys take otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondItems {
-    IfItFits,
-    #[cfg_attr(not(test), allow(dead_code))]
-    Never,
+struct Run {
+    /// Whether a split u32 pairs sort whose image takes a second item buffer
+    /// (`Config::second_items`) allocates one where it fits: 8n more bytes of scratch for a faster
+    /// sort (kernels-cuda/cuda/tuning.cuh `RADIX_INTERLEAVE_B_PAIRS`). Without room for it the sort
+    /// runs without it.
+    second_items: bool,
+    /// Most tiles one sweep launch covers. Longer inputs take one launch per portion of each
+    /// pass, the digits' bases carried from one portion to the next. `None`: as many as the
+    /// look-back's 30-bit counts hold (`SWEEP_MAX_KEYS` keys).
+    portion_tiles: Option<usize>,
+}
+
+impl Run {
+    const FULL: Run = Run { second_items: true, portion_tiles: None };
 }
 
 /// Byte offsets of the parts of the one scratch allocation, each 256-byte aligned.
@@ -171,7 +179,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     keys: &mut CudaSlice<K>,
     values: Option<&mut CudaSlice<V>>,
     order: i32,
-    second_items: SecondItems,
+    run: Run,
 ) -> Result<(), SortError> {
     let n = keys.len();
     if n < 2 {
@@ -196,7 +204,8 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
 
     let passes = cfg.passes;
-    let portion_cap = SWEEP_MAX_KEYS / cfg.tile * cfg.tile;
+    let most_tiles = SWEEP_MAX_KEYS / cfg.tile;
+    let portion_cap = run.portion_tiles.map_or(most_tiles, |t| t.clamp(1, most_tiles)) * cfg.tile;
     let portions = n.div_ceil(portion_cap);
     let tiles = n.min(portion_cap).div_ceil(cfg.tile);
     let status_words = tiles * RADIX;
@@ -220,7 +229,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
         l.total = l.status + 2 * status_words * 4;
         l
     };
-    let mut l = layout(interleaved && cfg.second_items && second_items == SecondItems::IfItFits);
+    let mut l = layout(interleaved && cfg.second_items && run.second_items);
     debug_assert_eq!(l.keys, 0);
 
     // SAFETY: the ping-pong halves are written by a pass before they are read (when no pass runs,
@@ -368,32 +377,48 @@ mod tests {
         v: Variant,
         keys: &[K],
         order: Order,
+        run: Run,
     ) -> Result<(), String> {
         let mut d = stream.clone_htod(keys).unwrap();
-        sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order), SecondItems::IfItFits)
-            .unwrap();
+        sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order), run).unwrap();
         let out = stream.clone_dtoh(&d).unwrap();
         stream.synchronize().unwrap();
         check::validate_keys(keys, &out, order)
     }
 
-    /// Split pairs of 32-bit `keys` and values `0..n` through kernel set `v`, checked as `Kvp`s
-    /// of the keys' ordered bits (`bits`), which order as the keys do.
-    fn pairs_through<K: RadixKey + Copy>(
+    /// A key's ordered bits and its value, as the oracle checks split pairs.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    struct Item<B> {
+        key: B,
+        value: u32,
+    }
+
+    impl<B: gpusort_cpu::SortKey> gpusort_cpu::Keyed for Item<B> {
+        type Key = B;
+        fn sort_key(&self) -> B {
+            self.key
+        }
+    }
+
+    /// Split pairs of `keys` and values `0..n` through kernel set `v`, checked as the keys'
+    /// ordered bits (`bits`, which order as the keys do) with their values.
+    fn pairs_through<K: RadixKey + Copy, B: gpusort_cpu::SortKey + Eq + std::hash::Hash>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
-        (v, second): (Variant, SecondItems),
+        (v, run): (Variant, Run),
         keys: &[K],
-        bits: fn(K) -> u32,
+        bits: fn(K) -> B,
         order: Order,
     ) -> Result<(), String> {
         let values: Vec<u32> = (0..keys.len() as u32).collect();
         let (mut dk, mut dv) = (stream.clone_htod(keys).unwrap(), stream.clone_htod(&values).unwrap());
-        sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), second).unwrap();
+        sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), run).unwrap();
         let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
         stream.synchronize().unwrap();
-        let input: Vec<Kvp> = keys.iter().zip(&values).map(|(&k, &v)| Kvp::new(bits(k), v)).collect();
-        let output: Vec<Kvp> = ok.iter().zip(&ov).map(|(&k, &v)| Kvp::new(bits(k), v)).collect();
+        let items = |k: &[K], v: &[u32]| -> Vec<Item<B>> {
+            k.iter().zip(v).map(|(&k, &value)| Item { key: bits(k), value }).collect()
+        };
+        let (input, output) = (items(keys, &values), items(&ok, &ov));
         check::validate(&input, &output, order, true)
     }
 
@@ -419,36 +444,86 @@ mod tests {
                         |v: Variant, what: &str, e: String| panic!("{v:?} {what} n={n} sorted={sorted} {order:?}: {e}");
                     for v in [KVP_SETS.mid, KVP_SETS.large, KVP_SETS.huge] {
                         let mut d = stream.clone_htod(&input).unwrap();
-                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), SecondItems::IfItFits)
-                            .unwrap();
+                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), Run::FULL).unwrap();
                         let out = stream.clone_dtoh(&d).unwrap();
                         stream.synchronize().unwrap();
                         check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
                     }
                     for v in [U32_KEYS.mid, U32_KEYS.large, U32_KEYS.huge] {
-                        keys_through(&gpu, &stream, v, &keys, order).unwrap_or_else(|e| fail(v, "u32", e));
-                        keys_through(&gpu, &stream, v, &ints, order).unwrap_or_else(|e| fail(v, "i32", e));
+                        keys_through(&gpu, &stream, v, &keys, order, Run::FULL).unwrap_or_else(|e| fail(v, "u32", e));
+                        keys_through(&gpu, &stream, v, &ints, order, Run::FULL).unwrap_or_else(|e| fail(v, "i32", e));
                     }
                     for v in [F32_KEYS.large, F32_KEYS.huge] {
-                        keys_through(&gpu, &stream, v, &floats, order).unwrap_or_else(|e| fail(v, "f32", e));
+                        keys_through(&gpu, &stream, v, &floats, order, Run::FULL).unwrap_or_else(|e| fail(v, "f32", e));
                     }
                     for v in [U32_PAIRS.mid, U32_PAIRS.large, U32_PAIRS.huge] {
-                        for second in [SecondItems::IfItFits, SecondItems::Never] {
-                            let how = (v, second);
+                        for second in [true, false] {
+                            let how = (v, Run { second_items: second, ..Run::FULL });
                             pairs_through(&gpu, &stream, how, &keys, |k| k, order)
-                                .unwrap_or_else(|e| fail(v, &format!("u32 pairs {second:?}"), e));
+                                .unwrap_or_else(|e| fail(v, &format!("u32 pairs, second items {second}"), e));
                             pairs_through(&gpu, &stream, how, &ints, signed, order)
-                                .unwrap_or_else(|e| fail(v, &format!("i32 pairs {second:?}"), e));
+                                .unwrap_or_else(|e| fail(v, &format!("i32 pairs, second items {second}"), e));
                             // One pass, and three with the one skipped between: where each pass
                             // reads and writes differs with a second item buffer (radix.cuh onesweep).
                             for mask in [0xff, 0xff00_ffff] {
                                 let masked: Vec<u32> = keys.iter().map(|&k| k & mask).collect();
-                                pairs_through(&gpu, &stream, how, &masked, |k| k, order)
-                                    .unwrap_or_else(|e| fail(v, &format!("u32 pairs & {mask:#x} {second:?}"), e));
+                                pairs_through(&gpu, &stream, how, &masked, |k| k, order).unwrap_or_else(|e| {
+                                    fail(v, &format!("u32 pairs & {mask:#x}, second items {second}"), e)
+                                });
                             }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Inputs of more than 2^30 - 1 keys take one sweep launch per portion of each pass, each
+    /// portion's last tile handing the digits' bases on to the next: that path at a size
+    /// compute-sanitizer covers, in portions of one, two and three tiles (the last one partial),
+    /// through every layout's large and huge sets, split u32 pairs with and without the second
+    /// item buffer, with every pass and with one.
+    #[test]
+    fn portions_at_small_sizes() {
+        let Some(gpu) = device() else { return };
+        gpu.ctx.bind_to_thread().unwrap();
+        let stream = gpu.ctx.new_stream().unwrap();
+        let mut r = rng(13);
+        let n = 50_001usize;
+        let keys: Vec<u32> = (0..n).map(|_| r()).collect();
+        let input: Vec<Kvp> = keys.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
+        let wide: Vec<u64> = keys.iter().map(|&k| (u64::from(k) << 32) | u64::from(r())).collect();
+        for tiles in [1, 2, 3] {
+            let run = Run { portion_tiles: Some(tiles), ..Run::FULL };
+            for order in [Order::Ascending, Order::Descending] {
+                let fail = |v: Variant, what: &str, e: String| {
+                    panic!("{v:?} {what} in portions of {tiles} tiles {order:?}: {e}")
+                };
+                for v in [KVP_SETS.large, KVP_SETS.huge] {
+                    let mut d = stream.clone_htod(&input).unwrap();
+                    sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), run).unwrap();
+                    let out = stream.clone_dtoh(&d).unwrap();
+                    stream.synchronize().unwrap();
+                    check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
+                }
+                for v in [U32_KEYS.large, U32_KEYS.huge] {
+                    keys_through(&gpu, &stream, v, &keys, order, run).unwrap_or_else(|e| fail(v, "u32", e));
+                }
+                keys_through(&gpu, &stream, U64_KEYS.large, &wide, order, run)
+                    .unwrap_or_else(|e| fail(U64_KEYS.large, "u64", e));
+                for v in [U32_PAIRS.large, U32_PAIRS.huge] {
+                    for second in [true, false] {
+                        for mask in [u32::MAX, 0xff00] {
+                            let masked: Vec<u32> = keys.iter().map(|&k| k & mask).collect();
+                            let how = (v, Run { second_items: second, ..run });
+                            pairs_through(&gpu, &stream, how, &masked, |k| k, order).unwrap_or_else(|e| {
+                                fail(v, &format!("u32 pairs & {mask:#x}, second items {second}"), e)
+                            });
+                        }
+                    }
+                }
+                pairs_through(&gpu, &stream, (U64_PAIRS.large, run), &wide, |k| k, order)
+                    .unwrap_or_else(|e| fail(U64_PAIRS.large, "u64 pairs", e));
             }
         }
     }
