@@ -370,6 +370,22 @@ mod tests {
         ));
     }
 
+    /// `Kvp`s through kernel set `v` on the device, checked against the stable oracle.
+    fn kvp_through(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        v: Variant,
+        input: &[Kvp],
+        order: Order,
+        run: Run,
+    ) -> Result<(), String> {
+        let mut d = stream.clone_htod(input).unwrap();
+        sort::<Kvp, u32>(gpu, stream, v, &mut d, None, order_flags(0, order), run).unwrap();
+        let out = stream.clone_dtoh(&d).unwrap();
+        stream.synchronize().unwrap();
+        check::validate(input, &out, order, true)
+    }
+
     /// `keys` alone through kernel set `v` on the device, checked against the stable oracle.
     fn keys_through<K: RadixKey + gpusort_cpu::SortKey>(
         gpu: &Gpu,
@@ -443,11 +459,7 @@ mod tests {
                     let fail =
                         |v: Variant, what: &str, e: String| panic!("{v:?} {what} n={n} sorted={sorted} {order:?}: {e}");
                     for v in [KVP_SETS.mid, KVP_SETS.large, KVP_SETS.huge] {
-                        let mut d = stream.clone_htod(&input).unwrap();
-                        sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), Run::FULL).unwrap();
-                        let out = stream.clone_dtoh(&d).unwrap();
-                        stream.synchronize().unwrap();
-                        check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
+                        kvp_through(&gpu, &stream, v, &input, order, Run::FULL).unwrap_or_else(|e| fail(v, "Kvp", e));
                     }
                     for v in [U32_KEYS.mid, U32_KEYS.large, U32_KEYS.huge] {
                         keys_through(&gpu, &stream, v, &keys, order, Run::FULL).unwrap_or_else(|e| fail(v, "u32", e));
@@ -500,11 +512,7 @@ mod tests {
                     panic!("{v:?} {what} in portions of {tiles} tiles {order:?}: {e}")
                 };
                 for v in [KVP_SETS.large, KVP_SETS.huge] {
-                    let mut d = stream.clone_htod(&input).unwrap();
-                    sort::<Kvp, u32>(&gpu, &stream, v, &mut d, None, order_flags(0, order), run).unwrap();
-                    let out = stream.clone_dtoh(&d).unwrap();
-                    stream.synchronize().unwrap();
-                    check::validate(&input, &out, order, true).unwrap_or_else(|e| fail(v, "Kvp", e));
+                    kvp_through(&gpu, &stream, v, &input, order, run).unwrap_or_else(|e| fail(v, "Kvp", e));
                 }
                 for v in [U32_KEYS.large, U32_KEYS.huge] {
                     keys_through(&gpu, &stream, v, &keys, order, run).unwrap_or_else(|e| fail(v, "u32", e));
