@@ -76,7 +76,7 @@ RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, 
 // flips floats at run time.
 RADIX_SORT_ENTRY_POINTS(u32, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS,
                         RADIX_SWEEP_BLOCKS_KEYS)
-RADIX_SORT_ENTRY_POINTS(u32_huge, radix::FloatKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_HUGE,
+RADIX_SORT_ENTRY_POINTS(u32_huge, radix::HugeKeys<radix::FloatKeys<radix::SortU32>>, RADIX_SWEEP_THREADS_KEYS_HUGE,
                         RADIX_SWEEP_ITEMS_KEYS_HUGE, RADIX_SWEEP_BLOCKS_KEYS)
 // Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): smaller tiles (u32 and i32 keys alone and with
 // values; 64-bit keys alone of every type).

@@ -186,6 +186,12 @@ template <class S> struct JointStaged : S {
     static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // tuning.cuh
 };
 
+// The huge 32-bit keys set (from src/tuning.rs RADIX_HUGE_FROM): an L2 prefetch distance of its
+// own (tuning.cuh RADIX_PREFETCH_TILES_KEYS_HUGE).
+template <class S> struct HugeKeys : S {
+    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS_HUGE;
+};
+
 // The mid split-pairs set (below src/tuning.rs RADIX_MID_KEYS_BELOW) staged in one round with
 // items in the scratch, as the large set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS_MID says so.
 using PairsU32Mid = std::conditional_t<RADIX_JOINT_STAGING_PAIRS_MID, IntKeys<JointStaged<SortPairsU32>>,

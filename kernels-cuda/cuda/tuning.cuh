@@ -157,7 +157,10 @@
 // call 5, the committed images (with the plan index) against those before: 1.413-1.416 -> 1.413 /
 // 5.220-5.223 -> 5.181-5.183, CUB 3.0.1 1.399 / 5.118 in the same call.
 // u32 keys 24 ahead (call 4, one round at 256M): 0.425 / 1.431 / 5.386 against 0.407-0.409 /
-// 1.421 / 5.502-5.506: slower in the large set, faster in the huge one (352 x 27; not split out).
+// 1.421 / 5.502-5.506: slower in the large set, faster in the huge one (352 x 27), so only the
+// huge set (from 128M, RADIX_PREFETCH_TILES_KEYS_HUGE) prefetches: H200, session 44, two rounds
+// alternating in one call, off -> 24 ahead, random 128M 2.774-2.777 -> 2.738-2.740, 256M
+// 5.491 -> 5.380-5.384; sorted 128M 2.460-2.464 -> 2.414-2.415, 256M 5.390-5.399 -> 5.292-5.293.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #ifndef RADIX_PREFETCH_TILES_KVP
 #define RADIX_PREFETCH_TILES_KVP 80
@@ -168,12 +171,18 @@
 #ifndef RADIX_PREFETCH_TILES_PAIRS_U64
 #define RADIX_PREFETCH_TILES_PAIRS_U64 24
 #endif
+#ifndef RADIX_PREFETCH_TILES_KEYS_HUGE
+#define RADIX_PREFETCH_TILES_KEYS_HUGE 24
+#endif
 #endif
 #ifndef RADIX_PREFETCH_TILES_KVP
 #define RADIX_PREFETCH_TILES_KVP 0
 #endif
 #ifndef RADIX_PREFETCH_TILES_KEYS
 #define RADIX_PREFETCH_TILES_KEYS 0
+#endif
+#ifndef RADIX_PREFETCH_TILES_KEYS_HUGE
+#define RADIX_PREFETCH_TILES_KEYS_HUGE RADIX_PREFETCH_TILES_KEYS
 #endif
 #ifndef RADIX_PREFETCH_TILES_PAIRS
 #define RADIX_PREFETCH_TILES_PAIRS 0
