@@ -213,6 +213,22 @@ pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 /// ```
 pub const RADIX_HUGE_FROM: usize = 128 << 20;
 
+/// Most keys one radix sweep launch covers, about: longer inputs take one launch per portion of
+/// each pass, the portions of one sort the same number of tiles (the last may be a tile short),
+/// so each launch's look-back words (a kilobyte a tile) stay a quarter of L2 or less. With one
+/// launch over 2^30 keys the passes ran 30% slower than at 256M: H200, session 44, u32 keys,
+/// ms, one sort (ncu): 1,072,693,248 keys in one launch a pass 6.24-6.33 a pass (27.4 in all)
+/// against 21.43 in all in four launches a pass; 2^30 keys (before this, a launch of 2^30 - 9504
+/// keys and one of 9504, whose single block cleared the other's 116 MB of look-back words) 6.27 +
+/// 2.43 a pass. 512M in one launch 10.68. The shapes bench at 2^30 before this: u32 keys 28.6,
+/// split u32 pairs 38.2, `Kvp` descending 35.3, u64 keys 88.6 (CUB 3.0.1 25.3 / 29.6 / 29.9 /
+/// 65.8; at 256M we were 4-15% ahead).
+///
+/// ```
+/// assert!(gpusort::tuning::RADIX_PORTION_KEYS >= gpusort::tuning::RADIX_HUGE_FROM);
+/// ```
+pub const RADIX_PORTION_KEYS: usize = 1 << 28;
+
 /// `Sorter::sort_by_key` puts records in order on the GPU (keys and records up, the keys sorted
 /// and the records gathered in device memory, the records down) from this many bytes of records
 /// up, when its sorter runs the keys' argsort there; below, the host gathers them from a copy.

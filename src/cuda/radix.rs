@@ -151,8 +151,9 @@ struct Run {
     /// runs without it.
     second_items: bool,
     /// Most tiles one sweep launch covers. Longer inputs take one launch per portion of each
-    /// pass, the digits' bases carried from one portion to the next. `None`: as many as the
-    /// look-back's 30-bit counts hold (`SWEEP_MAX_KEYS` keys).
+    /// pass, the digits' bases carried from one portion to the next. `None`: about
+    /// `tuning::RADIX_PORTION_KEYS` keys. Never more than the look-back's 30-bit counts hold
+    /// (`SWEEP_MAX_KEYS` keys).
     portion_tiles: Option<usize>,
 }
 
@@ -170,6 +171,18 @@ struct Layout {
     meta32: usize,
     status: usize,
     total: usize,
+}
+
+/// How a sweep pass of `n` keys in tiles of `tile` is cut into launches of at most `most_tiles`
+/// tiles (and `SWEEP_MAX_KEYS` keys): the tiles of one launch and the number of launches. The
+/// launches get equal tile counts, the last at most one tile fewer per launch: each launch clears
+/// the look-back words of the next, and a short last one would leave its few blocks to clear a
+/// long one's.
+fn portions_of(n: usize, tile: usize, most_tiles: usize) -> (usize, usize) {
+    let most_tiles = most_tiles.clamp(1, SWEEP_MAX_KEYS / tile);
+    let all_tiles = n.div_ceil(tile);
+    let tiles = all_tiles.div_ceil(all_tiles.div_ceil(most_tiles));
+    (tiles, all_tiles.div_ceil(tiles))
 }
 
 fn sort<K: DeviceRepr, V: DeviceRepr>(
@@ -204,10 +217,9 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
 
     let passes = cfg.passes;
-    let most_tiles = SWEEP_MAX_KEYS / cfg.tile;
-    let portion_cap = run.portion_tiles.map_or(most_tiles, |t| t.clamp(1, most_tiles)) * cfg.tile;
-    let portions = n.div_ceil(portion_cap);
-    let tiles = n.min(portion_cap).div_ceil(cfg.tile);
+    let most_tiles = run.portion_tiles.unwrap_or(crate::tuning::RADIX_PORTION_KEYS.div_ceil(cfg.tile));
+    let (tiles, portions) = portions_of(n, cfg.tile, most_tiles);
+    let portion_cap = tiles * cfg.tile;
     let status_words = tiles * RADIX;
     let align = |x: usize| x.div_ceil(256) * 256;
     // The scratch copy of split pairs as (key, value) items, where the image says so: every other
@@ -336,6 +348,28 @@ mod tests {
             s ^= s << 17;
             (s >> 16) as u32
         }
+    }
+
+    /// The launches of a pass cover every key, none is empty or over its limits, and the last is
+    /// no more than a tile per launch shorter than the others.
+    #[test]
+    fn portions_cover_the_keys_evenly() {
+        let big = [(1usize << 30) - 1, 1 << 30, (1 << 30) + 1, 3 << 29, (1 << 32) + 12345, 1 << 28, (1 << 28) + 1];
+        for n in big.into_iter().chain([1, 2, 9503, 9504, 9505, 50_001, 1 << 20]) {
+            for tile in [2048, 7616, 9504, 16384] {
+                for most in [1, 2, 3, 7061, crate::tuning::RADIX_PORTION_KEYS.div_ceil(tile), usize::MAX] {
+                    let (tiles, portions) = portions_of(n, tile, most);
+                    let what = format!("n={n} tile={tile} most={most}: {tiles} tiles x {portions}");
+                    let all = n.div_ceil(tile);
+                    assert!(tiles >= 1 && tiles <= most.max(1) && tiles * tile <= SWEEP_MAX_KEYS, "{what}");
+                    assert!(portions * tiles >= all && (portions - 1) * tiles < all, "{what}");
+                    let last = all - (portions - 1) * tiles;
+                    assert!(last + (portions - 1) >= tiles, "{what}: the last launch has {last} tiles");
+                }
+            }
+        }
+        // 2^30 u32 keys in the huge set's tiles: four launches, not one and a one-tile remainder.
+        assert_eq!(portions_of(1 << 30, 9504, crate::tuning::RADIX_PORTION_KEYS.div_ceil(9504)), (28245, 4));
     }
 
     #[test]
