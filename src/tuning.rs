@@ -214,15 +214,17 @@ pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 pub const RADIX_HUGE_FROM: usize = 128 << 20;
 
 /// Most keys one radix sweep launch covers, about: longer inputs take one launch per portion of
-/// each pass, the portions of one sort the same number of tiles (the last may be a tile short),
-/// so each launch's look-back words (a kilobyte a tile) stay a quarter of L2 or less. With one
-/// launch over 2^30 keys the passes ran 30% slower than at 256M: H200, session 44, u32 keys,
-/// ms, one sort (ncu): 1,072,693,248 keys in one launch a pass 6.24-6.33 a pass (27.4 in all)
-/// against 21.43 in all in four launches a pass; 2^30 keys (before this, a launch of 2^30 - 9504
-/// keys and one of 9504, whose single block cleared the other's 116 MB of look-back words) 6.27 +
-/// 2.43 a pass. 512M in one launch 10.68. The shapes bench at 2^30 before this: u32 keys 28.6,
-/// split u32 pairs 38.2, `Kvp` descending 35.3, u64 keys 88.6 (CUB 3.0.1 25.3 / 29.6 / 29.9 /
-/// 65.8; at 256M we were 4-15% ahead).
+/// each pass, the portions of one sort the same number of tiles (the last may be a few tiles
+/// short), so each launch's look-back words (a kilobyte a tile) stay about half of L2. H200,
+/// session 44, u32 keys in the huge set's 9504-key tiles, ms: one launch a pass over 1,072,693,248
+/// keys ran 6.24-6.33 a pass (ncu; 27.4 a sort) where four of about 2^28 take 21.41 a sort; 2^30
+/// keys before this (a launch of 2^30 - 9504 keys and one of 9504, whose single block cleared the
+/// long launch's 116 MB of look-back words: 6.27 + 2.43 ms a pass) 28.6, now 21.43. Portions of
+/// 2^29 keys: 21.25 at 2^30 and 10.68 at 2^29 against 21.43 and 10.72 here, 2^27 21.75 (u32 keys
+/// only; `Kvp` and pairs untimed with them). The whole-sort figures at 2^30, before -> after (CUB
+/// 3.0.1 in the same call): u32 keys 28.6 -> 21.42 (25.13), i32 keys 28.6 -> 21.43 (21.08),
+/// split u32 pairs 38.2 -> 28.38 (29.46), descending `Kvp` 35.3 -> 26.31 (29.74), u64 keys 88.6 ->
+/// 60.91 (65.51), u64 keys with u32 values 108.4 -> 80.94 (79.86).
 ///
 /// ```
 /// assert!(gpusort::tuning::RADIX_PORTION_KEYS >= gpusort::tuning::RADIX_HUGE_FROM);
