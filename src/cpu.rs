@@ -37,11 +37,12 @@ impl SortBackend for CpuBackend {
     }
 }
 
-/// A key beside its input position: what the CPU argsort sorts (stably, by the key).
-#[derive(Clone, Copy)]
-struct Positioned<K> {
-    key: K,
-    at: u32,
+/// A key beside its input position: what the CPU argsort sorts (stably, by the key), and how the
+/// radix unit tests check split pairs whose values are positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Positioned<K> {
+    pub(crate) key: K,
+    pub(crate) at: u32,
 }
 
 impl<K: gpusort_cpu::SortKey> gpusort_cpu::Keyed for Positioned<K> {

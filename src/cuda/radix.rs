@@ -325,6 +325,7 @@ mod tests {
     //! Split pairs through `sort_pairs` itself, below the public API; every shape is tested
     //! through the public API in tests/gpu_radix.rs.
     use super::*;
+    use crate::cpu::Positioned;
     use gpusort_cpu::check;
 
     fn device() -> Option<Arc<Gpu>> {
@@ -436,22 +437,8 @@ mod tests {
         check::validate_keys(keys, &out, order)
     }
 
-    /// A key's ordered bits and its value, as the oracle checks split pairs.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    struct Item<B> {
-        key: B,
-        value: u32,
-    }
-
-    impl<B: gpusort_cpu::SortKey> gpusort_cpu::Keyed for Item<B> {
-        type Key = B;
-        fn sort_key(&self) -> B {
-            self.key
-        }
-    }
-
-    /// Split pairs of `keys` and values `0..n` through kernel set `v`, checked as the keys'
-    /// ordered bits (`bits`, which order as the keys do) with their values.
+    /// Split pairs of `keys` and values `0..n` (their positions) through kernel set `v`, checked
+    /// as the keys' ordered bits (`bits`, which order as the keys do) with their positions.
     fn pairs_through<K: RadixKey + Copy, B: gpusort_cpu::SortKey + Eq + std::hash::Hash>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
@@ -465,8 +452,8 @@ mod tests {
         sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), run).unwrap();
         let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
         stream.synchronize().unwrap();
-        let items = |k: &[K], v: &[u32]| -> Vec<Item<B>> {
-            k.iter().zip(v).map(|(&k, &value)| Item { key: bits(k), value }).collect()
+        let items = |k: &[K], v: &[u32]| -> Vec<Positioned<B>> {
+            k.iter().zip(v).map(|(&k, &at)| Positioned { key: bits(k), at }).collect()
         };
         let (input, output) = (items(keys, &values), items(&ok, &ov));
         check::validate(&input, &output, order, true)
