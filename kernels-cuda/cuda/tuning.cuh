@@ -345,6 +345,12 @@
 #ifndef RADIX_HIST_BLOCKS_PER_SM
 #define RADIX_HIST_BLOCKS_PER_SM 4
 #endif
+// 1: the histogram keeps one copy of its counts per lane (radix_histogram.cuh hist_copies), in
+// dynamic shared memory (128 KB a block: build with RADIX_HIST_THREADS 1024 and
+// RADIX_HIST_BLOCKS_PER_SM 1). Experiment, untimed.
+#ifndef RADIX_HIST_LANE_COPIES
+#define RADIX_HIST_LANE_COPIES 0
+#endif
 // The histogram's loads: 16 bytes (RADIX_HIST_ITEMS of them in flight) over the aligned middle of
 // the input, or one item. H200, session 36, 64M ms, two rounds alternating per call, 16-byte loads
 // against one item: u32 keys 1.420-1.421 against 1.425-1.427 (256M 5.463-5.464 against
