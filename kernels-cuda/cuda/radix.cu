@@ -23,10 +23,10 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
 }
 
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
-// histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes, and 1 when the
-// scratch buffer holds (key, value) items (S::B_INTERLEAVED).
+// histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes, 1 when the
+// scratch buffer holds (key, value) items (S::B_INTERLEAVED), histogram dynamic shared bytes.
 #define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                     \
-    extern "C" __device__ unsigned radix_config_##NAME[10] = {                                                          \
+    extern "C" __device__ unsigned radix_config_##NAME[11] = {                                                          \
         SWEEP_THREADS,                                                                                                 \
         SWEEP_ITEMS,                                                                                                   \
         RADIX_SMALL_THREADS,                                                                                           \
@@ -36,7 +36,8 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
         RADIX_HIST_BLOCKS_PER_SM,                                                                                      \
         S::PASSES,                                                                                                     \
         radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(),                                                   \
-        S::B_INTERLEAVED};                                                                                             \
+        S::B_INTERLEAVED,                                                                                              \
+        radix::hist_dynamic_bytes<S>()};                                                                               \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
         radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
@@ -113,17 +114,17 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
 }
 
 #define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                \
-    extern "C" __device__ unsigned radix_config_segment_##NAME[10] = {                                                 \
-        SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_HIST_THREADS, RADIX_HIST_BLOCKS_PER_SM, S::PASSES,                  \
-        radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(), 0};                                                  \
-    extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS) radix_segment_histogram_##NAME(                   \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[11] = {                                                 \
+        SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_SEGMENT_HIST_THREADS, RADIX_SEGMENT_HIST_BLOCKS_PER_SM,             \
+        S::PASSES, radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(), 0, 0};                                 \
+    extern "C" __global__ void __launch_bounds__(RADIX_SEGMENT_HIST_THREADS) radix_segment_histogram_##NAME(           \
         const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
         unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \
         const radix::SegmentTiles tiles{offsets, first_tile, segments, SWEEP_THREADS * SWEEP_ITEMS,                    \
                                         nullptr, nullptr};                                                             \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
-            radix::segment_histogram<S, decltype(fl)::value, RADIX_HIST_THREADS>(keys, order, tiles,                   \
-                                                                                 tiles_per_block, hist);               \
+            radix::segment_histogram<S, decltype(fl)::value, RADIX_SEGMENT_HIST_THREADS>(keys, order, tiles,           \
+                                                                                         tiles_per_block, hist);       \
         });                                                                                                            \
     }                                                                                                                  \
     extern "C" __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_BLOCKS) radix_segment_onesweep_##NAME(           \

@@ -335,15 +335,52 @@
 #define RADIX_FULL_TILE_PATH_KEYS 0
 #endif
 // Up-front histogram of every digit: threads per block, loads in flight per thread, blocks per SM
-// (one read of the keys; about 1/9 of the bytes of a 4-pass sort; figures below).
+// (one read of the keys; about 1/9 of the bytes of a 4-pass sort; figures below), and the copies
+// of the counts a block keeps (radix_histogram.cuh hist_copies). One copy is bound by bank
+// conflicts (ncu, H200, 64M u32 keys: 3.15 shared wavefronts per warp-wide atomic add, L1/shared
+// 97.9% busy, DRAM 36%): a lane's bank follows its digit. One copy per lane, laid out digit-major,
+// puts a warp's adds in 32 banks; its 128 KB a block (64-bit keys: 16 copies) leave room for one
+// block a SM, so 1024 threads. H200, session 45, ms, two rounds alternating in one call (sm_90
+// images), one copy at 256 x 4 blocks -> 32 copies at 1024 x 1: u32 keys 16M 0.402 -> 0.395-0.397,
+// 64M 1.415 -> 1.373-1.375, 256M 5.376 -> 5.186; split u32 pairs 16M 0.501-0.502 -> 0.491-0.494,
+// 64M 1.800-1.802 -> 1.761-1.763, 256M 7.106 -> 6.910; Kvp 64M 1.707 -> 1.701; u64 keys with u32
+// values 16M 1.411-1.412 -> 1.395-1.398, 64M 5.175-5.181 -> 5.109. sm_100 (the same shared
+// memory a SM) follows sm_90, untimed; the others keep one copy (sm_86/89/120 cannot give a block
+// 128 KB; untimed there).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_HIST_COPIES
+#define RADIX_HIST_COPIES 32
+#endif
+#ifndef RADIX_HIST_THREADS
+#define RADIX_HIST_THREADS 1024
+#endif
+#ifndef RADIX_HIST_BLOCKS_PER_SM
+#define RADIX_HIST_BLOCKS_PER_SM 1
+#endif
+#endif
+#ifndef RADIX_HIST_COPIES
+#define RADIX_HIST_COPIES 1
+#endif
 #ifndef RADIX_HIST_THREADS
 #define RADIX_HIST_THREADS 256
+#endif
+#ifndef RADIX_HIST_BLOCKS_PER_SM
+#define RADIX_HIST_BLOCKS_PER_SM 4
+#endif
+// Shared memory the copies may take a block; copies halve until they fit (64-bit keys' 8 passes).
+#ifndef RADIX_HIST_COPY_BYTES
+#define RADIX_HIST_COPY_BYTES (128 << 10)
 #endif
 #ifndef RADIX_HIST_ITEMS
 #define RADIX_HIST_ITEMS 8
 #endif
-#ifndef RADIX_HIST_BLOCKS_PER_SM
-#define RADIX_HIST_BLOCKS_PER_SM 4
+// The segmented sort's histogram (radix_segments.cuh) flushes its counts at every segment's end,
+// so it keeps one static copy and the shape the whole sort's histogram had before copies.
+#ifndef RADIX_SEGMENT_HIST_THREADS
+#define RADIX_SEGMENT_HIST_THREADS 256
+#endif
+#ifndef RADIX_SEGMENT_HIST_BLOCKS_PER_SM
+#define RADIX_SEGMENT_HIST_BLOCKS_PER_SM 4
 #endif
 // The histogram's loads: 16 bytes (RADIX_HIST_ITEMS of them in flight) over the aligned middle of
 // the input, or one item. H200, session 36, 64M ms, two rounds alternating per call, 16-byte loads

@@ -195,6 +195,8 @@ pub(crate) struct Config {
     /// (`ScratchValues::Items`), so that only the first pass reads the caller's arrays and only
     /// the last one writes them (`B_INTERLEAVED` 2).
     pub(crate) second_items: bool,
+    /// Dynamic shared memory of each histogram block; 0 where its counts are static.
+    pub(crate) hist_shared_bytes: u32,
 }
 
 /// The tiling is compiled per architecture, so it is read from the loaded image once per device
@@ -209,8 +211,8 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     let module = gpu.module(&gpusort_kernels::RADIX)?;
     let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 40];
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 40))?;
+    let mut bytes = [0u8; 44];
+    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 44))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     let mut c = Config {
@@ -225,6 +227,7 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         sweep_shared_bytes: w[8],
         b_interleaved: w[9] != 0,
         second_items: w[9] == 2,
+        hist_shared_bytes: w[10],
     };
     if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
         return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });
@@ -242,17 +245,11 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     if !fits {
         c.small_tile = 0;
     }
-    // Sweep tiles over 48 KB (tuning.cuh) need the same request; without it no input above one
-    // tile could sort, so a device that refuses is told plainly.
-    if c.sweep_shared_bytes > 0 && !opt_in_shared(gpu, names.onesweep, c.sweep_shared_bytes, optin)? {
-        return Err(SortError::Unsupported {
-            backend: "cuda",
-            what: format!(
-                "{} needs {} bytes of shared memory per block; this device gives {optin}",
-                names.onesweep, c.sweep_shared_bytes
-            ),
-        });
-    }
+    // Sweep tiles over 48 KB (tuning.cuh) need the same request, and so do the histogram's
+    // copies of its counts; without them no input above one tile could sort, so a device that
+    // refuses is told plainly.
+    require_shared(gpu, names.onesweep, c.sweep_shared_bytes, optin)?;
+    require_shared(gpu, names.histogram, c.hist_shared_bytes, optin)?;
     cache.lock().unwrap_or_else(|p| p.into_inner()).insert((gpu.ordinal, variant), c);
     Ok(c)
 }
@@ -263,6 +260,17 @@ fn opt_in_shared(gpu: &Gpu, name: &'static str, bytes: u32, optin: i32) -> Resul
     let f = gpu.function(&gpusort_kernels::RADIX, name)?;
     Ok(i64::from(bytes) <= i64::from(optin)
         && f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32).is_ok())
+}
+
+/// `opt_in_shared` for a kernel every sort above one tile launches: a refusal is an error.
+fn require_shared(gpu: &Gpu, name: &'static str, bytes: u32, optin: i32) -> Result<(), SortError> {
+    if bytes == 0 || opt_in_shared(gpu, name, bytes, optin)? {
+        return Ok(());
+    }
+    Err(SortError::Unsupported {
+        backend: "cuda",
+        what: format!("{name} needs {bytes} bytes of shared memory per block; this device gives {optin}"),
+    })
 }
 
 /// The kernels' `order` flags (`ORDER_*` in radix.cuh).
@@ -351,7 +359,11 @@ pub(crate) fn histogram<K>(
     let n = keys.len() as u64;
     let blocks =
         grid_for(keys.len(), cfg.hist_threads as usize, (gpu.multiprocessors * cfg.hist_blocks_per_sm) as usize);
-    let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.hist_threads, 1, 1), shared_mem_bytes: 0 };
+    let lc = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (cfg.hist_threads, 1, 1),
+        shared_mem_bytes: cfg.hist_shared_bytes,
+    };
     // SAFETY: matches radix_histogram_<name>(const Item*, u64 n, int, u64*); the kernel reads the
     // n items of `keys` and adds into passes * 256 words of `hist`, both checked above.
     unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&n).arg(&order).arg(&hist.ptr).launch(lc) }
