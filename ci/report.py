@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Writes gpusort's benchmark report from the measurements of one run (Python 3 standard library only).
 
-    ci/report.py render DATA.jsonl --out DIR [--cpu]
+    ci/report.py render DATA.jsonl --out DIR [--cpu] [--shapes-extra SHAPES.jsonl]
         GPU report: DIR/docs/BENCHMARKS.md, DIR/docs/bench.svg, DIR/docs/bench-headline.md
         (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
+        --shapes-extra: a shapes-only run's data (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY=1),
+        whose other sizes join the table of radix shapes against CUB
+    ci/report.py shapes DATA.jsonl
+        prints that table for a shapes-only run's data
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
     ci/report.py plan DATA.jsonl segments|topk
@@ -32,6 +36,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout for the modules
 from report_cpu import cpu_report  # noqa: E402
 from report_data import Data, load_reference  # noqa: E402
 from report_gpu import gpu_report, headline  # noqa: E402
+from report_shapes import shapes_section  # noqa: E402
 from report_svg import svg_chart  # noqa: E402
 from report_torch import torch_bench, torch_host  # noqa: E402
 
@@ -45,6 +50,8 @@ def write(path, text):
 
 def render(args):
     data = Data(args.data)
+    if args.shapes_extra:
+        data.shapes_extra = Data(args.shapes_extra)
     docs = args.out if args.flat else os.path.join(args.out, "docs")
     if args.cpu:
         write(os.path.join(docs, "BENCHMARKS-cpu.md"), cpu_report(data))
@@ -59,6 +66,11 @@ def render(args):
         write(os.path.join(docs, "bench.svg"), svg)
     if data.sizes("random"):
         write(os.path.join(docs, "bench-headline.md"), headline(data, ref))
+    return 0
+
+
+def shapes(args):
+    print("\n".join(shapes_section(Data(args.data))))
     return 0
 
 
@@ -78,6 +90,9 @@ def main():
     r.add_argument("--out", default=".")
     r.add_argument("--cpu", action="store_true")
     r.add_argument("--flat", action="store_true")
+    r.add_argument("--shapes-extra")
+    s = sub.add_parser("shapes")
+    s.add_argument("data")
     t = sub.add_parser("torch")
     t.add_argument("--random", default="")
     t.add_argument("--patterns", default="")
@@ -87,7 +102,8 @@ def main():
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk"])
     args = ap.parse_args()
-    return {"render": render, "torch": torch_bench, "torch-host": torch_host, "plan": plan}[args.cmd](args)
+    commands = {"render": render, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host, "plan": plan}
+    return commands[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,11 @@
 #   GPUSORT_BENCH_SIZES, GPUSORT_BENCH_PATTERN_SIZES, GPUSORT_BENCH_RADIX_EXTRA, GPUSORT_BENCH_SHAPE_SIZES,
 #   GPUSORT_BENCH_CPU_SIZES, GPUSORT_BENCH_CPU_PATTERN_SIZES; GPUSORT_BENCH_CPU_SORTS (the GPU
 #   report runs only the fastest CPU sorts, for its GPU-vs-CPU column)
+#   GPUSORT_REPORT_SHAPES_ONLY=1  only the radix shapes beside CUB's (all ten, ascending `Kvp` and u32
+#                         keys included) at GPUSORT_BENCH_SHAPE_SIZES (say 1073741824: about 330 s
+#                         on an H200); writes raw.jsonl and prints the table, no report
+#   GPUSORT_REPORT_SHAPES_EXTRA  a shapes-only run's raw.jsonl: its other sizes join this report's
+#                         table of radix shapes against CUB, marked as a second run
 #   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups; of CUB and torch only the
 #                         segmented sorts and torch.topk, beside the host tables' segments and top-k
 #                         rows: two to three minutes); =0 leaves them out; their sizes and budgets:
@@ -79,7 +84,8 @@ fact commit "${GPUSORT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo 
 # A host-only run measures no whole-input device-resident sort for CUB's and torch's sorts to stand
 # beside; its segments and top-k rows still get CUB's segmented sorts and torch.topk.
 host_only=0; [[ $mode == gpu && "${GPUSORT_BENCH_HOST:-}" == only ]] && host_only=1
-fact command "$([[ $host_only == 1 ]] && echo 'GPUSORT_BENCH_HOST=only ')ci/report.sh${1:+ $1}"
+shapes_only=0; [[ $mode == gpu && "${GPUSORT_REPORT_SHAPES_ONLY:-0}" == 1 ]] && shapes_only=1
+fact command "$([[ $host_only == 1 ]] && echo 'GPUSORT_BENCH_HOST=only ')$([[ $shapes_only == 1 ]] && echo 'GPUSORT_REPORT_SHAPES_ONLY=1 ')ci/report.sh${1:+ $1}"
 
 cub_pid=""; seg_pid=""
 if [[ $mode == gpu ]]; then
@@ -113,6 +119,27 @@ bench() {  # bench ENV=VALUE... : the gpusort benches with that environment, ins
 [[ -z "${GPUSORT_BENCH_BIN:-}" ]] && cargo bench --bench sort --no-run >> "$log" 2>&1
 bench_t0=$(date +%s)
 rc=0
+if [[ $shapes_only == 1 ]]; then
+  # Sizes the full report has no room for, gpusort and CUB both in this run (report_shapes.py).
+  all_shapes="radix,radix-pairs,radix-keys,radix-keys-i32,radix-keys-f32,radix-keys-u64,radix-keys-f64,radix-pairs-u64,radix-desc,radix-keys-desc"
+  export GPUSORT_BENCH_SHAPES="${GPUSORT_BENCH_SHAPES:-$all_shapes}"
+  cub_ok=0
+  if command -v nvcc > /dev/null; then
+    nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
+    cub_pid=$!
+  fi
+  step "gpusort shapes ($GPUSORT_BENCH_SHAPE_SIZES)"
+  filter=shapes; bench GPUSORT_BENCH_HOST=0 || rc=$?
+  [[ $rc != 0 ]] && step "bench exited with $rc (see $log)"
+  if [[ -n "$cub_pid" ]] && wait "$cub_pid"; then
+    step "CUB shapes"
+    "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } >> "$data" 2>> "$log" && cub_ok=1
+  fi
+  [[ $cub_ok == 1 ]] || absent cub "the CUB harness did not build or failed, see report.log"
+  python3 ci/report.py shapes "$data"
+  step "done ($data)"
+  exit $(( rc != 0 || cub_ok != 1 ))
+fi
 # The host tables run first and alone: their wall times share the host's cores and memory with
 # anything else running, and an nvcc build of the CUB harnesses beside them took 64M pairs host to
 # host from 31 to 38 ms (H200 machine, 2026-11-27, same call). So the harnesses build after them.
@@ -212,6 +239,7 @@ fi
 
 step "report"
 flags=(); [[ $mode == cpu ]] && flags+=(--cpu); [[ "${GPUSORT_REPORT_FLAT:-0}" == 1 ]] && flags+=(--flat)
+[[ -n "${GPUSORT_REPORT_SHAPES_EXTRA:-}" ]] && flags+=(--shapes-extra "$GPUSORT_REPORT_SHAPES_EXTRA")
 python3 ci/report.py render "$data" --out "$out" "${flags[@]}" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 step "done"

@@ -27,6 +27,7 @@ class Data:
         self.machine = {}  # key -> text
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
+        self.shapes_extra = None  # a shapes-only run's Data (report_shapes), set by the caller
         with open(path, encoding="utf-8") as f:
             for line in f:
                 line = line.strip()

@@ -1,6 +1,8 @@
 """The radix sort's other shapes beside CUB (issue 17): split u32 pairs, i32 / f32 / u64 / f64 keys,
 u64 keys with u32 values, and descending pairs and keys, device-resident, from one run
-(benches/sort/shapes.rs and ci/cub/cub_bench.cu --shapes)."""
+(benches/sort/shapes.rs and ci/cub/cub_bench.cu --shapes). Sizes the report's own run has no room
+for come from a shapes-only run (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY), gpusort and CUB in that
+run (`Data.shapes_extra`)."""
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 
@@ -19,19 +21,37 @@ SHAPES = [
 ]
 
 
+# CUB's shapes run sorts u32 pairs and keys ascending through the same code as the other shapes
+# (DoubleBuffer, the same keys): where the run has no pairs_dbuf / keys_dbuf row (a shapes-only
+# run), those stand in.
+SHAPES_RUN_NAME = {"pairs_dbuf": "pairs_u32", "keys_dbuf": "keys_u32"}
+
+
 def shape_sizes(data):
     return sorted({k[3] for k in data.bench if k[0] == "cuda-device" and k[1] == "radix-keys-u64"})
 
 
+def measured(data, sort, what, n):
+    """(gpusort ms, CUB ms) of one shape and size, both from one run."""
+    ours = data.ms("cuda-device", sort, "random", n)
+    cub = data.cub.get((what, "random", n))
+    if cub is None:
+        cub = data.cub.get((SHAPES_RUN_NAME.get(what), "random", n))
+    return ours, cub
+
+
 def shapes_section(data):
     """The section, or [] when the run measured no shapes."""
-    sizes = shape_sizes(data)
+    extra = data.shapes_extra
+    own = shape_sizes(data)
+    more = [n for n in shape_sizes(extra) if n not in own] if extra else []
+    sizes = sorted(own + more)
     if not sizes:
         return []
     rows, behind = [], []
     for title, sort, what in SHAPES:
         for n in sizes:
-            ours, cub = data.ms("cuda-device", sort, "random", n), data.cub.get((what, "random", n))
+            ours, cub = measured(extra if n in more else data, sort, what, n)
             r = ratio(cub, ours)
             if num(ours) and num(cub) and cub / ours < 1.0:
                 behind.append(f"{title} at {size_label(n)}")
@@ -49,6 +69,13 @@ def shapes_section(data):
         "bits (ncu of one pass: 74 registers a thread against `int`'s 56, fewer warps resident; docs/tuning.md), "
         "so the i32 and descending rows are the closer race.\n"
     )
+    if more:
+        when = extra.machine.get("date", "date unknown")
+        commit = extra.machine.get("commit", "unknown")
+        out.append(
+            f"Rows at {', '.join(size_label(n) for n in more)}: a second run on the same machine ({when}, gpusort "
+            f"{commit}), gpusort and CUB both in it; the report's own run has no room for them.\n"
+        )
     out.append(table(["shape", "n", "gpusort (ms)", "CUB (ms)", "CUB / gpusort"], rows,
                      ["---", "---:", "---:", "---:", "---:"]) + "\n")
     out.append(("Below CUB: " + "; ".join(behind) + ".\n") if behind else "At least CUB at every size shown.\n")

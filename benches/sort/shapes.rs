@@ -4,7 +4,7 @@
 //!
 //! Group `cuda-device`, pattern `random`, sorts `radix-pairs`, `radix-keys-i32`,
 //! `radix-keys-f32`, `radix-keys-u64`, `radix-keys-f64`, `radix-pairs-u64`, `radix-desc`,
-//! `radix-keys-desc`. Keys come from the splitmix64 stream seeded with n that CUB draws too:
+//! `radix-keys-desc` (and, when named, `radix-keys` and `radix`). Keys come from the splitmix64 stream seeded with n that CUB draws too:
 //! output i is `z`; 32-bit keys are its low half (`z as u32`, as `i32` or as `f32` bits, NaNs
 //! included: both sides order floats by their total order), 64-bit keys all of it (as `u64` or
 //! `f64` bits); values are positions. A pristine copy is restored
@@ -12,7 +12,8 @@
 //! The first result is compared with the CPU backend's stable sort of the same input, bit for bit.
 //!
 //! Sizes: `GPUSORT_BENCH_SHAPE_SIZES` (default 16K, 1M, 16M, 64M, 256M; empty for none); shapes:
-//! `GPUSORT_BENCH_SHAPES` (names, comma-separated; default all but `radix-keys`). They run
+//! `GPUSORT_BENCH_SHAPES` (names, comma-separated; default all but `radix-keys` and `radix`, the
+//! criterion group's ascending u32 keys and `Kvp` rows, which a shapes-only report run names). They run
 //! inside the `cuda-device` group when the bench has no filter or one that `cuda-device/radix-`
 //! starts with (or contains `shapes`).
 
@@ -35,9 +36,9 @@ pub fn selected() -> bool {
     filter.is_none_or(|f| "cuda-device/radix-".starts_with(f.as_str()) || f.contains("shapes"))
 }
 
-/// The shapes, in the report's order; `radix-keys` (ascending `u32` keys, the criterion group's
-/// row) only when `GPUSORT_BENCH_SHAPES` names it.
-const SHAPES: [&str; 9] = [
+/// The shapes, in the report's order; `radix-keys` and `radix` (ascending `u32` keys and `Kvp`,
+/// the criterion group's rows) only when `GPUSORT_BENCH_SHAPES` names them.
+const SHAPES: [&str; 10] = [
     "radix-pairs",
     "radix-keys-i32",
     "radix-keys-f32",
@@ -47,6 +48,7 @@ const SHAPES: [&str; 9] = [
     "radix-desc",
     "radix-keys-desc",
     "radix-keys",
+    "radix",
 ];
 
 pub fn run(gpu: &Sorter) {
@@ -71,6 +73,7 @@ pub fn run(gpu: &Sorter) {
                 "radix-keys-f64" => split_row(&ctx, &up, (name, n, false), |i| f64::from_bits(z(i))),
                 "radix-pairs-u64" => split_row(&ctx, &up, (name, n, true), z),
                 "radix-desc" => kvp_row(&ctx, &down, name, n, |i| z(i) as u32),
+                "radix" => kvp_row(&ctx, &up, name, n, |i| z(i) as u32),
                 "radix-keys-desc" => split_row(&ctx, &down, (name, n, false), |i| z(i) as u32),
                 _ => split_row(&ctx, &up, (name, n, false), |i| z(i) as u32),
             }
