@@ -4,18 +4,19 @@
 //!
 //! Group `cuda-device`, pattern `random`, sorts `radix-pairs`, `radix-keys-i32`,
 //! `radix-keys-f32`, `radix-keys-u64`, `radix-keys-f64`, `radix-pairs-u64`, `radix-desc`,
-//! `radix-keys-desc` (and, when named, `radix-keys` and `radix`). Keys come from the splitmix64 stream seeded with n that CUB draws too:
-//! output i is `z`; 32-bit keys are its low half (`z as u32`, as `i32` or as `f32` bits, NaNs
-//! included: both sides order floats by their total order), 64-bit keys all of it (as `u64` or
-//! `f64` bits); values are positions. A pristine copy is restored
-//! before each sort (not timed), CUDA events around the sort alone, 3 warm-ups, median of 15.
-//! The first result is compared with the CPU backend's stable sort of the same input, bit for bit.
+//! `radix-keys-desc` (and, when named, `radix-keys` and `radix`). Keys come from the splitmix64
+//! stream seeded with n that CUB draws too: output i is `z`; 32-bit keys are its low half
+//! (`z as u32`, as `i32` or as `f32` bits, NaNs included: both sides order floats by their total
+//! order), 64-bit keys all of it (as `u64` or `f64` bits); values are positions. A pristine copy
+//! is restored before each sort (not timed), CUDA events around the sort alone, 3 warm-ups, median
+//! of 15. The first result is compared with the CPU backend's stable sort of the same input, bit
+//! for bit.
 //!
 //! Sizes: `GPUSORT_BENCH_SHAPE_SIZES` (default 16K, 1M, 16M, 64M, 256M; empty for none); shapes:
 //! `GPUSORT_BENCH_SHAPES` (names, comma-separated; default all but `radix-keys` and `radix`, the
-//! criterion group's ascending u32 keys and `Kvp` rows, which a shapes-only report run names). They run
-//! inside the `cuda-device` group when the bench has no filter or one that `cuda-device/radix-`
-//! starts with (or contains `shapes`).
+//! criterion group's ascending u32 keys and `Kvp` rows, which a shapes-only report run names).
+//! They run inside the `cuda-device` group when the bench has no filter or one that
+//! `cuda-device/radix-` starts with (or contains `shapes`).
 
 use std::sync::Arc;
 
