@@ -34,7 +34,8 @@
 //! `GPUSORT_BENCH_OOC_BUDGETS` (device budgets in MiB, `none` for no limit, default
 //! 256,512,2048,none), `GPUSORT_BENCH_HOST_REPS` (timed runs of every row, after one warm-up;
 //! default 11 down to 3 with n), `GPUSORT_BENCH_BW_MIB` (the pinned copies that set the floor,
-//! default 512). Sizes are item counts (1M = 1048576).
+//! default 512), `GPUSORT_BENCH_SEGMENTS_N` and `GPUSORT_BENCH_SEGMENTS_LENGTHS` (the segmented
+//! sorts, `segments.rs`), `GPUSORT_BENCH_TOPK_N` (`topk.rs`). Sizes are item counts (1M = 1048576).
 
 mod cpu;
 mod host;

@@ -9,14 +9,15 @@
 //! `cpu-segments-u64-<length>`, `cuda-device-segments-u64-[keys-]<length>`),
 //! `cuda-device-segments-<length>` and
 //! `cuda-device-segments-keys-<length>`; `bytes` (keys and values). Size: `GPUSORT_BENCH_SEGMENTS_N`
-//! (default 64M, 0 for none); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
+//! (default 64M, 0 for none); segment lengths: `GPUSORT_BENCH_SEGMENTS_LENGTHS` (default
+//! 64,1024,262144); the CPU rows up to `GPUSORT_BENCH_HOST_CPU_MAX`.
 
 use gpusort::{SortError, Sorter};
 use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::host::{measure, Case};
-use crate::inputs::{env_count, par_copy, splitmix, Pattern};
+use crate::inputs::{env_count, env_sizes, par_copy, splitmix, Pattern};
 
 const MIB: usize = 1 << 20;
 
@@ -145,7 +146,8 @@ pub fn run(gpu: &Sorter) {
     let keys = Pattern::Random.keys(n, 0);
     let values: Vec<u32> = (0..n as u32).collect();
     let wide_keys: Vec<u64> = (0..n as u64).into_par_iter().map(|i| splitmix(3, i)).collect();
-    for len in [64, 1024, 256 * 1024] {
+    for len in env_sizes("GPUSORT_BENCH_SEGMENTS_LENGTHS", &[64, 1024, 256 * 1024]) {
+        assert!(len > 0, "GPUSORT_BENCH_SEGMENTS_LENGTHS: a segment length of 0");
         let offsets: Vec<usize> = (0..n.div_ceil(len)).map(|s| s * len).chain([n]).collect();
         let mut case = SegmentsCase::new(&keys, &values, offsets);
         let b = [("bytes", Value::from(case.bytes())), ("segment", Value::from(len))];
