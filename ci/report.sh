@@ -117,6 +117,14 @@ bench() {  # bench ENV=VALUE... : the gpusort benches with that environment, ins
   fi
 }
 [[ -z "${GPUSORT_BENCH_BIN:-}" ]] && cargo bench --bench sort --no-run >> "$log" 2>&1
+# The CUB harness: built on the CPU while the GPU benches run (sets cub_pid), its shapes timed
+# after them, and the binary and its build log put away at the end.
+start_cub_build() {
+  nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
+  cub_pid=$!
+}
+cub_shapes() { "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } >> "$data" 2>> "$log"; }
+finish_cub() { cat "$logs/cub-build.log" >> "$log"; rm -f "$logs/cub-build.log" "$logs/cub_bench"; }
 bench_t0=$(date +%s)
 rc=0
 if [[ $shapes_only == 1 ]]; then
@@ -124,17 +132,15 @@ if [[ $shapes_only == 1 ]]; then
   all_shapes="radix,radix-pairs,radix-keys,radix-keys-i32,radix-keys-f32,radix-keys-u64,radix-keys-f64,radix-pairs-u64,radix-desc,radix-keys-desc"
   export GPUSORT_BENCH_SHAPES="${GPUSORT_BENCH_SHAPES:-$all_shapes}"
   cub_ok=0
-  if command -v nvcc > /dev/null; then
-    nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
-    cub_pid=$!
-  fi
+  command -v nvcc > /dev/null && start_cub_build
   step "gpusort shapes ($GPUSORT_BENCH_SHAPE_SIZES)"
   filter=shapes; bench GPUSORT_BENCH_HOST=0 || rc=$?
   [[ $rc != 0 ]] && step "bench exited with $rc (see $log)"
   if [[ -n "$cub_pid" ]] && wait "$cub_pid"; then
     step "CUB shapes"
-    "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } >> "$data" 2>> "$log" && cub_ok=1
+    cub_shapes && cub_ok=1
   fi
+  [[ -n "$cub_pid" ]] && finish_cub
   [[ $cub_ok == 1 ]] || absent cub "the CUB harness did not build or failed, see report.log"
   python3 ci/report.py shapes "$data"
   step "done ($data)"
@@ -154,8 +160,7 @@ if [[ $mode == gpu ]] && command -v nvcc > /dev/null; then
   if [[ $host_only == 1 ]]; then
     absent cub "a host-only run (GPUSORT_BENCH_HOST=only)"
   else
-    nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
-    cub_pid=$!
+    start_cub_build
   fi
   nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_segmented" ci/cub/cub_segmented.cu \
     > "$logs/cub-segmented-build.log" 2>&1 &
@@ -181,13 +186,12 @@ if [[ $mode == gpu ]]; then
           >> "$data" 2>> "$log" || echo "CUB harness failed on the patterns" >> "$log"
       fi
       if [[ -n "$GPUSORT_BENCH_SHAPE_SIZES" ]]; then
-        "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } \
-          >> "$data" 2>> "$log" || echo "CUB harness failed on the shapes" >> "$log"
+        cub_shapes || echo "CUB harness failed on the shapes" >> "$log"
       fi
     else
       echo '{"src": "cub", "kind": "absent", "text": "the CUB harness did not build, see report.log"}' >> "$data"
     fi
-    cat "$logs/cub-build.log" >> "$log"; rm -f "$logs/cub-build.log" "$logs/cub_bench"
+    finish_cub
   fi
   if [[ -n "$seg_pid" ]]; then
     # CUB's segmented sorts on the n and segment lengths of the bench's device-resident segment
