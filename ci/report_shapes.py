@@ -72,9 +72,11 @@ def shapes_section(data):
     if more:
         when = extra.machine.get("date", "date unknown")
         commit = extra.machine.get("commit", "unknown")
+        gpu = extra.machine.get("gpu", "GPU unknown")
+        driver = extra.machine.get("driver", "unknown")
         out.append(
-            f"Rows at {', '.join(size_label(n) for n in more)}: a second run on the same machine ({when}, gpusort "
-            f"{commit}), gpusort and CUB both in it; the report's own run has no room for them.\n"
+            f"Rows at {', '.join(size_label(n) for n in more)}: a second run ({gpu}, driver {driver}, {when}, "
+            f"gpusort {commit}), gpusort and CUB both in it; the report's own run has no room for them.\n"
         )
     out.append(table(["shape", "n", "gpusort (ms)", "CUB (ms)", "CUB / gpusort"], rows,
                      ["---", "---:", "---:", "---:", "---:"]) + "\n")
