@@ -63,6 +63,8 @@ struct SortKvp {
     static constexpr bool JOINT_STAGING = false;  // no split values
     static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = false;  // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
+    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_KVP;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
@@ -87,6 +89,8 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool JOINT_STAGING = false;  // no split values
     static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_KEYS;  // tuning.cuh
+    static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -111,6 +115,8 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool JOINT_STAGING = false;  // JointStaged below
     static constexpr bool B_INTERLEAVED = false;  // JointStaged below
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
+    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -133,6 +139,8 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool JOINT_STAGING = false;  // no split values
     static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = false;  // untimed (tuning.cuh RADIX_HIST_VECTOR_KEYS)
+    static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_U64;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -157,6 +165,8 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
     static constexpr bool B_INTERLEAVED = false;  // two-round staging
     static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
+    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -184,6 +194,7 @@ template <class S> struct JointStaged : S {
     // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
     static constexpr int B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS ? RADIX_INTERLEAVE_B_PAIRS : 0;
     static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // tuning.cuh
+    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_PAIRS;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
 };
 
 // The huge 32-bit keys set (from src/tuning.rs RADIX_HUGE_FROM): an L2 prefetch distance of its

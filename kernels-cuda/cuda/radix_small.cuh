@@ -27,9 +27,31 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
 
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const KeyOrder<S, FLOAT> key(order);
-    for (unsigned j = t; j < n; j += THREADS) {
-        stage[j] = keys[j];
-        if constexpr (VALUES) vstage[j] = values[j];
+    if constexpr (S::SMALL_LOAD_ALL) {
+        // Every load of this thread in flight before the first store (tuning.cuh RADIX_SMALL_LOAD_ALL_*).
+        Item k[ITEMS];
+        Value v[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned j = t + i * THREADS;
+            if (j < n) {
+                k[i] = keys[j];
+                if constexpr (VALUES) v[i] = values[j];
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const unsigned j = t + i * THREADS;
+            if (j < n) {
+                stage[j] = k[i];
+                if constexpr (VALUES) vstage[j] = v[i];
+            }
+        }
+    } else {
+        for (unsigned j = t; j < n; j += THREADS) {
+            stage[j] = keys[j];
+            if constexpr (VALUES) vstage[j] = values[j];
+        }
     }
     const unsigned warp_begin = warp * WARP_TILE + lane;
     for (int pass = 0; pass < S::PASSES; ++pass) {
@@ -49,7 +71,7 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
         }
         auto digit = [&](int i) { return warp_begin + i * 32 < n ? key.digit(item[i], shift) : PAST_END; };
         unsigned *my_bins = bins + warp * BIN_WORDS;
-        warp_rank<ITEMS, S::RANK_LEADER_ADD>(digit, rank, my_bins);
+        warp_rank<ITEMS, S::RANK_LEADER_ADD || S::SMALL_LEADER_ADD>(digit, rank, my_bins);
         __syncthreads();
         unsigned count = 0;
         if (t < RADIX) {

@@ -418,3 +418,42 @@
 #define RADIX_SMALL_THREADS 256
 #define RADIX_SMALL_ITEMS 16
 #endif
+// The one-block sort's own ranking and load (radix_small.cuh), per family on sm_90 and sm_100:
+// RADIX_SMALL_LEADER_ADD_* ranks with the leader's add even where the sweep does not (keys alone),
+// RADIX_SMALL_LOAD_ALL_* puts all of a thread's input loads in flight before the first staging
+// store (a loop of four at a time before). H200, session 46, 16K, three rounds alternating in one
+// call (sm_90 images), ms, before -> leader's add / all loads / both:
+//   u64 keys (shapes bench) 0.0897-0.0919 -> 0.0828-0.0843 / 0.0884-0.0908 / 0.0810-0.0832  <- both
+//   f64 keys                0.0896-0.0915 -> 0.0829-0.0845 / 0.0885-0.0909 / 0.0817-0.0835  <- both
+//   u32 keys                0.0412-0.0424 -> 0.0399-0.0405 / 0.0424-0.0428 / 0.0406-0.0421  <- leader
+//   Kvp (leader's add already on)        0.0511-0.0520 -> all loads 0.0491-0.0493         <- loads
+//   split u32 pairs (on already)         0.0529-0.0545 -> all loads 0.0509-0.0516         <- loads
+//   u64 keys with u32 values 0.0992-0.1032 -> 0.1000-0.1051 / 0.0978-0.1039 / 0.0986-0.1045 (no change: off)
+// CUB 3.0.1 in the same call: u64 keys 0.0884, f64 0.0906, u64 keys with u32 values 0.1000.
+// Untimed before sm_90 and for f32 pairs (two-round staging): off.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_SMALL_LEADER_ADD_KEYS
+#define RADIX_SMALL_LEADER_ADD_KEYS 1
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_U64
+#define RADIX_SMALL_LOAD_ALL_U64 1
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_KVP
+#define RADIX_SMALL_LOAD_ALL_KVP 1
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_PAIRS
+#define RADIX_SMALL_LOAD_ALL_PAIRS 1
+#endif
+#endif
+#ifndef RADIX_SMALL_LEADER_ADD_KEYS
+#define RADIX_SMALL_LEADER_ADD_KEYS RADIX_RANK_LEADER_ADD_KEYS
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_U64
+#define RADIX_SMALL_LOAD_ALL_U64 0
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_KVP
+#define RADIX_SMALL_LOAD_ALL_KVP 0
+#endif
+#ifndef RADIX_SMALL_LOAD_ALL_PAIRS
+#define RADIX_SMALL_LOAD_ALL_PAIRS 0
+#endif
