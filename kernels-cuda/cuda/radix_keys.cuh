@@ -63,7 +63,7 @@ struct SortKvp {
     static constexpr bool JOINT_STAGING = false;  // no split values
     static constexpr bool B_INTERLEAVED = false;  // no split values
     static constexpr bool HIST_VECTOR = false;  // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
-    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD_KVP;  // the one-block sort's ranking
     static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_KVP;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
@@ -115,7 +115,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool JOINT_STAGING = false;  // JointStaged below
     static constexpr bool B_INTERLEAVED = false;  // JointStaged below
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
-    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // the one-block sort's ranking
     static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -165,7 +165,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
     static constexpr bool B_INTERLEAVED = false;  // two-round staging
     static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
-    static constexpr bool SMALL_LEADER_ADD = false;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
+    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // the one-block sort's ranking
     static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
@@ -194,6 +194,7 @@ template <class S> struct JointStaged : S {
     // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
     static constexpr int B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS ? RADIX_INTERLEAVE_B_PAIRS : 0;
     static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // tuning.cuh
+    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // the one-block sort's ranking
     static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_PAIRS;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
 };
 

@@ -71,7 +71,7 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
         }
         auto digit = [&](int i) { return warp_begin + i * 32 < n ? key.digit(item[i], shift) : PAST_END; };
         unsigned *my_bins = bins + warp * BIN_WORDS;
-        warp_rank<ITEMS, S::RANK_LEADER_ADD || S::SMALL_LEADER_ADD>(digit, rank, my_bins);
+        warp_rank<ITEMS, S::SMALL_LEADER_ADD>(digit, rank, my_bins);
         __syncthreads();
         unsigned count = 0;
         if (t < RADIX) {
