@@ -5,7 +5,8 @@
 //   3. radix_onesweep:  per pass, one kernel: each block ranks a tile in shared memory, finds the
 //                       tile's global offsets by a chained scan with decoupled look-back, stages the
 //                       tile in digit order so the writes are coalesced, and scatters;
-//   4. radix_copy_back: when an odd number of passes ran, the result is in the scratch buffer.
+//   4. radix_copy_back: when an odd number of passes ran, the result is in the scratch buffer
+//                       (keys and split values in one launch).
 // radix_small sorts inputs of one tile in one block and one launch (radix_small.cuh).
 //
 // Everything is templated on a sort description S (the item that moves in the key array, the
@@ -26,8 +27,15 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
     __shared__ unsigned long long warp_sums[RADIX / 32];
     __shared__ unsigned skip[MAX_PASSES];
     const int t = threadIdx.x;
-    for (int p = 0; p < passes; ++p) {
-        const unsigned long long c = hist[p * RADIX + t];
+    // Every pass's count read at once: one after another they waited on L2 in turn (ncu, H200,
+    // 16K u64 keys with u32 values: 7.3 us for eight passes, 5.3 at once).
+    unsigned long long counts[MAX_PASSES];
+#pragma unroll
+    for (int p = 0; p < MAX_PASSES; ++p) counts[p] = p < passes ? hist[p * RADIX + t] : 0;
+#pragma unroll
+    for (int p = 0; p < MAX_PASSES; ++p) {
+        if (p >= passes) break;
+        const unsigned long long c = counts[p];
         const int all_one_digit = __syncthreads_or(c == n);
         const unsigned long long start = scan_digits(c, warp_sums);
         bases[(p * 2) * RADIX + t] = start;
@@ -508,10 +516,9 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
 }
 
 // ---- 4. result back into the caller's buffer ---------------------------------------------------
-__device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *dst, unsigned long long words) {
-    if (!(plan[PLAN_RUNNING] & 1)) return;  // the result is in A
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+// Copies `words` words from src to dst, thread i of the grid taking words i, i + stride, ...
+__device__ void copy_words(const unsigned *src, unsigned *dst, unsigned long long words, unsigned long long i,
+                           unsigned long long stride) {
     if ((((size_t)src | (size_t)dst) & 15) == 0) {
         const unsigned long long quads = words / 4;
         for (unsigned long long q = i; q < quads; q += stride)
@@ -520,6 +527,16 @@ __device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *d
     } else {
         for (; i < words; i += stride) dst[i] = src[i];
     }
+}
+
+// The keys (src, dst) and, for split pairs, the values (vsrc, vdst; vwords 0 without) in one launch.
+__device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *dst, unsigned long long words,
+                          const unsigned *vsrc, unsigned *vdst, unsigned long long vwords) {
+    if (!(plan[PLAN_RUNNING] & 1)) return;  // the result is in A
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    copy_words(src, dst, words, i, stride);
+    copy_words(vsrc, vdst, vwords, i, stride);
 }
 
 // The same for an interleaved B (S::B_INTERLEAVED): its n items split back into keys and values.

@@ -1,16 +1,20 @@
 //! Programmatic dependent launch: a kernel launched this way may start while the stream's previous
-//! kernel drains, so a chain of short, one-wave kernels (the sorting networks at 1M) stops paying a
-//! launch latency and a ramp-up per kernel. The kernels keep the order themselves: they wait for the
-//! previous grid (`griddepcontrol.wait`) before touching memory (`network_common.cuh`).
+//! kernel drains, so a chain of short, one-wave kernels (the sorting networks at 1M, a radix sort
+//! of 16K to a few million keys) stops paying a launch latency and a ramp-up per kernel. The kernels
+//! keep the order themselves: they wait for the previous grid (`griddepcontrol.wait`) before
+//! touching memory (`network_common.cuh`, `radix_keys.cuh` `follow_previous_grid`).
 //!
 //! Needs compute capability 9.0 and a 12.0 driver (`cuLaunchKernelEx`); elsewhere callers launch the
 //! ordinary way. `GPUSORT_OVERLAP_LAUNCHES=0` turns it off, for measuring.
 
 use std::ffi::c_void;
+use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 use cudarc::driver::{result, sys};
-use cudarc::driver::{CudaFunction, CudaStream, DriverError, LaunchConfig};
+use cudarc::driver::{CudaFunction, CudaStream, DeviceRepr, DriverError, LaunchConfig};
+
+use super::Gpu;
 
 /// Whether kernels on a GPU of compute capability `cc` may be launched with `launch`.
 pub(crate) fn available(cc: (i32, i32)) -> bool {
@@ -75,4 +79,39 @@ pub(crate) unsafe fn launch(
     };
     // SAFETY: the caller's contract above; config and attr outlive the call.
     unsafe { sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) }.result()
+}
+
+/// A kernel's parameters as the driver takes them: one pointer per parameter, in the kernel's
+/// order, each to a value that outlives the launch.
+pub(crate) struct Args<'a> {
+    ptrs: Vec<*mut c_void>,
+    _values: PhantomData<&'a ()>,
+}
+
+impl<'a> Args<'a> {
+    pub(crate) fn new() -> Self {
+        Args { ptrs: Vec::with_capacity(16), _values: PhantomData }
+    }
+
+    /// Appends the next parameter.
+    pub(crate) fn arg<T: DeviceRepr>(&mut self, value: &'a T) -> &mut Self {
+        self.ptrs.push((value as *const T).cast_mut().cast());
+        self
+    }
+}
+
+/// Launches `f` on `stream`, overlapped with the stream's previous kernel where `available`.
+///
+/// # Safety
+/// `launch`'s contract for `args`; the kernel waits for the previous grid before its first memory
+/// access.
+pub(crate) unsafe fn launch_following(
+    gpu: &Gpu,
+    stream: &CudaStream,
+    f: &CudaFunction,
+    cfg: LaunchConfig,
+    args: &mut Args<'_>,
+) -> Result<(), DriverError> {
+    // SAFETY: the caller's contract above.
+    unsafe { launch(stream, f, cfg, &mut args.ptrs, available(gpu.compute_capability)) }
 }

@@ -311,11 +311,8 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
             let items = all.range(l.keys, n * 8).cast::<[u32; 2]>();
             launch::copy_back_split(gpu, stream, plan, items, c, keys_a.cast(), a.cast())?;
         }
-        Some((a, ScratchValues::Split(b))) => {
-            launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
-            launch::copy_back(gpu, stream, plan, b, a)?;
-        }
-        None => launch::copy_back(gpu, stream, plan, keys_b, keys_a)?,
+        Some((a, ScratchValues::Split(b))) => launch::copy_back(gpu, stream, plan, (keys_b, keys_a), Some((b, a)))?,
+        None => launch::copy_back::<K, V>(gpu, stream, plan, (keys_b, keys_a), None)?,
     }
     Ok(())
 }

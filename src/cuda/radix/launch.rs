@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 
-use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaStream, LaunchConfig};
 
 use super::super::Gpu;
+use crate::cuda::overlap::{self, Args};
 use crate::SortError;
 
 /// One set of entry points in the image: `radix_*_<name>`.
@@ -364,11 +365,11 @@ pub(crate) fn histogram<K>(
         block_dim: (cfg.hist_threads, 1, 1),
         shared_mem_bytes: cfg.hist_shared_bytes,
     };
+    let mut a = Args::new();
+    a.arg(&keys.ptr).arg(&n).arg(&order).arg(&hist.ptr);
     // SAFETY: matches radix_histogram_<name>(const Item*, u64 n, int, u64*); the kernel reads the
     // n items of `keys` and adds into passes * 256 words of `hist`, both checked above.
-    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&n).arg(&order).arg(&hist.ptr).launch(lc) }
-        .map(drop)
-        .map_err(launch_err("radix_histogram"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_histogram"))
 }
 
 /// Writes the plan (skipped passes, buffer parity) and each pass's digit starts into `bases`
@@ -388,9 +389,9 @@ pub(crate) fn prepare(
     let (p, n) = (passes as i32, n as u64);
     let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
     // SAFETY: matches radix_prepare(const u64*, int, u64, u32*, u64*); sizes checked above.
-    unsafe { stream.launch_builder(&f).arg(&hist.ptr).arg(&p).arg(&n).arg(&plan.ptr).arg(&bases.ptr).launch(lc) }
-        .map(drop)
-        .map_err(launch_err("radix_prepare"))
+    let mut a = Args::new();
+    a.arg(&hist.ptr).arg(&p).arg(&n).arg(&plan.ptr).arg(&bases.ptr);
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_prepare"))
 }
 
 /// The two buffers a pass reads from and writes to; the plan says which is which.
@@ -462,12 +463,12 @@ impl SweepArgs {
         }
     }
 
-    pub(super) fn push_buffers<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+    pub(super) fn push_buffers<'a>(&'a self, b: &mut Args<'a>) {
         b.arg(&self.plan).arg(&self.pass).arg(&self.order).arg(&self.keys[0]).arg(&self.keys[1]);
         b.arg(&self.values[0]).arg(&self.values[1]);
     }
 
-    pub(super) fn push_status<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+    pub(super) fn push_status<'a>(&'a self, b: &mut Args<'a>) {
         b.arg(&self.status[0]).arg(&self.status[1]).arg(&self.words).arg(&self.counter);
     }
 }
@@ -505,7 +506,7 @@ pub(crate) fn onesweep<K, V>(
         block_dim: (cfg.sweep_threads, 1, 1),
         shared_mem_bytes: cfg.sweep_shared_bytes,
     };
-    let mut b = stream.launch_builder(&f);
+    let mut b = Args::new();
     args.push_buffers(&mut b);
     b.arg(&begin).arg(&len);
     args.push_status(&mut b);
@@ -514,29 +515,37 @@ pub(crate) fn onesweep<K, V>(
     // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
     // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
     // buffer and write inside the other, of the same length; every size is checked above.
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_onesweep"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_onesweep"))
 }
 
-/// Copies `src` over `dst` when the plan says the result ended in the scratch buffer.
-pub(crate) fn copy_back<T>(
+/// Copies the scratch keys over the caller's, and the scratch values over the caller's values
+/// where they are split, when the plan says the result ended in the scratch buffer; one launch.
+pub(crate) fn copy_back<K, V>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
     plan: Dev<u32>,
-    src: Dev<T>,
-    dst: Dev<T>,
+    keys: (Dev<K>, Dev<K>),
+    values: Option<(Dev<V>, Dev<V>)>,
 ) -> Result<(), SortError> {
-    assert!(src.len() == dst.len() && plan.len() >= PLAN_WORDS);
-    let bytes = src.len() * std::mem::size_of::<T>();
-    assert_eq!(bytes % 4, 0);
-    let words = (bytes / 4) as u64;
+    let words_of = |src: usize, dst: usize, size: usize| {
+        assert!(src == dst && (src * size).is_multiple_of(4));
+        (src * size / 4) as u64
+    };
+    assert!(plan.len() >= PLAN_WORDS);
+    let words = words_of(keys.0.len(), keys.1.len(), std::mem::size_of::<K>());
+    let (vsrc, vdst, vwords) = match values {
+        Some((src, dst)) => (src.ptr, dst.ptr, words_of(src.len(), dst.len(), std::mem::size_of::<V>())),
+        None => (0, 0, 0),
+    };
     let f = gpu.function(&gpusort_kernels::RADIX, "radix_copy_back")?;
-    let blocks = grid_for(bytes / 16, 256, gpu.multiprocessors as usize * 8);
+    let blocks = grid_for(((words + vwords) / 4) as usize, 256, gpu.multiprocessors as usize * 8);
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-    // SAFETY: matches radix_copy_back(const u32* plan, const u32* src, u32* dst, u64 words); both
-    // ranges hold `words` 4-byte words.
-    unsafe { stream.launch_builder(&f).arg(&plan.ptr).arg(&src.ptr).arg(&dst.ptr).arg(&words).launch(lc) }
-        .map(drop)
-        .map_err(launch_err("radix_copy_back"))
+    let mut a = Args::new();
+    a.arg(&plan.ptr).arg(&keys.0.ptr).arg(&keys.1.ptr).arg(&words).arg(&vsrc).arg(&vdst).arg(&vwords);
+    // SAFETY: matches radix_copy_back(const u32* plan, const u32* src, u32* dst, u64 words, const
+    // u32* vsrc, u32* vdst, u64 vwords); each pair of ranges holds its count of 4-byte words
+    // (checked above; no values: null and 0).
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_copy_back"))
 }
 
 /// Splits the (key, value) items of `src` into `keys` and `values` when the plan says the result
@@ -560,12 +569,9 @@ pub(crate) fn copy_back_split(
     // SAFETY: matches radix_copy_back_split(const u32* plan, const KvpItem* src, const KvpItem*
     // items_c, u32* keys, u32* values, u64 n); `src` and `items_c` (or null) hold n items, `keys`
     // and `values` n words each (checked above).
-    unsafe {
-        let mut b = stream.launch_builder(&f);
-        b.arg(&plan.ptr).arg(&src.ptr).arg(&c).arg(&keys.ptr).arg(&values.ptr).arg(&n).launch(lc)
-    }
-    .map(drop)
-    .map_err(launch_err("radix_copy_back_split"))
+    let mut a = Args::new();
+    a.arg(&plan.ptr).arg(&src.ptr).arg(&c).arg(&keys.ptr).arg(&values.ptr).arg(&n);
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_copy_back_split"))
 }
 
 /// Sorts an input of at most `cfg.small_tile` keys in one block, in place.
@@ -592,7 +598,7 @@ pub(crate) fn small<K, V>(
     };
     // SAFETY: matches radix_small_<name>(Item* keys, Value* values, u32 n, int order); one block
     // sorts the n items of both ranges (checked above).
-    unsafe { stream.launch_builder(&f).arg(&keys.ptr).arg(&vptr).arg(&n).arg(&order).launch(lc) }
-        .map(drop)
-        .map_err(launch_err("radix_small"))
+    let mut a = Args::new();
+    a.arg(&keys.ptr).arg(&vptr).arg(&n).arg(&order);
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_small"))
 }

@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaStream, LaunchConfig};
 
 use super::launch::{
     grid_for, launch_err, Config, Dev, Names, PassWords, PingPong, SweepArgs, Variant, MAX_PASSES, RADIX,
 };
+use crate::cuda::overlap::{self, Args};
 use crate::cuda::Gpu;
 use crate::SortError;
 
@@ -51,11 +52,11 @@ pub(crate) fn segment_tiles(
     let f = gpu.function(&gpusort_kernels::RADIX, "radix_segment_tiles")?;
     let (count, tile) = (segments.count(), cfg.tile as u32);
     let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
+    let mut b = Args::new();
     b.arg(&segments.offsets.ptr).arg(&count).arg(&tile).arg(&segments.first_tile.ptr);
     // SAFETY: matches radix_segment_tiles(const u64* offsets, u32 segments, u32 tile_items,
     // u32* first_tile); offsets and first_tile hold segments + 1 words (checked above).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_tiles"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_tiles"))
 }
 
 /// Counts every pass's digits per segment into `hist` ([segment][pass][RADIX], zeroed).
@@ -77,13 +78,13 @@ pub(crate) fn segment_histogram<K>(
     let blocks = grid_for(max_tiles, 1, (gpu.multiprocessors * cfg.hist_blocks_per_sm) as usize);
     let per_block = max_tiles.div_ceil(blocks as usize) as u32;
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.hist_threads, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
+    let mut b = Args::new();
     b.arg(&keys.ptr).arg(&order).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count).arg(&per_block);
     b.arg(&hist.ptr);
     // SAFETY: matches radix_segment_histogram_<name>(const Item* keys, int order, const u64* offsets,
     // const u32* first_tile, u32 segments, u32 tiles_per_block, u32* hist); the offsets were checked against the keys'
     // length on the device, and hist holds every segment's counts (checked above).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_histogram"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_histogram"))
 }
 
 /// Each segment's digit starts per pass (`bases`, [pass][segment][RADIX]), the counts of all
@@ -104,14 +105,14 @@ pub(crate) fn segment_bases(
     let f = gpu.function(&gpusort_kernels::RADIX, "radix_segment_bases")?;
     let p = passes as i32;
     let lc = LaunchConfig { grid_dim: (count, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
-    let mut b = stream.launch_builder(&f);
+    let mut b = Args::new();
     b.arg(&hist.ptr).arg(&p).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count);
     b.arg(&bases.ptr).arg(&all.ptr).arg(&segments.tile_segment.ptr);
     // SAFETY: matches radix_segment_bases(const u32* hist, int passes, const u64* offsets, const u32*
     // first_tile, u32 segments, u64* bases, u64* all, u32* tile_segment); one block per segment,
     // sizes checked above; first_tile's tiles are fewer than tile_segment's words (segment_onesweep
     // checks the same bound).
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_bases"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_bases"))
 }
 
 /// One digit pass of the segmented sort: a block per tile the segments can have (the extra ones
@@ -145,7 +146,7 @@ pub(crate) fn segment_onesweep<K, V>(
         block_dim: (cfg.sweep_threads, 1, 1),
         shared_mem_bytes: cfg.sweep_shared_bytes,
     };
-    let mut b = stream.launch_builder(&f);
+    let mut b = Args::new();
     args.push_buffers(&mut b);
     b.arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&segments.tile_segment.ptr).arg(&count);
     b.arg(&p.bases.ptr);
@@ -155,5 +156,5 @@ pub(crate) fn segment_onesweep<K, V>(
     // u32 segments, const u64* bases, u32* status, u32* status_next, u64 words, u32* counter); the
     // segments cut [0, n) of both buffers (checked on the device before), and every size is
     // checked above.
-    unsafe { b.launch(lc) }.map(drop).map_err(launch_err("radix_segment_onesweep"))
+    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_onesweep"))
 }

@@ -140,9 +140,6 @@ pub(crate) fn sort<K: RadixKey>(
         };
         segment_launch::segment_onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, segments, &p)?;
     }
-    launch::copy_back(gpu, stream, plan, keys_b, keys_a)?;
-    if let (Some(a), Some(b)) = (values_a, values_b) {
-        launch::copy_back(gpu, stream, plan, b, a)?;
-    }
+    launch::copy_back(gpu, stream, plan, (keys_b, keys_a), values_b.zip(values_a))?;
     Ok(())
 }
