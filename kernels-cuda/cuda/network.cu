@@ -13,7 +13,7 @@
     (void)a;                                                                                         \
     (void)b;                                                                                         \
     (void)c;                                                                                         \
-    net::wait_for_previous_pass();                                                                   \
+    wait_for_previous_grid();                                                                        \
     CALL;                                                                                            \
   }
 #define NET_ENTRY(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, NET_MIN_BLOCKS, CALL)

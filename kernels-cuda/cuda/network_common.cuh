@@ -6,6 +6,7 @@
 // kernels skip any comparator whose upper position is virtual, and never load or store one. A real
 // key equal to u32::MAX ties with nothing virtual, it simply stays where the network leaves it.
 #pragma once
+#include "overlap.cuh"
 #include "tuning_network.cuh"
 
 namespace net {
@@ -31,18 +32,6 @@ template <class T>
 __device__ __forceinline__ T* tile_smem() {
   extern __shared__ __align__(16) unsigned char net_smem[];
   return reinterpret_cast<T*>(net_smem);
-}
-
-// Programmatic dependent launch (sm_90 and newer; src/cuda/overlap.rs launches every pass after the
-// first that way): a pass may be launched while the one before it drains, so the launch latency
-// hides behind work, but it waits for that pass to finish, its writes visible, before touching
-// memory. Blocks let the next pass launch only when they exit (no launch_dependents): letting it
-// launch as each block starts, or before its stores, was slower (tuning_network.cuh has the figures).
-// Without the launch attribute (older GPUs and drivers, GPUSORT_OVERLAP_LAUNCHES=0) a no-op.
-__device__ __forceinline__ void wait_for_previous_pass() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 __device__ __forceinline__ unsigned slot(unsigned v) { return v + (v >> 4); }

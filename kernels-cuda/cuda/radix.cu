@@ -8,21 +8,21 @@
 extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix_prepare(const unsigned long long *hist, int passes, unsigned long long n, unsigned *plan,
                   unsigned long long *bases) {
-    radix::follow_previous_grid();
+    wait_for_previous_grid();
     radix::prepare(hist, passes, n, plan, bases);
 }
 
 extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned *src, unsigned *dst,
                                            unsigned long long words, const unsigned *vsrc, unsigned *vdst,
                                            unsigned long long vwords) {
-    radix::follow_previous_grid();
+    wait_for_previous_grid();
     radix::copy_back(plan, src, dst, words, vsrc, vdst, vwords);
 }
 
 extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const radix::KvpItem *src,
                                                  const radix::KvpItem *items_c, unsigned *keys, unsigned *values,
                                                  unsigned long long n) {
-    radix::follow_previous_grid();
+    wait_for_previous_grid();
     radix::copy_back_split(plan, src, items_c, keys, values, n);
 }
 
@@ -44,7 +44,7 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
         radix::hist_dynamic_bytes<S>()};                                                                               \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
         radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
-        radix::follow_previous_grid();                                                                                 \
+        wait_for_previous_grid();                                                                                      \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
             radix::histogram<S, decltype(fl)::value, RADIX_HIST_THREADS, RADIX_HIST_ITEMS>(keys, n, order, hist);      \
         });                                                                                                            \
@@ -54,7 +54,7 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
         S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,                  \
         unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                                \
         const unsigned long long *base_in, unsigned long long *base_out) {                                             \
-        radix::follow_previous_grid();                                                                                 \
+        wait_for_previous_grid();                                                                                      \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
             radix::onesweep<S, decltype(fl)::value, SWEEP_THREADS, SWEEP_ITEMS>(                                       \
                 plan, pass, order, keys_a, keys_b, values_a, values_b,                                                 \
@@ -64,7 +64,7 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
     }                                                                                                                  \
     extern "C" __global__ void __launch_bounds__(RADIX_SMALL_THREADS)                                                  \
         radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                                   \
-        radix::follow_previous_grid();                                                                                 \
+        wait_for_previous_grid();                                                                                      \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
             radix::small_sort<S, decltype(fl)::value, RADIX_SMALL_THREADS, RADIX_SMALL_ITEMS>(keys, values, n, order); \
         });                                                                                                            \
@@ -110,7 +110,7 @@ RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::FloatKeys<radix::SortPairsU64>, RADIX_
 // (no one-block kernel: its fields are 0).
 extern "C" __global__ void __launch_bounds__(1024)
     radix_segment_tiles(const unsigned long long *offsets, unsigned segments, unsigned tile_items, unsigned *first_tile) {
-    radix::follow_previous_grid();
+    wait_for_previous_grid();
     radix::segment_tiles<1024>(offsets, segments, tile_items, first_tile);
 }
 
@@ -118,7 +118,7 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix_segment_bases(const unsigned *hist, int passes, const unsigned long long *offsets,
                         const unsigned *first_tile, unsigned segments, unsigned long long *bases,
                         unsigned long long *all, unsigned *tile_segment) {
-    radix::follow_previous_grid();
+    wait_for_previous_grid();
     radix::segment_bases(hist, passes, offsets, first_tile, segments, bases, all, tile_segment);
 }
 
@@ -129,7 +129,7 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
     extern "C" __global__ void __launch_bounds__(RADIX_SEGMENT_HIST_THREADS) radix_segment_histogram_##NAME(           \
         const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
         unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \
-        radix::follow_previous_grid();                                                                                 \
+        wait_for_previous_grid();                                                                                      \
         const radix::SegmentTiles tiles{offsets, first_tile, segments, SWEEP_THREADS * SWEEP_ITEMS,                    \
                                         nullptr, nullptr};                                                             \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
@@ -142,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
         S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                             \
         const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,            \
         unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                              \
-        radix::follow_previous_grid();                                                                                 \
+        wait_for_previous_grid();                                                                                      \
         const radix::SegmentTiles tiles{offsets, first_tile, segments, SWEEP_THREADS * SWEEP_ITEMS, bases,             \
                                         tile_segment};                                                                 \
         radix::with_key_order<S>(order, [&](auto fl) {                                                                 \

@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "overlap.cuh"
 #include "tuning.cuh"
 
 namespace radix {
@@ -32,19 +33,6 @@ constexpr int PLAN_SKIP = 0;
 constexpr int PLAN_BEFORE = 8;
 constexpr int PLAN_RUNNING = 16;
 constexpr int PLAN_WORDS = 17;
-
-// Programmatic dependent launch (src/cuda/overlap.rs): on sm_90 and later the host lets each kernel
-// of a radix sort start while the kernel before it in the stream is finishing. Every such kernel
-// calls this before its first memory access: it waits until that kernel has finished and its
-// writes are visible, then lets the next kernel launch (the sorting networks let it launch only as
-// their blocks exit, which was faster for them; untimed here). Without the launch attribute (older
-// chips and drivers, GPUSORT_OVERLAP_LAUNCHES=0) the wait returns at once.
-__device__ __forceinline__ void follow_previous_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
 
 struct NoValue {};
 

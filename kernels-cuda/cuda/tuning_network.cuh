@@ -108,7 +108,7 @@
 // barrier instead of one per stride). Correct (network tests, compute-sanitizer clean) but slower,
 // H200 pairs ms 1M / 16M / 64M: 0.348 / 6.12 / 27.46 against 0.276 / 4.96 / 22.83 (its pairs
 // kernels spill 152-260 bytes; tile merge at 3 blocks per SM, tile sort at 1: no better).
-// Overlapped launches (network_common.cuh wait_for_previous_pass): when a block lets the next pass
+// Overlapped launches (overlap.cuh wait_for_previous_grid): when a block lets the next pass
 // launch. H200, pairs, ms, 1M / 16M, bitonic then odd-even (ci/net/sweep.sh, 2026-11-23): not
 // overlapped 0.153 / 2.906, 0.300 / 5.011; as each block starts 0.191 / 2.861, 0.355 / 4.973;
 // before its stores 0.151 / 2.870, 0.297 / 4.963; when it exits 0.131 / 2.867, 0.272 / 4.956 <- kept

@@ -2,7 +2,8 @@
 //! kernel drains, so a chain of short, one-wave kernels (the sorting networks at 1M, a radix sort
 //! of 16K to a few million keys) stops paying a launch latency and a ramp-up per kernel. The kernels
 //! keep the order themselves: they wait for the previous grid (`griddepcontrol.wait`) before
-//! touching memory (`network_common.cuh`, `radix_keys.cuh` `follow_previous_grid`).
+//! touching memory, and let the next one launch as their blocks exit (`overlap.cuh`
+//! `wait_for_previous_grid`, shared by both sorts).
 //!
 //! Needs compute capability 9.0 and a 12.0 driver (`cuLaunchKernelEx`); elsewhere callers launch the
 //! ordinary way. `GPUSORT_OVERLAP_LAUNCHES=0` turns it off, for measuring.
