@@ -12,7 +12,7 @@
 // ballot per high bit. The histogram kernel also copies the keys into the scratch buffer, so the
 // third pass ends in the caller's buffer (three passes: an odd number).
 // Session 48 (H200): slower than four 8-bit passes at every size, even without its look-back
-// (docs/tuning.md, Tried and not kept, has the figures and why).
+// (docs/tuning-tried.md has the figures and why).
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o radix11 radix11.cu && ./radix11 [n ...]
 // Where CUB is not installed, -DR11_NO_CUB compiles the kernels alone (a syntax and register check).
 #ifndef R11_NO_CUB  // a compile check where CUB is not installed
