@@ -8,8 +8,8 @@
 //! that are not powers of two sort as if padded with elements that rank last; those are never
 //! stored, and blocks that would hold only them are not launched, so n costs about what its
 //! real elements touch. `plan.rs` decides the launches. On compute capability 9.0 and newer every
-//! pass after the first is launched to overlap the drain of the one before it (`overlap.rs`; each
-//! kernel waits for the previous pass before touching memory): 1M pairs, H200, bitonic 0.153 ->
+//! pass is launched to overlap the drain of the kernel before it (`overlap.rs`; each kernel waits
+//! for that kernel before touching memory), as the radix sort's are: 1M pairs, H200, bitonic 0.153 ->
 //! 0.131 ms, odd-even 0.300 -> 0.271.
 //!
 //! At most 2^30 elements (`plan::MAX_LEN`; more returns `Unsupported`).
@@ -25,6 +25,7 @@ use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig};
 
 use super::device::Gpu;
+use super::overlap::{launch_following, Args};
 use crate::{Kvp, Order, SortError};
 use plan::{Kernel, Network, Pass, Tuning, MAX_LEN, TUNING_WORDS};
 
@@ -151,13 +152,9 @@ fn sort<T: Element>(
         Some((s, _)) if p == data_ptr => *s,
         _ => data_ptr,
     };
-    let n64 = n as i64;
-    // The first pass waits for whatever the stream held before the sort; later ones may overlap
-    // the pass before them (the kernels wait for it before touching memory).
-    let overlap = super::overlap::available(gpu.compute_capability);
-    for (i, (pass, f)) in passes.iter().zip(&funcs).enumerate() {
+    for (pass, f) in passes.iter().zip(&funcs) {
         let dst = if pass.swap { other(cur) } else { cur };
-        launch(stream, f, pass, (tuning.threads, shared), (cur, dst, n64), overlap && i > 0)?;
+        launch(gpu, stream, f, pass, (tuning.threads, shared), (cur, dst, n as i64))?;
         cur = dst;
     }
     debug_assert_eq!(cur, data_ptr);
@@ -192,26 +189,19 @@ fn tuning(gpu: &Gpu, stream: &Arc<CudaStream>) -> Result<Tuning, SortError> {
 }
 
 fn launch(
+    gpu: &Gpu,
     stream: &Arc<CudaStream>,
     f: &CudaFunction,
     pass: &Pass,
     (threads, shared): (u32, u32),
-    (mut src, mut dst, mut n): (u64, u64, i64),
-    overlap: bool,
+    (src, dst, n): (u64, u64, i64),
 ) -> Result<(), SortError> {
     let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
-    let [mut a, mut b, mut c] = pass.args;
-    let mut params: [*mut std::ffi::c_void; 6] = [
-        (&raw mut src).cast(),
-        (&raw mut dst).cast(),
-        (&raw mut n).cast(),
-        (&raw mut a).cast(),
-        (&raw mut b).cast(),
-        (&raw mut c).cast(),
-    ];
+    let [a, b, c] = pass.args;
+    let mut args = Args::new();
+    args.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);
     // SAFETY: the kernel takes (const T*, T*, long long, unsigned x3); src and dst are live device
     // buffers of n elements of the kernel's element type, held by the caller for the whole sort,
-    // and every network kernel waits for the previous grid first (network.cu).
-    unsafe { super::overlap::launch(stream, f, cfg, &mut params, overlap) }
-        .map_err(SortError::driver("network kernel launch", 0))
+    // and every network kernel waits for the previous grid before its first access (network.cu).
+    unsafe { launch_following(gpu, stream, f, cfg, &mut args) }.map_err(SortError::driver("network kernel launch", 0))
 }

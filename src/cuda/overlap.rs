@@ -41,7 +41,7 @@ pub(crate) fn available(cc: (i32, i32)) -> bool {
 /// type, and every buffer they name stays alive until the kernel is done. With `overlapped`, the
 /// kernel must wait for the previous grid before its first memory access, and the caller must
 /// have checked `available`.
-pub(crate) unsafe fn launch(
+unsafe fn launch(
     stream: &CudaStream,
     f: &CudaFunction,
     cfg: LaunchConfig,
