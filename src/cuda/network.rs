@@ -9,8 +9,8 @@
 //! stored, and blocks that would hold only them are not launched, so n costs about what its
 //! real elements touch. `plan.rs` decides the launches. On compute capability 9.0 and newer every
 //! pass is launched to overlap the drain of the kernel before it (`overlap.rs`; each kernel waits
-//! for that kernel before touching memory), as the radix sort's are: 1M pairs, H200, bitonic 0.153 ->
-//! 0.131 ms, odd-even 0.300 -> 0.271.
+//! for that kernel before touching memory), as the radix sort's are: 1M pairs, H200, bitonic
+//! 0.153 -> 0.131 ms, odd-even 0.300 -> 0.271.
 //!
 //! At most 2^30 elements (`plan::MAX_LEN`; more returns `Unsupported`).
 //! Extra device memory: none for bitonic; one copy of the data for odd-even, whose windowed passes
