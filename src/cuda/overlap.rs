@@ -5,8 +5,9 @@
 //! touching memory, and let the next one launch as their blocks exit (`overlap.cuh`
 //! `wait_for_previous_grid`, shared by both sorts).
 //!
-//! Needs compute capability 9.0 and a 12.0 driver (`cuLaunchKernelEx`); elsewhere callers launch the
-//! ordinary way. `GPUSORT_OVERLAP_LAUNCHES=0` turns it off, for measuring.
+//! Needs compute capability 9.0 and a 12.0 driver (`cuLaunchKernelEx`); elsewhere
+//! `launch_following` launches the ordinary way. `GPUSORT_OVERLAP_LAUNCHES=0` turns it off, for
+//! measuring.
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
