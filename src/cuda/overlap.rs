@@ -18,8 +18,8 @@ use cudarc::driver::{CudaFunction, CudaStream, DeviceRepr, DriverError, LaunchCo
 
 use super::Gpu;
 
-/// Whether kernels on a GPU of compute capability `cc` may be launched with `launch`.
-pub(crate) fn available(cc: (i32, i32)) -> bool {
+/// Whether kernels on a GPU of compute capability `cc` may start while the previous kernel drains.
+fn available(cc: (i32, i32)) -> bool {
     static DRIVER: OnceLock<bool> = OnceLock::new();
     cc.0 >= 9
         && *DRIVER.get_or_init(|| {
@@ -34,23 +34,42 @@ pub(crate) fn available(cc: (i32, i32)) -> bool {
         })
 }
 
-/// Launches `f` on `stream`; when `overlapped`, it may start while the stream's previous kernel
+/// A kernel's parameters as the driver takes them: one pointer per parameter, in the kernel's
+/// order, each to a value that outlives the launch.
+pub(crate) struct Args<'a> {
+    ptrs: Vec<*mut c_void>,
+    _values: PhantomData<&'a ()>,
+}
+
+impl<'a> Args<'a> {
+    pub(crate) fn new() -> Self {
+        Args { ptrs: Vec::with_capacity(16), _values: PhantomData }
+    }
+
+    /// Appends the next parameter.
+    pub(crate) fn arg<T: DeviceRepr>(&mut self, value: &'a T) -> &mut Self {
+        self.ptrs.push((value as *const T).cast_mut().cast());
+        self
+    }
+}
+
+/// Launches `f` on `stream`; where `available`, it may start while the stream's previous kernel
 /// drains.
 ///
 /// # Safety
-/// As `cudarc`'s `LaunchArgs::launch`: `params` points at one value per kernel parameter, of its
-/// type, and every buffer they name stays alive until the kernel is done. With `overlapped`, the
-/// kernel must wait for the previous grid before its first memory access, and the caller must
-/// have checked `available`.
-unsafe fn launch(
+/// As `cudarc`'s `LaunchArgs::launch`: `args` holds one value per kernel parameter, of its type, and
+/// every buffer they name stays alive until the kernel is done. The kernel waits for the previous
+/// grid before its first memory access.
+pub(crate) unsafe fn launch_following(
+    gpu: &Gpu,
     stream: &CudaStream,
     f: &CudaFunction,
     cfg: LaunchConfig,
-    params: &mut [*mut c_void],
-    overlapped: bool,
+    args: &mut Args<'_>,
 ) -> Result<(), DriverError> {
     stream.context().bind_to_thread()?;
-    if !overlapped {
+    let params = &mut args.ptrs;
+    if !available(gpu.compute_capability) {
         // SAFETY: the caller's contract above.
         return unsafe {
             result::launch_kernel(
@@ -81,39 +100,4 @@ unsafe fn launch(
     };
     // SAFETY: the caller's contract above; config and attr outlive the call.
     unsafe { sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) }.result()
-}
-
-/// A kernel's parameters as the driver takes them: one pointer per parameter, in the kernel's
-/// order, each to a value that outlives the launch.
-pub(crate) struct Args<'a> {
-    ptrs: Vec<*mut c_void>,
-    _values: PhantomData<&'a ()>,
-}
-
-impl<'a> Args<'a> {
-    pub(crate) fn new() -> Self {
-        Args { ptrs: Vec::with_capacity(16), _values: PhantomData }
-    }
-
-    /// Appends the next parameter.
-    pub(crate) fn arg<T: DeviceRepr>(&mut self, value: &'a T) -> &mut Self {
-        self.ptrs.push((value as *const T).cast_mut().cast());
-        self
-    }
-}
-
-/// Launches `f` on `stream`, overlapped with the stream's previous kernel where `available`.
-///
-/// # Safety
-/// `launch`'s contract for `args`; the kernel waits for the previous grid before its first memory
-/// access.
-pub(crate) unsafe fn launch_following(
-    gpu: &Gpu,
-    stream: &CudaStream,
-    f: &CudaFunction,
-    cfg: LaunchConfig,
-    args: &mut Args<'_>,
-) -> Result<(), DriverError> {
-    // SAFETY: the caller's contract above.
-    unsafe { launch(stream, f, cfg, &mut args.ptrs, available(gpu.compute_capability)) }
 }
