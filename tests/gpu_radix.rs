@@ -375,8 +375,8 @@ fn bench_keys(n: usize, pattern: &str) -> Vec<u32> {
 /// timed), CUDA events around the sort alone, 3 warm-ups, median of 15. Sizes from
 /// GPUSORT_BENCH_SIZES (comma-separated), by default 16K, 1M, 16M, 64M, 256M; key patterns from
 /// GPUSORT_BENCH_PATTERNS (random, distinct16, zipf, sorted, equal, half, bucket, onedigit; default
-/// random); sorts from GPUSORT_BENCH_TYPES (kvp, keys, pairs, and pairs64: u64 keys with u32
-/// values; default the first three).
+/// random); sorts from GPUSORT_BENCH_TYPES (kvp, keys, pairs, keys64: u64 keys alone, and pairs64:
+/// u64 keys with u32 values; default the first three).
 fn bench_device_radix() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
@@ -396,8 +396,12 @@ fn bench_device_radix() {
             let pairs: Vec<Kvp> = k.iter().enumerate().map(|(i, &k)| Kvp::new(k, i as u32)).collect();
             let values: Vec<u32> = (0..n as u32).collect();
             for ty in types.iter().map(String::as_str) {
-                if ty == "pairs64" {
-                    let median = bench_pairs64(&s, &ctx, &stream, n, &values);
+                if ty == "pairs64" || ty == "keys64" {
+                    let median = if ty == "keys64" {
+                        bench_keys64(&s, &ctx, &stream, n)
+                    } else {
+                        bench_pairs64(&s, &ctx, &stream, n, &values)
+                    };
                     println!("{n:>10} {ty:>6} {median:>10.4} {:>10} {pattern:>10}", "-");
                     continue;
                 }
@@ -444,10 +448,30 @@ fn bench_device_radix() {
     }
 }
 
+/// `bench_device_radix` for u64 keys alone (random, whatever the pattern), timed and checked as
+/// the 32-bit sorts are; returns the median ms.
+fn bench_keys64(s: &Sorter, ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, n: usize) -> f32 {
+    let keys = random_keys64(n);
+    let pristine = stream.clone_htod(&keys).unwrap();
+    let mut work = stream.clone_htod(&keys).unwrap();
+    let times = time_sort(ctx, stream, |step| match step {
+        Step::Restore => stream.memcpy_dtod(&pristine, &mut work).unwrap(),
+        Step::Sort => s.sort_keys_device(&mut work, stream).unwrap(),
+    });
+    let out = stream.clone_dtoh(&work).unwrap();
+    stream.synchronize().unwrap();
+    check::validate_keys(&keys, &out, Order::Ascending).unwrap();
+    median(times)
+}
+
+fn random_keys64(n: usize) -> Vec<u64> {
+    (0..n as u64).map(|i| gpusort_cpu::rng::splitmix64(!(n as u64), i)).collect()
+}
+
 /// `bench_device_radix` for u64 keys (random, whatever the pattern) with u32 values 0..n, timed
 /// and checked as the 32-bit sorts are; returns the median ms.
 fn bench_pairs64(s: &Sorter, ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, n: usize, values: &[u32]) -> f32 {
-    let keys: Vec<u64> = (0..n as u64).map(|i| gpusort_cpu::rng::splitmix64(!(n as u64), i)).collect();
+    let keys = random_keys64(n);
     let (pristine_k, pristine_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
     let (mut work_k, mut work_v) = (stream.clone_htod(&keys).unwrap(), stream.clone_htod(values).unwrap());
     let times = time_sort(ctx, stream, |step| match step {

@@ -59,9 +59,12 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     static constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS;
     static constexpr bool JOINT = has_values<S>() && S::JOINT_STAGING;
     using V = typename S::Value;
+    // The staged keys take the counters' memory once the ranking is done, or with
+    // S::STAGE_IN_RANK memory of their own, since they are staged while the counters are in use.
+    static constexpr bool KEYS_APART = S::STAGE_IN_RANK;
     union {
         unsigned warp_bins[WARPS][BIN_WORDS];
-        typename S::Item keys[TILE];
+        typename S::Item keys_after_rank[KEYS_APART ? 1 : TILE];
         V values[has_values<S>() ? TILE : 1];
     };
     V joint_values[JOINT ? TILE : 1];  // S::JOINT_STAGING: the values, staged with the keys
@@ -71,6 +74,8 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     unsigned warp_sums[RADIX / 32];
     unsigned warp_grouped[WARPS];  // S::GROUPED_MAX: this warp ranks with match
     unsigned tile;
+    typename S::Item keys_apart[KEYS_APART ? TILE : 1];  // last, so the other members keep their offsets
+    __device__ __forceinline__ typename S::Item *keys() { return KEYS_APART ? keys_apart : keys_after_rank; }
 };
 
 #if RADIX_SHARED_ONCE
@@ -168,6 +173,10 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
     constexpr int WARPS = THREADS / 32, TILE = THREADS * ITEMS, WARP_TILE = 32 * ITEMS;
     constexpr bool VALUES = has_values<S>();
     constexpr bool EARLY = RADIX_EARLY_COUNTS;
+    // S::STAGE_IN_RANK (tuning_tiles.cuh RADIX_STAGE_IN_RANK_KEYS): each key goes to its tile slot
+    // as soon as the ranking finds it, which early counts make final.
+    constexpr bool STAGE_IN_RANK = S::STAGE_IN_RANK;
+    static_assert(!STAGE_IN_RANK || (EARLY && !VALUES), "keys alone with early counts");
 #if RADIX_SHARED_ONCE
     auto &sh = sweep_storage<S, THREADS, ITEMS>();
 #else
@@ -365,9 +374,19 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             }
             __syncthreads();
             constexpr bool LEADER = S::RANK_LEADER_ADD;
-            if constexpr (RADIX_GROUPED_INLINE) warp_rank<ITEMS, LEADER>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp]);
-            else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp]) warp_rank<ITEMS, LEADER, true>(digit, rank, my_bins);
-            else warp_rank<ITEMS, LEADER>(digit, rank, my_bins);
+            Item *const staged = sh.keys();
+            auto stage_ranked = [&](int i, unsigned slot) {
+                if constexpr (STAGE_IN_RANK) {
+                    if (FULL || warp_begin + i * 32 < portion_len) staged[slot] = held[i];
+                }
+            };
+            if constexpr (RADIX_GROUPED_INLINE)
+                warp_rank<ITEMS, LEADER>(digit, rank, my_bins, S::GROUPED_MAX > 0 && sh.warp_grouped[warp],
+                                         stage_ranked);
+            else if (S::GROUPED_MAX > 0 && sh.warp_grouped[warp])
+                warp_rank<ITEMS, LEADER, true>(digit, rank, my_bins, false, stage_ranked);
+            else
+                warp_rank<ITEMS, LEADER>(digit, rank, my_bins, false, stage_ranked);
             if constexpr (!LOOKBACK_LATE) {
                 if (t < RADIX) find_offsets(count, start);
             }
@@ -404,7 +423,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 if (FULL || d != PAST_END) rank[i] += sh.tile_start[d] + bin_count(sh.warp_bins[warp], d);
             }
         }
-        __syncthreads();  // the counters' memory becomes the staging buffer
+        if constexpr (!STAGE_IN_RANK) __syncthreads();  // the counters' memory becomes the staging buffer
         // An opaque copy of `src`, so the compiler recomputes the reload addresses instead of keeping
         // ITEMS 64-bit addresses live through the ranking.
         const Item *reload = src;
@@ -437,8 +456,8 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
             for (int i = 0; i < ITEMS; ++i) {
                 const unsigned idx = warp_begin + i * 32;
                 if (FULL || idx < portion_len) {
-                    if constexpr (KEYS_FIRST) sh.keys[rank[i]] = reload[idx];
-                    else sh.keys[rank[i]] = held[i];
+                    if constexpr (KEYS_FIRST) sh.keys()[rank[i]] = reload[idx];
+                    else sh.keys()[rank[i]] = held[i];
                     if constexpr (JOINT) sh.joint_values[rank[i]] = value[i];
                 }
             }
@@ -453,7 +472,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
                 for (int k = 0; k < (ITEMS + 3) / 4; ++k) digits[k] = 0;
             }
             each_slot([&](int k, unsigned j) {
-                const Item x = sh.keys[j];
+                const Item x = sh.keys()[j];
                 const unsigned d = key.digit(x, shift);
                 const unsigned long long o = sh.out_offset[d] + j;
                 dst[o] = x;
@@ -481,7 +500,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         };
         // Each order as it was timed: with digits held or one-round staging, the values' loads go out
         // before the keys are staged.
-        if constexpr (!HOLD && !JOINT) stage();
+        if constexpr (!HOLD && !JOINT && !STAGE_IN_RANK) stage();
         if constexpr (VALUES_AFTER_RANK) {
             if (!(MIXED && src_joint)) {  // items brought theirs
                 const Value *vload = vsrc;  // opaque, as `reload` above
@@ -498,7 +517,7 @@ __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::
         __syncthreads();
         if constexpr (JOINT) {
             each_slot([&](int, unsigned j) {
-                const Item x = sh.keys[j];
+                const Item x = sh.keys()[j];
                 const unsigned long long o = sh.out_offset[key.digit(x, shift)] + j;
                 if (MIXED && items_out) {
                     items_out[o] = KvpItem{x, sh.joint_values[j]};

@@ -45,6 +45,7 @@ struct __align__(8) KvpItem {
 // Item: what the key array holds; Value: the separate value array's element (NoValue: none);
 // Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT);
 // KEY_WORD: whether the key can be loaded without the rest of the item (load_bits).
+// STAGE_IN_RANK: keys alone staged as they are ranked (StagedInRank below).
 struct SortKvp {
     using Item = KvpItem;
     using Value = NoValue;
@@ -67,6 +68,7 @@ struct SortKvp {
     static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD_KVP;  // the one-block sort's ranking
     static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_KVP;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
+    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -93,6 +95,7 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
     static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
+    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -113,6 +116,7 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
+    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static constexpr bool JOINT_STAGING = false;  // JointStaged below
     static constexpr bool B_INTERLEAVED = false;  // JointStaged below
     static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
@@ -143,6 +147,7 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
     static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_U64;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
+    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -163,6 +168,7 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
     static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
     static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
+    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
     static constexpr bool B_INTERLEAVED = false;  // two-round staging
     static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
@@ -204,6 +210,19 @@ template <class S> struct JointStaged : S {
 template <class S> struct HugeKeys : S {
     static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS_HUGE;
 };
+
+// Keys alone staged one by one as their ranks are found, in shared memory of their own beside the
+// warps' counters (radix.cuh onesweep), where tuning_tiles.cuh RADIX_STAGE_IN_RANK_KEYS says so.
+// No rank is held in a register through the ranking, which leaves room for larger tiles.
+template <class S, bool ON> struct StagedInRank : S {
+    static_assert(!ON || sizeof(typename S::Value) == 1, "split values are staged after the ranking");
+    static constexpr bool STAGE_IN_RANK = ON;
+};
+
+// The plain sort's sets of 32-bit keys alone from 8M (src/tuning.rs RADIX_MID_KEYS_BELOW), the
+// huge set from src/tuning.rs RADIX_HUGE_FROM.
+using KeysU32 = StagedInRank<FloatKeys<SortU32>, RADIX_STAGE_IN_RANK_KEYS>;
+using KeysU32Huge = StagedInRank<HugeKeys<FloatKeys<SortU32>>, RADIX_STAGE_IN_RANK_KEYS>;
 
 // The mid split-pairs set (below src/tuning.rs RADIX_MID_KEYS_BELOW) staged in one round with
 // items in the scratch, as the large set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS_MID says so.

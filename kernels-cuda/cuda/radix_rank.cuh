@@ -37,9 +37,14 @@ __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { ret
 // 2.25 with match for every warp (random keys: 2.57 and 3.63).
 // `match` (warp-uniform, RADIX_GROUPED_INLINE): the same choice made per item inside one loop, so
 // the kernel holds one unrolled copy of the ranking instead of two.
-template <int ITEMS, bool LEADER_ADD, bool GROUPED = false, class DigitOf>
+// on_rank(i, rank) runs as soon as item i's rank is known (the sweep stages the key there, so
+// no rank stays live through the rest of the loop).
+struct NoRankSink {
+    __device__ __forceinline__ void operator()(int, unsigned) const {}
+};
+template <int ITEMS, bool LEADER_ADD, bool GROUPED = false, class DigitOf, class OnRank = NoRankSink>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins,
-                                          bool match = false) {
+                                          bool match = false, OnRank on_rank = {}) {
     constexpr int HOW = GROUPED ? 1 : RADIX_RANK;  // grouped warps always match
     const unsigned below_me = lanemask_lt();
 #pragma unroll
@@ -70,12 +75,14 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
             unsigned before = 0;
             if (ahead == 0) before = atomicAdd(&bins[d], __popc(peers));
             rank[i] = __shfl_sync(0xffffffffu, before, __ffs(peers) - 1) + ahead;
+            on_rank(i, rank[i]);
             __syncwarp();  // every peer has read the mask before it is cleared
             if (ahead == 0) bins[RADIX + 1 + d] = 0;
         } else {
             const unsigned before = bins[d];
             const unsigned ahead = __popc(peers & below_me);
             rank[i] = before + ahead;
+            on_rank(i, rank[i]);
             __syncwarp();
             if (ahead == 0) {
                 bins[d] = before + __popc(peers);

@@ -132,7 +132,8 @@
 // 32-bit keys alone and split u32 / i32 pairs from src/tuning.rs RADIX_HUGE_FROM (128M), for the
 // same reason: sorted keys' 16 digits a tile at 384 x 24 (keys, 576 of each) and 512 x 15 (pairs,
 // 480) stage into one bank. Runs 2 mod 4 apart reach 16 banks: tiles of 16 x (2 x odd) keys,
-// so an odd number of warps, here keys 352 x 27 (594 of each digit) and pairs 480 x 15 (450).
+// so an odd number of warps, here keys 352 x 27 (594 of each digit; 352 x 31, 682, where the
+// keys are staged as they are ranked, below) and pairs 480 x 15 (450).
 // H200, session 40, ms, random / sorted keys, two rounds alternating (sm_90 images):
 //   keys  256M 5.464-5.465 / 5.653-5.654 -> 5.483-5.485 / 5.386-5.391 (ptxas: 136 bytes of
 //         spills, 88 before); 64M 1.416-1.418 / 1.236-1.237 -> 1.423 / 1.244-1.246; 16M 0.405-0.406
@@ -146,7 +147,7 @@
 #define RADIX_SWEEP_THREADS_KEYS_HUGE 352
 #endif
 #ifndef RADIX_SWEEP_ITEMS_KEYS_HUGE
-#define RADIX_SWEEP_ITEMS_KEYS_HUGE 27
+#define RADIX_SWEEP_ITEMS_KEYS_HUGE (RADIX_STAGE_IN_RANK_KEYS ? RADIX_ITEMS_KEYS_HUGE_STAGED : 27)
 #endif
 #ifndef RADIX_SWEEP_THREADS_PAIRS_HUGE
 #define RADIX_SWEEP_THREADS_PAIRS_HUGE 480
@@ -161,13 +162,42 @@
 #ifndef RADIX_SWEEP_THREADS_PAIRS_HUGE
 #define RADIX_SWEEP_THREADS_PAIRS_HUGE RADIX_SWEEP_THREADS_PAIRS
 #endif
+// u32 keys staged as they are ranked (radix_keys.cuh StagedInRank), on sm_90 and sm_100: the
+// staged tile needs shared memory of its own beside the counters (384 x 28: 72 KB a block; only
+// the 228 KB of these chips hold three such blocks an SM), and no rank stays in a register
+// through the ranking (ptxas, sm_90: 12 and 16 bytes of spills in the two sweeps, against 88 / 44
+// at 384 x 24 and 136 / 68 at 352 x 27 before), which makes room for larger tiles. H200, session
+// 51, ms, sm_90 images through GPUSORT_KERNELS_DIR, rounds alternating in one call:
+//   off -> on at 384 x 24 / 384 x 28 (huge set 352 x 27 / 352 x 30), random keys, two rounds:
+//     u32 keys 16M 0.389 -> 0.374 / 0.370, 64M 1.368 -> 1.288 / 1.280, 256M 5.194 -> 4.794 / 4.721
+//     the mid set (512 x 16, two blocks) 1M 0.058 -> 0.061-0.085, 4M 0.120 -> 0.121; at 512 x 20
+//       (132 bytes of spills) 0.070 / 0.169: off
+//     u64 keys (256 x 20, mid 512 x 10) 4M 0.328 -> 0.406, 16M 1.056 -> 1.120, 64M 3.877 -> 3.906,
+//       256M 15.21 -> 14.98: off
+//     Kvp (512 x 15, two blocks) 16M 0.473 -> 0.477, 64M 1.682 -> 1.698: off.
+//   the huge set's tile at an odd item count (the reason above), off / 352 x 31 / 352 x 29, 256M:
+//     random 5.181-5.183 / 4.745-4.748 / 4.755, sorted 5.246 / 4.541 / 4.638, 16 distinct 4.849 /
+//     4.179 / 4.223, one digit 2.135 / 2.015 / 2.024, one bucket 4.977 / 4.437 / 4.471, half
+//     equal 5.069 / 4.583 / 4.607, zipf 5.211 / 4.798 / 4.802; 64M (384 x 28 for both) random
+//     1.367 / 1.275-1.276, sorted 1.222 / 1.028, zipf 1.382 / 1.290, the others 8-12% faster.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#ifndef RADIX_STAGE_IN_RANK_KEYS
+#define RADIX_STAGE_IN_RANK_KEYS 1
+#endif
+#endif
+#ifndef RADIX_STAGE_IN_RANK_KEYS
+#define RADIX_STAGE_IN_RANK_KEYS 0
+#endif
+#ifndef RADIX_ITEMS_KEYS_HUGE_STAGED
+#define RADIX_ITEMS_KEYS_HUGE_STAGED 31
+#endif
 // u32 keys in larger tiles (dynamic shared memory past 48 KB), all with the counts reread (which
 // alone took 384 x 24 from 1.423 to 1.656): H200, session 35, 16M / 64M ms, against 0.407-0.408 /
 // 1.422-1.424 for 384 x 24, 3 blocks: 512 x 24, 2 blocks 0.546-0.547 / 1.917-1.918; 512 x 28
 // 0.500-0.501 / 1.775-1.776; 512 x 32 0.464 / 1.648-1.652; 384 x 28, 3 blocks 0.451-0.454 /
 // 1.555-1.556. Untried without the reread.
 #ifndef RADIX_SWEEP_ITEMS_KEYS
-#define RADIX_SWEEP_ITEMS_KEYS 24  // 9216 keys, 36 KB staged
+#define RADIX_SWEEP_ITEMS_KEYS (RADIX_STAGE_IN_RANK_KEYS ? 28 : 24)  // 10752 / 9216 keys, 42 / 36 KB staged
 #endif
 // Split u32 and i32 pairs: 15 items on sm_90 and sm_100 (7680 keys beside 7680 values, 60 KB
 // staged in one round, no spills), 18 on sm_120 (100 KB per SM: one such block; two
