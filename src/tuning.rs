@@ -173,8 +173,10 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 
 /// Below this many keys, sorts of keys alone take the radix kernel sets with more threads per
 /// tile (`radix_*_u32_mid`, `radix_*_u64_mid`: 512 threads, 2 blocks per SM), whose grids stay
-/// fuller at these sizes; from here up, the sets with larger tiles (32-bit keys 384 x 24, 3 blocks;
-/// 64-bit keys 256 x 20, 4 blocks; `kernels-cuda/cuda/tuning.cuh`). f32 keys keep the large set at
+/// fuller at these sizes; from here up, the sets with larger tiles (32-bit keys 384 x 24 at 3
+/// blocks, on sm_90 and sm_100 384 x 28 with each key staged as it is ranked: since session 51,
+/// 5-8% faster from 16M to 256M, this boundary not timed again; 64-bit keys 256 x 20 at 4 blocks;
+/// `kernels-cuda/cuda/tuning_tiles.cuh`). f32 keys keep the large set at
 /// every size (it has the float path). Split u32 and i32 pairs change sets here too: 512 x 12
 /// below (`radix_*_pairs_u32_mid`), 512 x 15 from here up on sm_90 and sm_100 (sessions 34-37;
 /// the boundary itself untimed for pairs). `Kvp` too, on sm_90 and sm_100: 448 x 18 below
@@ -195,9 +197,10 @@ pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 /// Radix sorts of this many items or more (`Kvp`, 32-bit keys alone, split `u32` and `i32` pairs)
 /// take kernel sets of their own on the GPU, whose tiles keep the last pass of sorted keys out of
 /// one shared-memory bank: from 128M up that pass sees 16 digits a tile, and the runs of a tile
-/// of 7680 pairs (`Kvp`, split pairs) or 9216 keys start a multiple of 32 slots apart. sm_90 and
-/// sm_100: `Kvp` 448 threads x 17 items (session 39), keys 352 x 27, split pairs 480 x 15 (session
-/// 40). H200, device-resident, ms, random / sorted keys, large set -> huge set (the sets were
+/// of 7680 pairs (`Kvp`, split pairs) or 9216 keys (10752 since session 51) start a multiple of
+/// 32 slots apart. sm_90 and sm_100: `Kvp` 448 threads x 17 items (session 39), keys 352 x 27
+/// (352 x 31 since session 51, with the keys staged as they are ranked), split pairs 480 x 15
+/// (session 40). H200, device-resident, ms, random / sorted keys, large set -> huge set (the sets were
 /// timed at 16M and 64M through images of their own; below 128M they would cost random keys up to
 /// 3%, and sorted ones are faster than random there already):
 ///
