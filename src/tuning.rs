@@ -200,9 +200,9 @@ pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 /// of 7680 pairs (`Kvp`, split pairs) or 9216 keys (10752 since session 51) start a multiple of
 /// 32 slots apart. sm_90 and sm_100: `Kvp` 448 threads x 17 items (session 39), keys 352 x 27
 /// (352 x 31 since session 51, with the keys staged as they are ranked), split pairs 480 x 15
-/// (session 40). H200, device-resident, ms, random / sorted keys, large set -> huge set (the sets were
-/// timed at 16M and 64M through images of their own; below 128M they would cost random keys up to
-/// 3%, and sorted ones are faster than random there already):
+/// (session 40). H200, device-resident, ms, random / sorted keys, large set -> huge set (the sets
+/// were timed at 16M and 64M through images of their own; below 128M they would cost random keys
+/// up to 3%, and sorted ones are faster than random there already):
 ///
 /// | n | `Kvp` | u32 keys | split u32 pairs |
 /// | ---: | ---: | ---: | ---: |
