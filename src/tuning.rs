@@ -174,9 +174,9 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// Below this many keys, sorts of keys alone take the radix kernel sets with more threads per
 /// tile (`radix_*_u32_mid`, `radix_*_u64_mid`: 512 threads, 2 blocks per SM), whose grids stay
 /// fuller at these sizes; from here up, the sets with larger tiles (32-bit keys 384 x 24 at 3
-/// blocks, on sm_90 and sm_100 384 x 28 with each key staged as it is ranked: since session 51,
-/// 5-8% faster from 16M to 256M, this boundary not timed again; 64-bit keys 256 x 20 at 4 blocks;
-/// `kernels-cuda/cuda/tuning_tiles.cuh`). f32 keys keep the large set at
+/// blocks, on sm_90 and sm_100 384 x 28 with each key staged as it is ranked, which moves u32 and
+/// i32 keys' boundary there to [`RADIX_MID_U32_KEYS_BELOW_STAGED`]; 64-bit keys 256 x 20 at 4
+/// blocks; `kernels-cuda/cuda/tuning_tiles.cuh`). f32 keys keep the large set at
 /// every size (it has the float path). Split u32 and i32 pairs change sets here too: 512 x 12
 /// below (`radix_*_pairs_u32_mid`), 512 x 15 from here up on sm_90 and sm_100 (sessions 34-37;
 /// the boundary itself untimed for pairs). `Kvp` too, on sm_90 and sm_100: 448 x 18 below
@@ -193,6 +193,34 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 8M | 0.237 | 0.241 | 0.630 | 0.628 |
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
+
+/// Where the GPU's code stages 32-bit keys alone as it ranks them (compute capability 9.x and
+/// 10.x: `RADIX_STAGE_IN_RANK_KEYS` in `kernels-cuda/cuda/tuning_tiles.cuh`), u32 and i32 keys
+/// alone take their large set (384 x 28, three blocks an SM) from this many keys instead of from
+/// [`RADIX_MID_KEYS_BELOW`]; elsewhere the boundary stays there. H200, session 52, u32 keys,
+/// device-resident keys, medians of 15 in ms, two rounds alternating in one call (sm_90
+/// images through `GPUSORT_KERNELS_DIR`, each set swapped in for the other):
+///
+/// | n | mid set (512 x 16): random / sorted | large set (384 x 28, staged): random / sorted |
+/// | ---: | ---: | ---: |
+/// | 2M | 0.077-0.078 / 0.093-0.094 | 0.078-0.081 / 0.077-0.078 |
+/// | 2.5M | 0.099-0.101 / 0.092-0.104 | 0.084-0.085 / 0.063-0.079 |
+/// | 3M | 0.109-0.110 / 0.093-0.097 | 0.103-0.108 / 0.086-0.087 |
+/// | 3.5M | 0.114-0.115 / 0.104-0.109 | 0.106 / 0.087-0.088 |
+/// | 4M | 0.120-0.122 / 0.125-0.127 | 0.108-0.109 / 0.079-0.082 |
+/// | 6M | 0.168 / - | 0.160-0.161 / - |
+/// | 8M | 0.219 / - | 0.196-0.197 / - |
+/// | 12M | 0.319 / - | 0.288-0.289 / - |
+///
+/// (2M to 4M from one call, 6M to 12M random keys alone from another.) At 2M random keys are
+/// within 3% either way and sorted ones 17% faster in the large set; from 2.5M it wins both, so
+/// it starts there. The mid set's tiles of 8192 keys at two blocks an SM leave 2.5M keys 1.2
+/// waves of 264 blocks, the large set's 244 tiles of 10752 one wave of 396.
+///
+/// ```
+/// assert!(gpusort::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED <= gpusort::tuning::RADIX_MID_KEYS_BELOW);
+/// ```
+pub const RADIX_MID_U32_KEYS_BELOW_STAGED: usize = 5 << 19;
 
 /// Radix sorts of this many items or more (`Kvp`, 32-bit keys alone, split `u32` and `i32` pairs)
 /// take kernel sets of their own on the GPU, whose tiles keep the last pass of sorted keys out of

@@ -158,10 +158,12 @@ fn large_inputs() {
     // One big run per type: 2^24 + 3 random pairs.
     let n = (1 << 24) + 3;
     check_one(&s, &stream, n, Pattern::Random, 5);
-    // Kvp and keys change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it, sorted keys
-    // (those stage every lane of a warp one digit run apart) and random ones.
+    // Kvp and keys change kernel sets at RADIX_MID_KEYS_BELOW, u32 keys on sm_90 and sm_100 at
+    // RADIX_MID_U32_KEYS_BELOW_STAGED: both sides of each, sorted keys (those stage every lane of
+    // a warp one digit run apart) and random ones.
     let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
-    for n in [mid - 1, mid + 3] {
+    let staged = gpusort::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED;
+    for n in [staged - 1, staged + 3, mid - 1, mid + 3] {
         for p in [Pattern::Random, Pattern::Sorted, Pattern::Reverse] {
             check_one(&s, &stream, n, p, 7);
         }
@@ -246,11 +248,13 @@ fn every_key_type() {
     let Some((s, ctx)) = sorter() else { return };
     let stream = ctx.new_stream().unwrap();
     let lengths = [0usize, 1, 2, 3, 31, 257, 4095, 4096, 4097, 16383, 16385, 20481, 65537, 1_000_003];
-    // Keys alone and split pairs change kernel sets at RADIX_MID_KEYS_BELOW: both sides of it,
-    // two patterns.
+    // Keys alone and split pairs change kernel sets at RADIX_MID_KEYS_BELOW, u32 and i32 keys on
+    // sm_90 and sm_100 at RADIX_MID_U32_KEYS_BELOW_STAGED: both sides of each, two patterns.
     let mid = gpusort::tuning::RADIX_MID_KEYS_BELOW;
+    let staged = gpusort::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED;
     let across: &[common::Pattern] = &[common::Pattern::Random, common::Pattern::FewDistinct];
-    let cases = lengths.iter().map(|&n| (n, common::PATTERNS)).chain([(mid - 1, across), (mid + 3, across)]);
+    let sides = [staged - 1, staged + 3, mid - 1, mid + 3].map(|n| (n, across));
+    let cases = lengths.iter().map(|&n| (n, common::PATTERNS)).chain(sides);
     for (n, patterns) in cases {
         for &p in patterns {
             check_key_type::<u32>(&s, &stream, n, p);

@@ -81,12 +81,12 @@ RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, 
 // 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
 // 384 x 24 block shape the integer-only body spilled more and ran slower (tuning.cuh). Pairs of
 // u32 and i32 keys take the integer body, f32 pairs their own set; 64-bit keys share one set that
-// flips floats at run time. From 8M on (radix_keys.cuh KeysU32) each key is staged as it is ranked.
+// flips floats at run time. In the large set (radix_keys.cuh KeysU32) each key is staged as ranked.
 RADIX_SORT_ENTRY_POINTS(u32, radix::KeysU32, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
 RADIX_SORT_ENTRY_POINTS(u32_huge, radix::KeysU32Huge, RADIX_SWEEP_THREADS_KEYS_HUGE, RADIX_SWEEP_ITEMS_KEYS_HUGE,
                         RADIX_SWEEP_BLOCKS_KEYS)
-// Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW): smaller tiles (u32 and i32 keys alone and with
-// values; 64-bit keys alone of every type).
+// Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW; u32 and i32 keys alone on sm_90 and sm_100 below 2.5M):
+// smaller tiles (u32 and i32 keys alone and with values; 64-bit keys alone of every type).
 RADIX_SORT_ENTRY_POINTS(u32_mid, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_MID,
                         RADIX_SWEEP_ITEMS_KEYS_MID, RADIX_SWEEP_BLOCKS_KEYS_MID)
 RADIX_SORT_ENTRY_POINTS(u64_mid, radix::FloatKeys<radix::SortU64>, RADIX_SWEEP_THREADS_U64_MID,

@@ -283,9 +283,9 @@
 #ifndef RADIX_SWEEP_BLOCKS_PAIRS_U64
 #define RADIX_SWEEP_BLOCKS_PAIRS_U64 2
 #endif
-// Keys alone below src/tuning.rs RADIX_MID_KEYS_BELOW (8M) take sets with more threads per tile:
-// u32 and i32 keys the integer body, 64-bit keys the masked one (the shapes all keys had before
-// session 18; figures there).
+// Keys alone below src/tuning.rs RADIX_MID_KEYS_BELOW (8M; u32 and i32 keys on sm_90 and sm_100 below
+// 2.5M, RADIX_MID_U32_KEYS_BELOW_STAGED) take sets with more threads per tile: u32 and i32 keys the
+// integer body, 64-bit keys the masked one (the shapes all keys had before session 18; figures there).
 // Kvp below 8M takes 448 x 18 on sm_90 and sm_100 (8064 items a tile, so that sorted keys do not
 // stage into one bank as at 8192, 32 of each digit); these keys keep 512 x 16. H200, session 39,
 // ms at 1M / 2M / 4M, 512 x 16 -> 448 x 18: Kvp random 0.075 / 0.098 / 0.164 -> 0.077 / 0.100 /

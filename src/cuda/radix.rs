@@ -13,6 +13,7 @@
 mod launch;
 mod segment_launch;
 pub(crate) mod segmented;
+mod sets;
 
 use std::sync::Arc;
 
@@ -22,41 +23,11 @@ use super::device::Gpu;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
 use launch::{PassWords, PingPong, Portion, ScratchValues, Variant, RADIX, SWEEP_MAX_KEYS};
+use sets::{Sets, F32_KEYS, F32_PAIRS, KVP_SETS, U32_KEYS, U32_PAIRS, U64_KEYS, U64_PAIRS};
 
 /// Words at the start of the u32 metadata buffer reserved for the plan (`PLAN_WORDS` rounded up).
 const PLAN_SLOT: usize = 32;
 const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
-
-/// The kernel sets of one layout by input size: `mid` below `tuning::RADIX_MID_KEYS_BELOW` items,
-/// `huge` from `tuning::RADIX_HUGE_FROM`, `large` between.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sets {
-    mid: Variant,
-    large: Variant,
-    huge: Variant,
-}
-
-impl Sets {
-    /// The set for `n` items.
-    fn set_for(&self, n: usize) -> Variant {
-        if n < crate::tuning::RADIX_MID_KEYS_BELOW {
-            self.mid
-        } else if n < crate::tuning::RADIX_HUGE_FROM {
-            self.large
-        } else {
-            self.huge
-        }
-    }
-}
-
-const KVP_SETS: Sets = Sets { mid: Variant::KvpMid, large: Variant::Kvp, huge: Variant::KvpHuge };
-const U32_KEYS: Sets = Sets { mid: Variant::U32Mid, large: Variant::U32, huge: Variant::U32Huge };
-/// f32 keys take the large set below 8M too (their integer-only mid set would not flip them).
-const F32_KEYS: Sets = Sets { mid: Variant::U32, large: Variant::U32, huge: Variant::U32Huge };
-const U32_PAIRS: Sets = Sets { mid: Variant::PairsU32Mid, large: Variant::PairsU32, huge: Variant::PairsU32Huge };
-const F32_PAIRS: Sets = Sets { mid: Variant::PairsF32, large: Variant::PairsF32, huge: Variant::PairsF32 };
-const U64_KEYS: Sets = Sets { mid: Variant::U64Mid, large: Variant::U64, huge: Variant::U64 };
-const U64_PAIRS: Sets = Sets { mid: Variant::PairsU64, large: Variant::PairsU64, huge: Variant::PairsU64 };
 
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
 /// radix.cuh): i32 keys share the u32 kernels, f32 keys have their own, i64 and f64 keys share the
@@ -113,7 +84,7 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = KVP_SETS.set_for(data.len());
+    let variant = KVP_SETS.set_for(data.len(), gpu.compute_capability);
     sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), Run::FULL)
 }
 
@@ -124,7 +95,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = K::KEYS.set_for(data.len());
+    let variant = K::KEYS.set_for(data.len(), gpu.compute_capability);
     sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
@@ -137,7 +108,7 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
-    let variant = K::PAIRS.set_for(keys.len());
+    let variant = K::PAIRS.set_for(keys.len(), gpu.compute_capability);
     sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
