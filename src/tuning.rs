@@ -194,10 +194,11 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// | 16M | 0.437 | 0.410 | 1.178 | 1.098 |
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 
-/// Where the GPU's code stages 32-bit keys alone as it ranks them (compute capability 9.x and
-/// 10.x: `RADIX_STAGE_IN_RANK_KEYS` in `kernels-cuda/cuda/tuning_tiles.cuh`), u32 and i32 keys
-/// alone take their large set (384 x 28, three blocks an SM) from this many keys instead of from
-/// [`RADIX_MID_KEYS_BELOW`]; elsewhere the boundary stays there. H200, session 52, u32 keys,
+/// Where the image's large u32 keys set stages keys as it ranks them (its `radix_config_u32`
+/// says so: the sm_90 and sm_100 code, `RADIX_STAGE_IN_RANK_KEYS` in
+/// `kernels-cuda/cuda/tuning_tiles.cuh`), u32 and i32 keys alone take that set (384 x 28, three
+/// blocks an SM) from this many keys instead of from [`RADIX_MID_KEYS_BELOW`]; elsewhere the
+/// boundary stays there. H200, session 52, u32 keys,
 /// device-resident keys, medians of 15 in ms, two rounds alternating in one call (sm_90
 /// images through `GPUSORT_KERNELS_DIR`, each set swapped in for the other):
 ///

@@ -137,6 +137,7 @@ int main(int argc, char **argv) {
         }
         // Kvp (8-byte items): the sweep's tile (512 x 10) with 8-bit runs; 11-bit runs of 3, 4, 8.
         row(n, "kvp  256 runs, 512x10 (20/run)", scatter_pass<unsigned long long, NoValue, 512, 10, 256>(m, n), 16.0 * n);
+        row(n, "kvp  256 runs, 512x15 (30/run)", scatter_pass<unsigned long long, NoValue, 512, 15, 256>(m, n), 16.0 * n);
         row(n, "kvp 2048 runs, 512x12 (3/run)", scatter_pass<unsigned long long, NoValue, 512, 12, 2048>(m, n), 16.0 * n);
         row(n, "kvp 2048 runs, 512x16 (4/run)", scatter_pass<unsigned long long, NoValue, 512, 16, 2048>(m, n), 16.0 * n);
         row(n, "kvp 2048 runs, 512x32 (8/run)", scatter_pass<unsigned long long, NoValue, 512, 32, 2048>(m, n), 16.0 * n);
@@ -148,6 +149,9 @@ int main(int argc, char **argv) {
         row(n, "pairs  256 runs, 512x12 (24/run)", scatter_pass<unsigned, unsigned, 512, 12, 256>(m, n), 16.0 * n);
         row(n, "pairs 2048 runs, 512x16 (4/run)", scatter_pass<unsigned, unsigned, 512, 16, 2048>(m, n), 16.0 * n);
         row(n, "pairs 2048 runs, 512x32 (8/run)", scatter_pass<unsigned, unsigned, 512, 32, 2048>(m, n), 16.0 * n);
+        // u64 keys with u32 values: the sweep's tile (512 x 10) with 8-bit runs.
+        row(n, "pairs64  256 runs, 512x10 (20/run)", scatter_pass<unsigned long long, unsigned, 512, 10, 256>(m, n),
+            24.0 * n);
     }
     return 0;
 }

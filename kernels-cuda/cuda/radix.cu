@@ -28,9 +28,11 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
 
 // config: sweep threads, sweep items, small threads, small items, small dynamic shared bytes,
 // histogram threads, histogram blocks per SM, passes, sweep dynamic shared bytes, 1 when the
-// scratch buffer holds (key, value) items (S::B_INTERLEAVED), histogram dynamic shared bytes.
+// scratch buffer holds (key, value) items (S::B_INTERLEAVED), histogram dynamic shared bytes, 1 when
+// the sweep stages keys as it ranks them (S::STAGE_IN_RANK: src/cuda/radix/sets.rs moves u32 keys'
+// set boundary by it).
 #define RADIX_SORT_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                     \
-    extern "C" __device__ unsigned radix_config_##NAME[11] = {                                                          \
+    extern "C" __device__ unsigned radix_config_##NAME[12] = {                                                          \
         SWEEP_THREADS,                                                                                                 \
         SWEEP_ITEMS,                                                                                                   \
         RADIX_SMALL_THREADS,                                                                                           \
@@ -41,7 +43,8 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
         S::PASSES,                                                                                                     \
         radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(),                                                   \
         S::B_INTERLEAVED,                                                                                              \
-        radix::hist_dynamic_bytes<S>()};                                                                               \
+        radix::hist_dynamic_bytes<S>(),                                                                                \
+        S::STAGE_IN_RANK};                                                                                             \
     extern "C" __global__ void __launch_bounds__(RADIX_HIST_THREADS)                                                   \
         radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
         wait_for_previous_grid();                                                                                      \
@@ -81,11 +84,12 @@ RADIX_SORT_ENTRY_POINTS(kvp_huge, radix::SortKvp, RADIX_SWEEP_THREADS_KVP_HUGE, 
 // 32-bit keys alone (u32, i32, f32) on one set that flips floats by a run-time mask: under the
 // 384 x 24 block shape the integer-only body spilled more and ran slower (tuning.cuh). Pairs of
 // u32 and i32 keys take the integer body, f32 pairs their own set; 64-bit keys share one set that
-// flips floats at run time. In the large set (radix_keys.cuh KeysU32) each key is staged as ranked.
+// flips floats at run time. The large and huge sets (radix_keys.cuh KeysU32) stage each key as it is
+// ranked where tuning_tiles.cuh RADIX_STAGE_IN_RANK_KEYS is on (sm_90, sm_100).
 RADIX_SORT_ENTRY_POINTS(u32, radix::KeysU32, RADIX_SWEEP_THREADS_KEYS, RADIX_SWEEP_ITEMS_KEYS, RADIX_SWEEP_BLOCKS_KEYS)
 RADIX_SORT_ENTRY_POINTS(u32_huge, radix::KeysU32Huge, RADIX_SWEEP_THREADS_KEYS_HUGE, RADIX_SWEEP_ITEMS_KEYS_HUGE,
                         RADIX_SWEEP_BLOCKS_KEYS)
-// Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW; u32 and i32 keys alone on sm_90 and sm_100 below 2.5M):
+// Below 8M (src/tuning.rs RADIX_MID_KEYS_BELOW; u32 and i32 keys alone below 2.5M where the large set stages):
 // smaller tiles (u32 and i32 keys alone and with values; 64-bit keys alone of every type).
 RADIX_SORT_ENTRY_POINTS(u32_mid, radix::IntKeys<radix::SortU32>, RADIX_SWEEP_THREADS_KEYS_MID,
                         RADIX_SWEEP_ITEMS_KEYS_MID, RADIX_SWEEP_BLOCKS_KEYS_MID)
@@ -122,9 +126,9 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
 }
 
 #define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S, SWEEP_THREADS, SWEEP_ITEMS, SWEEP_BLOCKS)                                \
-    extern "C" __device__ unsigned radix_config_segment_##NAME[11] = {                                                 \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[12] = {                                                 \
         SWEEP_THREADS, SWEEP_ITEMS, 0, 0, 0, RADIX_SEGMENT_HIST_THREADS, RADIX_SEGMENT_HIST_BLOCKS_PER_SM,             \
-        S::PASSES, radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(), 0, 0};                                 \
+        S::PASSES, radix::sweep_dynamic_bytes<S, SWEEP_THREADS, SWEEP_ITEMS>(), 0, 0, 0};                              \
     extern "C" __global__ void __launch_bounds__(RADIX_SEGMENT_HIST_THREADS) radix_segment_histogram_##NAME(           \
         const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
         unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \

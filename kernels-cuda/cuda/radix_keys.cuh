@@ -220,7 +220,8 @@ template <class S, bool ON> struct StagedInRank : S {
 };
 
 // The plain sort's sets of 32-bit keys alone from 8M (src/tuning.rs RADIX_MID_KEYS_BELOW; u32 and i32
-// keys from 2.5M on sm_90 and sm_100, RADIX_MID_U32_KEYS_BELOW_STAGED), the huge one from RADIX_HUGE_FROM.
+// keys from 2.5M where these stage, RADIX_MID_U32_KEYS_BELOW_STAGED, read by src/cuda/radix/sets.rs from
+// the twelfth word of radix_config_u32), the huge one from RADIX_HUGE_FROM.
 using KeysU32 = StagedInRank<FloatKeys<SortU32>, RADIX_STAGE_IN_RANK_KEYS>;
 using KeysU32Huge = StagedInRank<HugeKeys<FloatKeys<SortU32>>, RADIX_STAGE_IN_RANK_KEYS>;
 

@@ -84,7 +84,7 @@ pub(crate) fn sort_kvp(
     data: &mut CudaSlice<Kvp>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = KVP_SETS.set_for(data.len(), gpu.compute_capability);
+    let variant = KVP_SETS.set_for(data.len(), gpu)?;
     sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), Run::FULL)
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn sort_keys<K: RadixKey>(
     data: &mut CudaSlice<K>,
     order: Order,
 ) -> Result<(), SortError> {
-    let variant = K::KEYS.set_for(data.len(), gpu.compute_capability);
+    let variant = K::KEYS.set_for(data.len(), gpu)?;
     sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
@@ -108,7 +108,7 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     order: Order,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
-    let variant = K::PAIRS.set_for(keys.len(), gpu.compute_capability);
+    let variant = K::PAIRS.set_for(keys.len(), gpu)?;
     sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL)
 }
 
@@ -339,6 +339,30 @@ mod tests {
         }
         // 2^30 u32 keys in the huge set's tiles: four launches, not one and a one-tile remainder.
         assert_eq!(portions_of(1 << 30, 9504, crate::tuning::RADIX_PORTION_KEYS.div_ceil(9504)), (28245, 4));
+    }
+
+    /// Every set's config reads back from the loaded image, and the sets that stage keys as they
+    /// rank them are the large and huge 32-bit keys sets of the sm_90 and sm_100 code alone
+    /// (tuning_tiles.cuh `RADIX_STAGE_IN_RANK_KEYS`), which is what moves u32 keys' boundary.
+    #[test]
+    fn image_configs_say_which_sets_stage_as_they_rank() {
+        use Variant::*;
+        let Some(gpu) = device() else { return };
+        let staging_code = matches!(gpu.compute_capability.0, 9 | 10);
+        let all = [Kvp, KvpMid, KvpHuge, U32, U32Mid, U32Huge, PairsU32, PairsU32Mid, PairsU32Huge, PairsF32, U64];
+        for v in all.into_iter().chain([U64Mid, PairsU64, SegmentU32, SegmentPairsU32]) {
+            let c = launch::config(&gpu, v).unwrap();
+            assert_eq!(
+                c.stages_in_rank,
+                staging_code && matches!(v, U32 | U32Huge),
+                "{v:?} on {:?}",
+                gpu.compute_capability
+            );
+            assert!(c.tile > 0 && c.passes > 0, "{v:?}: {c:?}");
+        }
+        let boundary = crate::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED;
+        assert_eq!(U32_KEYS.set_for(boundary - 1, &gpu).unwrap(), U32Mid);
+        assert_eq!(U32_KEYS.set_for(boundary, &gpu).unwrap(), if staging_code { U32 } else { U32Mid });
     }
 
     #[test]

@@ -198,6 +198,10 @@ pub(crate) struct Config {
     pub(crate) second_items: bool,
     /// Dynamic shared memory of each histogram block; 0 where its counts are static.
     pub(crate) hist_shared_bytes: u32,
+    /// The sweep stages each key as it ranks it (`S::STAGE_IN_RANK`, 32-bit keys alone on the
+    /// architectures where `RADIX_STAGE_IN_RANK_KEYS` is on), which moves u32 keys' set boundary
+    /// (`super::sets`).
+    pub(crate) stages_in_rank: bool,
 }
 
 /// The tiling is compiled per architecture, so it is read from the loaded image once per device
@@ -212,8 +216,8 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     let module = gpu.module(&gpusort_kernels::RADIX)?;
     let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 44];
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 44))?;
+    let mut bytes = [0u8; 48];
+    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 48))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     let mut c = Config {
@@ -229,6 +233,7 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
         b_interleaved: w[9] != 0,
         second_items: w[9] == 2,
         hist_shared_bytes: w[10],
+        stages_in_rank: w[11] != 0,
     };
     if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
         return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });

@@ -1,11 +1,13 @@
 //! Which kernel set of a layout sorts an input: by its size, and for u32 and i32 keys alone by
-//! whether the GPU's code stages keys as it ranks them (`src/tuning.rs` has the boundaries and
-//! the figures behind them).
+//! whether the image's large set for this GPU stages keys as it ranks them (`src/tuning.rs` has
+//! the boundaries and the figures behind them).
 
-use super::Variant;
+use super::launch::{config, Variant};
+use crate::cuda::device::Gpu;
+use crate::SortError;
 
 /// The kernel sets of one layout by input size: `mid` below `tuning::RADIX_MID_KEYS_BELOW` items
-/// (or below `staged_mid_below` where the GPU's code stages keys as it ranks them), `huge` from
+/// (or below `staged_mid_below` where the large set stages keys as it ranks them), `huge` from
 /// `tuning::RADIX_HUGE_FROM`, `large` between.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sets {
@@ -16,10 +18,20 @@ pub(crate) struct Sets {
 }
 
 impl Sets {
-    /// The set for `n` items on a GPU of compute capability `cc`.
-    pub(super) fn set_for(&self, n: usize, cc: (i32, i32)) -> Variant {
+    /// The set for `n` items on `gpu`. Whether the large set stages keys as it ranks them is
+    /// compiled per architecture, so it is read from the loaded image (`Config::stages_in_rank`).
+    pub(super) fn set_for(&self, n: usize, gpu: &Gpu) -> Result<Variant, SortError> {
+        let large_stages = match self.staged_mid_below {
+            Some(_) => config(gpu, self.large)?.stages_in_rank,
+            None => false,
+        };
+        Ok(self.choose(n, large_stages))
+    }
+
+    /// The set for `n` items, given whether the large set stages keys as it ranks them.
+    fn choose(&self, n: usize, large_stages: bool) -> Variant {
         let mid_below = match self.staged_mid_below {
-            Some(below) if stages_keys_as_ranked(cc) => below,
+            Some(below) if large_stages => below,
             _ => crate::tuning::RADIX_MID_KEYS_BELOW,
         };
         if n < mid_below {
@@ -32,18 +44,13 @@ impl Sets {
     }
 }
 
-/// Whether the images' code for compute capability `cc` stages 32-bit keys alone as it ranks them:
-/// the sm_90 and sm_100 code (`RADIX_STAGE_IN_RANK_KEYS`, kernels-cuda/cuda/tuning_tiles.cuh).
-fn stages_keys_as_ranked(cc: (i32, i32)) -> bool {
-    matches!(cc.0, 9 | 10)
-}
-
 const fn sets(mid: Variant, large: Variant, huge: Variant) -> Sets {
     Sets { mid, large, huge, staged_mid_below: None }
 }
 
 pub(super) const KVP_SETS: Sets = sets(Variant::KvpMid, Variant::Kvp, Variant::KvpHuge);
-/// u32 and i32 keys alone: where their large set stages keys as ranked, from
+/// u32 and i32 keys alone: where their large set stages keys as ranked (the sm_90 and sm_100
+/// code, `RADIX_STAGE_IN_RANK_KEYS` in kernels-cuda/cuda/tuning_tiles.cuh), from
 /// `tuning::RADIX_MID_U32_KEYS_BELOW_STAGED`.
 pub(super) const U32_KEYS: Sets = Sets {
     staged_mid_below: Some(crate::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED),
@@ -60,28 +67,25 @@ pub(super) const U64_PAIRS: Sets = sets(Variant::PairsU64, Variant::PairsU64, Va
 mod tests {
     use super::*;
 
-    /// u32 keys change to their large set earlier only where the code stages keys as it ranks
-    /// them; every other layout, and u32 keys elsewhere, at `RADIX_MID_KEYS_BELOW`.
+    /// u32 keys change to their large set earlier only where it stages keys as it ranks them;
+    /// every other layout at `RADIX_MID_KEYS_BELOW` whatever the image says.
     #[test]
-    fn sets_by_size_and_compute_capability() {
+    fn sets_by_size_and_staging() {
         use crate::tuning::{
             RADIX_HUGE_FROM as HUGE, RADIX_MID_KEYS_BELOW as MID, RADIX_MID_U32_KEYS_BELOW_STAGED as STAGED,
         };
-        for cc in [(9, 0), (10, 0), (10, 3)] {
-            assert_eq!(U32_KEYS.set_for(STAGED - 1, cc), Variant::U32Mid);
-            assert_eq!(U32_KEYS.set_for(STAGED, cc), Variant::U32);
-            assert_eq!(KVP_SETS.set_for(STAGED, cc), Variant::KvpMid);
-            assert_eq!(U32_PAIRS.set_for(MID - 1, cc), Variant::PairsU32Mid);
-        }
-        for cc in [(7, 5), (8, 0), (8, 9), (12, 0)] {
-            assert_eq!(U32_KEYS.set_for(MID - 1, cc), Variant::U32Mid);
-            assert_eq!(U32_KEYS.set_for(MID, cc), Variant::U32);
-        }
-        for cc in [(8, 0), (9, 0)] {
-            assert_eq!(U32_KEYS.set_for(HUGE, cc), Variant::U32Huge);
-            assert_eq!(KVP_SETS.set_for(MID, cc), Variant::Kvp);
-            assert_eq!(F32_KEYS.set_for(1, cc), Variant::U32);
-            assert_eq!(U64_KEYS.set_for(STAGED, cc), Variant::U64Mid);
+        assert_eq!(U32_KEYS.choose(STAGED - 1, true), Variant::U32Mid);
+        assert_eq!(U32_KEYS.choose(STAGED, true), Variant::U32);
+        assert_eq!(U32_KEYS.choose(STAGED, false), Variant::U32Mid);
+        assert_eq!(U32_KEYS.choose(MID - 1, false), Variant::U32Mid);
+        assert_eq!(U32_KEYS.choose(MID, false), Variant::U32);
+        for stages in [false, true] {
+            assert_eq!(KVP_SETS.choose(STAGED, stages), Variant::KvpMid);
+            assert_eq!(KVP_SETS.choose(MID, stages), Variant::Kvp);
+            assert_eq!(U32_PAIRS.choose(MID - 1, stages), Variant::PairsU32Mid);
+            assert_eq!(U32_KEYS.choose(HUGE, stages), Variant::U32Huge);
+            assert_eq!(F32_KEYS.choose(1, stages), Variant::U32);
+            assert_eq!(U64_KEYS.choose(STAGED, stages), Variant::U64Mid);
         }
     }
 }
