@@ -363,6 +363,9 @@ mod tests {
         let boundary = crate::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED;
         assert_eq!(U32_KEYS.set_for(boundary - 1, &gpu).unwrap(), U32Mid);
         assert_eq!(U32_KEYS.set_for(boundary, &gpu).unwrap(), if staging_code { U32 } else { U32Mid });
+        assert_eq!(U32_KEYS.set_for(crate::tuning::RADIX_MID_KEYS_BELOW, &gpu).unwrap(), U32);
+        assert_eq!(U32_KEYS.set_for(crate::tuning::RADIX_HUGE_FROM, &gpu).unwrap(), U32Huge);
+        assert_eq!(KVP_SETS.set_for(boundary, &gpu).unwrap(), KvpMid);
     }
 
     #[test]

@@ -19,11 +19,14 @@ pub(crate) struct Sets {
 
 impl Sets {
     /// The set for `n` items on `gpu`. Whether the large set stages keys as it ranks them is
-    /// compiled per architecture, so it is read from the loaded image (`Config::stages_in_rank`).
+    /// compiled per architecture, so it is read from the loaded image (`Config::stages_in_rank`),
+    /// and only for the sizes whose set it decides.
     pub(super) fn set_for(&self, n: usize, gpu: &Gpu) -> Result<Variant, SortError> {
         let large_stages = match self.staged_mid_below {
-            Some(_) => config(gpu, self.large)?.stages_in_rank,
-            None => false,
+            Some(below) if (below..crate::tuning::RADIX_MID_KEYS_BELOW).contains(&n) => {
+                config(gpu, self.large)?.stages_in_rank
+            }
+            _ => false,
         };
         Ok(self.choose(n, large_stages))
     }
