@@ -349,8 +349,24 @@ mod tests {
         use Variant::*;
         let Some(gpu) = device() else { return };
         let staging_code = matches!(gpu.compute_capability.0, 9 | 10);
-        let all = [Kvp, KvpMid, KvpHuge, U32, U32Mid, U32Huge, PairsU32, PairsU32Mid, PairsU32Huge, PairsF32, U64];
-        for v in all.into_iter().chain([U64Mid, PairsU64, SegmentU32, SegmentPairsU32]) {
+        let all = [
+            Kvp,
+            KvpMid,
+            KvpHuge,
+            U32,
+            U32Mid,
+            U32Huge,
+            PairsU32,
+            PairsU32Mid,
+            PairsU32Huge,
+            PairsF32,
+            U64,
+            U64Mid,
+            PairsU64,
+            SegmentU32,
+            SegmentPairsU32,
+        ];
+        for v in all {
             let c = launch::config(&gpu, v).unwrap();
             assert_eq!(
                 c.stages_in_rank,
