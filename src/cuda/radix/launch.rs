@@ -217,6 +217,12 @@ pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
     let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
     let mut bytes = [0u8; 48];
+    // An image built for another layout of the config (through GPUSORT_KERNELS_DIR) is refused
+    // here, not misread.
+    if global.len() != bytes.len() {
+        let what = format!("radix image's {} holds {} bytes, not {}", names.config, global.len(), bytes.len());
+        return Err(SortError::Unsupported { backend: "cuda", what });
+    }
     stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 48))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
