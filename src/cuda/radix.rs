@@ -349,24 +349,11 @@ mod tests {
         use Variant::*;
         let Some(gpu) = device() else { return };
         let staging_code = matches!(gpu.compute_capability.0, 9 | 10);
-        let all = [
-            Kvp,
-            KvpMid,
-            KvpHuge,
-            U32,
-            U32Mid,
-            U32Huge,
-            PairsU32,
-            PairsU32Mid,
-            PairsU32Huge,
-            PairsF32,
-            U64,
-            U64Mid,
-            PairsU64,
-            SegmentU32,
-            SegmentPairsU32,
-        ];
-        for v in all {
+        // Every set a sort can choose, and the segmented sets of those that have one.
+        let chosen = [KVP_SETS, U32_KEYS, F32_KEYS, U32_PAIRS, F32_PAIRS, U64_KEYS, U64_PAIRS]
+            .into_iter()
+            .flat_map(|s| [s.mid, s.large, s.huge]);
+        for v in chosen.clone().chain(chosen.filter_map(Variant::segmented)) {
             let c = launch::config(&gpu, v).unwrap();
             assert_eq!(
                 c.stages_in_rank,
