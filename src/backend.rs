@@ -3,99 +3,92 @@
 use crate::tuning::JobShape;
 use crate::{Algorithm, Kvp, Order, SortError};
 
-/// A slice of one of the supported key types. The small ones (`U16` to `I8`) count as 32-bit
-/// keys everywhere a shape is chosen: that is how they travel to the GPU.
-#[derive(Debug)]
-pub enum KeySlice<'a> {
-    U32(&'a mut [u32]),
-    I32(&'a mut [i32]),
-    F32(&'a mut [f32]),
-    U64(&'a mut [u64]),
-    I64(&'a mut [i64]),
-    F64(&'a mut [f64]),
-    U16(&'a mut [u16]),
-    I16(&'a mut [i16]),
-    U8(&'a mut [u8]),
-    I8(&'a mut [i8]),
-}
+macro_rules! key_slices {
+    ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
+        /// A slice of one of the supported key types. The small ones count as 32-bit keys
+        /// everywhere a shape is chosen: that is how they travel to the GPU.
+        #[derive(Debug)]
+        pub enum KeySlice<'a> {
+            $(#[allow(missing_docs)] $v(&'a mut [$t]),)*
+        }
 
-/// A shared slice of one of the supported key types: keys a sort reads and leaves alone.
-#[derive(Debug, Clone, Copy)]
-pub enum KeyView<'a> {
-    U32(&'a [u32]),
-    I32(&'a [i32]),
-    F32(&'a [f32]),
-    U64(&'a [u64]),
-    I64(&'a [i64]),
-    F64(&'a [f64]),
-    U16(&'a [u16]),
-    I16(&'a [i16]),
-    U8(&'a [u8]),
-    I8(&'a [i8]),
-}
+        /// A shared slice of one of the supported key types: keys a sort reads and leaves alone.
+        #[derive(Debug, Clone, Copy)]
+        pub enum KeyView<'a> {
+            $(#[allow(missing_docs)] $v(&'a [$t]),)*
+        }
 
-/// Runs `$body` with `$k` bound to the typed slice inside a `KeyView`, whatever its type.
-macro_rules! with_view {
-    ($view:expr, $k:ident => $body:expr) => {
-        match $view {
-            $crate::backend::KeyView::U32($k) => $body,
-            $crate::backend::KeyView::I32($k) => $body,
-            $crate::backend::KeyView::F32($k) => $body,
-            $crate::backend::KeyView::U64($k) => $body,
-            $crate::backend::KeyView::I64($k) => $body,
-            $crate::backend::KeyView::F64($k) => $body,
-            $crate::backend::KeyView::U16($k) => $body,
-            $crate::backend::KeyView::I16($k) => $body,
-            $crate::backend::KeyView::U8($k) => $body,
-            $crate::backend::KeyView::I8($k) => $body,
+        impl KeySlice<'_> {
+            fn reborrow(&mut self) -> KeySlice<'_> {
+                match self {
+                    $(KeySlice::$v(k) => KeySlice::$v(k),)*
+                }
+            }
+        }
+
+        $(
+            impl KeyItem for $t {
+                fn of_slice(slice: KeySlice<'_>) -> Option<&mut [$t]> {
+                    match slice {
+                        KeySlice::$v(k) => Some(k),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+        )*
+
+        /// Runs `$body` with `$k` bound to the typed slice inside a `KeySlice` or a `KeyView`,
+        /// whatever its type: a generic function called there sees the key type as a parameter.
+        macro_rules! with_keys {
+            ($slice:expr, $k_:ident => $body_:expr) => {
+                match $slice {
+                    $($crate::backend::KeySlice::$v($k_) => $body_,)*
+                }
+            };
+        }
+
+        macro_rules! with_view {
+            ($view:expr, $k_:ident => $body_:expr) => {
+                match $view {
+                    $($crate::backend::KeyView::$v($k_) => $body_,)*
+                }
+            };
         }
     };
 }
-pub(crate) use with_view;
+crate::key_types!(key_slices! {});
+pub(crate) use {with_keys, with_view};
+
+/// A type of the key list, taken back out of a `KeySlice`.
+pub(crate) trait KeyItem: Sized {
+    /// The typed slice, if `slice` holds keys of this type.
+    fn of_slice(slice: KeySlice<'_>) -> Option<&mut [Self]>;
+}
+
+/// `slice` as keys of the type of `_like`: a second slice of the same job (a top-k's output).
+pub(crate) fn same_type<'a, T: KeyItem>(_like: &[T], slice: KeySlice<'a>) -> Option<&'a mut [T]> {
+    T::of_slice(slice)
+}
+
+/// Bytes per key of a typed slice.
+fn key_bytes<T>(_: &[T]) -> usize {
+    std::mem::size_of::<T>()
+}
 
 impl KeyView<'_> {
     fn is_wide(&self) -> bool {
-        matches!(self, KeyView::U64(_) | KeyView::I64(_) | KeyView::F64(_))
+        with_view!(self, k => key_bytes(k) > 4)
     }
 }
-
-/// Runs `$body` with `$k` bound to the typed slice inside a `KeySlice`, whatever its type.
-macro_rules! with_keys {
-    ($slice:expr, $k:ident => $body:expr) => {
-        match $slice {
-            $crate::backend::KeySlice::U32($k) => $body,
-            $crate::backend::KeySlice::I32($k) => $body,
-            $crate::backend::KeySlice::F32($k) => $body,
-            $crate::backend::KeySlice::U64($k) => $body,
-            $crate::backend::KeySlice::I64($k) => $body,
-            $crate::backend::KeySlice::F64($k) => $body,
-            $crate::backend::KeySlice::U16($k) => $body,
-            $crate::backend::KeySlice::I16($k) => $body,
-            $crate::backend::KeySlice::U8($k) => $body,
-            $crate::backend::KeySlice::I8($k) => $body,
-        }
-    };
-}
-pub(crate) use with_keys;
 
 impl KeySlice<'_> {
     pub(crate) fn len(&self) -> usize {
         with_keys!(self, k => k.len())
     }
 
-    fn reborrow(&mut self) -> KeySlice<'_> {
-        match self {
-            KeySlice::U32(k) => KeySlice::U32(k),
-            KeySlice::I32(k) => KeySlice::I32(k),
-            KeySlice::F32(k) => KeySlice::F32(k),
-            KeySlice::U64(k) => KeySlice::U64(k),
-            KeySlice::I64(k) => KeySlice::I64(k),
-            KeySlice::F64(k) => KeySlice::F64(k),
-            KeySlice::U16(k) => KeySlice::U16(k),
-            KeySlice::I16(k) => KeySlice::I16(k),
-            KeySlice::U8(k) => KeySlice::U8(k),
-            KeySlice::I8(k) => KeySlice::I8(k),
-        }
+    fn is_wide(&self) -> bool {
+        with_keys!(self, k => key_bytes(k) > 4)
     }
 }
 
@@ -128,9 +121,9 @@ impl SortJob<'_> {
     pub(crate) fn shape(&self) -> JobShape {
         match self {
             SortJob::Kvp(_) => JobShape::Kvp,
-            SortJob::Keys(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_)) => JobShape::Keys64,
+            SortJob::Keys(k) if k.is_wide() => JobShape::Keys64,
             SortJob::Keys(_) => JobShape::Keys32,
-            SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => JobShape::Pairs64,
+            SortJob::Pairs(k, _) if k.is_wide() => JobShape::Pairs64,
             SortJob::Pairs(..) => JobShape::Pairs32,
             SortJob::Argsort(k, _) if k.is_wide() => JobShape::Pairs64,
             SortJob::Argsort(..) => JobShape::Pairs32,

@@ -1,7 +1,9 @@
-//! The key types gpusort sorts: `u32`, `i32`, `f32` (in `f32::total_cmp` order), `u64`, `i64`
-//! and `f64` (in `f64::total_cmp` order), and the small integers `u16`, `i16`, `u8` and `i8`.
+//! The key types gpusort sorts (the list in `key_types.rs`): `u32`, `i32`, `f32` (in
+//! `f32::total_cmp` order), `u64`, `i64` and `f64` (in `f64::total_cmp` order), and the small
+//! integers `u16`, `i16`, `u8` and `i8`.
 
 use crate::backend::{KeySlice, KeyView};
+use crate::KeyType;
 
 mod sealed {
     pub trait Sealed {}
@@ -27,6 +29,8 @@ mod sealed {
 /// # Ok::<(), gpusort::SortError>(())
 /// ```
 pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
+    /// The type as a run-time value.
+    const TYPE: KeyType;
     /// The slice as one of the backends' typed slices.
     #[doc(hidden)]
     fn slice(v: &mut [Self]) -> KeySlice<'_>;
@@ -35,27 +39,18 @@ pub trait Key: gpusort_cpu::SortKey + sealed::Sealed {
     fn view(v: &[Self]) -> KeyView<'_>;
 }
 
-macro_rules! key_type {
-    ($t:ty, $variant:ident) => {
+macro_rules! key_impls {
+    ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {$(
         impl sealed::Sealed for $t {}
         impl Key for $t {
+            const TYPE: KeyType = KeyType::$v;
             fn slice(v: &mut [Self]) -> KeySlice<'_> {
-                KeySlice::$variant(v)
+                KeySlice::$v(v)
             }
             fn view(v: &[Self]) -> KeyView<'_> {
-                KeyView::$variant(v)
+                KeyView::$v(v)
             }
         }
-    };
+    )*};
 }
-
-key_type!(u32, U32);
-key_type!(i32, I32);
-key_type!(f32, F32);
-key_type!(u64, U64);
-key_type!(i64, I64);
-key_type!(f64, F64);
-key_type!(u16, U16);
-key_type!(i16, I16);
-key_type!(u8, U8);
-key_type!(i8, I8);
+crate::key_types!(key_impls! {});

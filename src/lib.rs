@@ -74,6 +74,7 @@ mod hooks;
 #[cfg(feature = "cuda")]
 mod hostcopy;
 mod key;
+mod key_types;
 mod kvp;
 #[cfg(feature = "cuda")]
 mod merge;
@@ -83,11 +84,10 @@ mod value;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
-#[cfg(feature = "cuda")]
-pub use cuda::foreign::DeviceKeyType;
 pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;
+pub use key_types::KeyType;
 pub use kvp::Kvp;
 pub use sorter::{ArgIndex, Sorter, TopK};
 #[cfg(feature = "cuda")]

@@ -2,6 +2,8 @@
 
 #[cfg(feature = "cuda")]
 mod device;
+#[cfg(feature = "cuda")]
+mod foreign;
 mod multi;
 mod record_bytes;
 mod records;

@@ -26,7 +26,7 @@ mod on_device {
     use std::ffi::c_void;
 
     use gpusort_core::cudarc::driver::sys::CUstream;
-    use gpusort_core::{DeviceKeyType, SortError, Sorter};
+    use gpusort_core::{KeyType as DeviceKeyType, SortError, Sorter};
 
     use crate::args::{gpusort_algorithm, gpusort_key_type, gpusort_order, key_type, KeyType};
     use crate::failure::Failure;

@@ -5,7 +5,7 @@
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
-use gpusort::{Algorithm, DeviceKeyType, Order, Sorter};
+use gpusort::{Algorithm, KeyType, Order, Sorter};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
@@ -42,14 +42,14 @@ fn algorithm_name(a: Algorithm) -> &'static str {
     }
 }
 
-fn device_key(name: &str) -> PyResult<DeviceKeyType> {
+fn device_key(name: &str) -> PyResult<KeyType> {
     Ok(match name {
-        "u32" => DeviceKeyType::U32,
-        "i32" => DeviceKeyType::I32,
-        "f32" => DeviceKeyType::F32,
-        "u64" => DeviceKeyType::U64,
-        "i64" => DeviceKeyType::I64,
-        "f64" => DeviceKeyType::F64,
+        "u32" => KeyType::U32,
+        "i32" => KeyType::I32,
+        "f32" => KeyType::F32,
+        "u64" => KeyType::U64,
+        "i64" => KeyType::I64,
+        "f64" => KeyType::F64,
         _ => return Err(value_error("key", format!("{name:?} is not u32, i32, f32, u64, i64 or f64"))),
     })
 }

@@ -12,6 +12,7 @@ mod host_keys;
 mod hostdata;
 mod incore;
 mod inplace;
+mod key_class;
 mod modules;
 mod multi;
 pub(crate) mod network;
@@ -37,12 +38,13 @@ use rayon::prelude::*;
 
 pub(crate) use device::{device_count, gpu, Gpu};
 
-use crate::backend::{BackendKind, KeySlice, KeyView, SortBackend, SortJob};
-use crate::{Algorithm, Kvp, Order, SortError};
+use crate::backend::{with_keys, with_view, BackendKind, SortBackend, SortJob};
+use crate::{Algorithm, Key, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
 use dispatch::{DeviceItem, DeviceSort, WideKey};
 use host_keys::Bits32;
-use hostdata::{ArgsortAsKvp, Direct, HostData, KeysAsBits, SplitAsKvp};
+use hostdata::{Direct, HostData, SplitAsKvp};
+use key_class::CudaKey;
 use outofcore::need_bytes;
 use radix::RadixKey;
 use staging::Plain;
@@ -169,7 +171,7 @@ impl CudaBackend {
 
     /// Sorts host data on the device: one pipelined round trip when the sort fits the budget,
     /// else out of core. Either way the data is left untouched when an error is returned.
-    fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError>
+    pub(crate) fn host_sort<H: HostData>(&self, data: &mut H, sort: DeviceSort) -> Result<(), SortError>
     where
         H::Item: DeviceItem,
     {
@@ -210,7 +212,7 @@ impl CudaBackend {
     /// (`incore::round_trip_pairs`: plain copies both ways, the split-pairs kernels). Otherwise as
     /// `Kvp`s (`SplitAsKvp`), which every host path takes (out of core, several devices, the
     /// sorting networks).
-    fn sort_pairs_narrow<K: Bits32 + DeviceItem + RadixKey + Plain>(
+    pub(crate) fn sort_pairs_narrow<K: Bits32 + DeviceItem + RadixKey + Plain>(
         &self,
         keys: &mut [K],
         values: &mut [u32],
@@ -233,7 +235,7 @@ impl CudaBackend {
     /// Split pairs of 64-bit keys: one round trip of two arrays, or runs of them merged on the CPU
     /// (`outofcore::sort_split_wide`) past the budget or past what the held buffer takes (their
     /// round trip keeps both inputs there).
-    fn sort_pairs_wide<K: WideKey>(
+    pub(crate) fn sort_pairs_wide<K: WideKey>(
         &self,
         keys: &mut [K],
         values: &mut [u32],
@@ -255,7 +257,12 @@ impl CudaBackend {
 
     /// Argsort of 64-bit keys: a copy of the keys sorted as split pairs with the positions as
     /// values, written straight into `out`.
-    fn argsort_wide<K: WideKey>(&self, keys: &[K], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+    pub(crate) fn argsort_wide<K: WideKey>(
+        &self,
+        keys: &[K],
+        out: &mut [u32],
+        sort: DeviceSort,
+    ) -> Result<(), SortError> {
         let mut copy = hostdata::ZeroedBuf::<K>::new(keys.len())?;
         crate::hostcopy::par_copy(copy.as_mut_slice(), keys);
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
@@ -297,9 +304,9 @@ impl CudaBackend {
     }
 
     /// Keys alone (`values` `None`) or split pairs with `u32` values (radix only), keys of any
-    /// type the radix kernels take (`u32`, `i32`, `f32`, `u64`, `i64`, `f64`); the networks take
-    /// `u32` keys alone here (signed and float keys reach them from the host as ordered bits).
-    pub(crate) fn sort_keys_device<K: 'static>(
+    /// class that sorts on the device (`KeyType::sorts_on_device`); the networks take `u32` keys
+    /// alone here (signed and float keys reach them from the host as ordered bits).
+    pub(crate) fn sort_keys_device<K: Key>(
         &self,
         stream: &Arc<CudaStream>,
         keys: &mut CudaSlice<K>,
@@ -309,24 +316,9 @@ impl CudaBackend {
     ) -> Result<(), SortError> {
         let sort = self.device_sort(order, algorithm)?;
         let any = keys as &mut dyn Any;
-        macro_rules! as_type {
-            ($($t:ty),*) => {$(
-                if let Some(keys) = any.downcast_mut::<CudaSlice<$t>>() {
-                    return match values {
-                        Some(values) => sort.run_pairs(stream, keys, values),
-                        None => sort.run(stream, keys),
-                    };
-                }
-            )*};
-        }
-        as_type!(u32, i32, f32, u64, i64, f64);
-        Err(SortError::Unsupported {
-            backend: "cuda",
-            what: format!(
-                "device-resident {} keys: the device sorts take u32, i32, f32, u64, i64 and f64 keys; widen the \
-                 keys or sort them from the host",
-                std::any::type_name::<K>()
-            ),
+        crate::with_key_type!(K::TYPE, T => match any.downcast_mut::<CudaSlice<T>>() {
+            Some(keys) => T::device(&sort, stream, keys, values),
+            None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),
         })
     }
 
@@ -358,70 +350,18 @@ impl SortBackend for CudaBackend {
             return Ok(());
         }
         let sort = self.device_sort(order, algorithm)?;
-        let radix = matches!(algorithm, Algorithm::Auto | Algorithm::Radix);
         match job {
             SortJob::Kvp(v) => self.host_sort(&mut Direct(v), sort),
-            SortJob::Keys(KeySlice::U32(k)) => self.host_sort(&mut Direct(k), sort),
-            // Signed and float keys go to the radix kernels as they are; the sorting networks take
-            // their ordered bits.
-            SortJob::Keys(KeySlice::I32(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            SortJob::Keys(KeySlice::F32(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            SortJob::Keys(KeySlice::I32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            SortJob::Keys(KeySlice::F32(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            // Small keys go up as their 32-bit ordered bits (unsigned, so any algorithm takes
-            // them); the radix sort skips the high digits, zero in every key, on the device.
-            SortJob::Keys(KeySlice::U16(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            SortJob::Keys(KeySlice::I16(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            SortJob::Keys(KeySlice::U8(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            SortJob::Keys(KeySlice::I8(k)) => self.host_sort(&mut KeysAsBits(k), sort),
-            SortJob::Keys(KeySlice::U64(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            SortJob::Keys(KeySlice::I64(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            SortJob::Keys(KeySlice::F64(k)) if radix => self.host_sort(&mut Direct(k), sort),
-            SortJob::Pairs(KeySlice::U32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
-            SortJob::Pairs(KeySlice::I32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
-            SortJob::Pairs(KeySlice::F32(keys), values) => self.sort_pairs_narrow(keys, values, sort),
-            // Small keys' pairs travel as `Kvp`s of their ordered bits.
-            SortJob::Pairs(KeySlice::U16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::I16(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::U8(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::I8(keys), values) => self.host_sort(&mut SplitAsKvp { keys, values }, sort),
-            SortJob::Pairs(KeySlice::U64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
-            SortJob::Pairs(KeySlice::I64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
-            SortJob::Pairs(KeySlice::F64(keys), values) if radix => self.sort_pairs_wide(keys, values, sort),
+            SortJob::Keys(keys) => with_keys!(keys, k => CudaKey::host_keys(self, k, sort)),
+            SortJob::Pairs(keys, values) => with_keys!(keys, k => CudaKey::host_pairs(self, k, values, sort)),
             // Argsort is stable: the radix sort only.
-            SortJob::Argsort(..) if !radix => Err(SortError::Unsupported {
-                backend: "cuda",
-                what: format!("argsort with {algorithm:?}: argsort is stable; use Auto or Radix"),
-            }),
-            SortJob::Argsort(KeyView::U32(keys), out) => {
-                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-            }
-            SortJob::Argsort(KeyView::I32(keys), out) => {
-                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-            }
-            SortJob::Argsort(KeyView::F32(keys), out) => {
-                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-            }
-            SortJob::Argsort(KeyView::U16(keys), out) => {
-                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-            }
-            SortJob::Argsort(KeyView::I16(keys), out) => {
-                self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-            }
-            SortJob::Argsort(KeyView::U8(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort),
-            SortJob::Argsort(KeyView::I8(keys), out) => self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort),
-            SortJob::Argsort(KeyView::U64(keys), out) => self.argsort_wide(keys, out, sort),
-            SortJob::Argsort(KeyView::I64(keys), out) => self.argsort_wide(keys, out, sort),
-            SortJob::Argsort(KeyView::F64(keys), out) => self.argsort_wide(keys, out, sort),
-            SortJob::Keys(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_))
-            | SortJob::Pairs(KeySlice::U64(_) | KeySlice::I64(_) | KeySlice::F64(_), _) => {
+            SortJob::Argsort(..) if !matches!(algorithm, Algorithm::Auto | Algorithm::Radix) => {
                 Err(SortError::Unsupported {
                     backend: "cuda",
-                    what: format!(
-                        "64-bit keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"
-                    ),
+                    what: format!("argsort with {algorithm:?}: argsort is stable; use Auto or Radix"),
                 })
             }
+            SortJob::Argsort(keys, out) => with_view!(keys, k => CudaKey::host_argsort(self, k, out, sort)),
         }
     }
 }

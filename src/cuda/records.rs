@@ -18,11 +18,12 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfi
 use super::device::Gpu;
 use super::host_keys::Bits32;
 use super::hostdata::{narrow, widen, Direct, ReadOnly};
+use super::key_class::CudaKey;
 use super::radix::{self, Dev, RadixKey};
 use super::staging::{split_offset, Plain};
 use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, upload};
 use super::{split_need, CudaBackend};
-use crate::backend::{KeySlice, KeyView, RecordWord};
+use crate::backend::{with_keys, with_view, KeySlice, KeyView, RecordWord};
 use crate::hooks::{self, Step};
 use crate::hostcopy::par_copy;
 use crate::{Order, SortError};
@@ -49,18 +50,7 @@ impl CudaBackend {
         records: &mut [RecordWord],
         order: Order,
     ) -> Result<(), SortError> {
-        match keys {
-            KeyView::U32(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::I32(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::F32(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::U64(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::I64(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::F64(k) => self.records_round_trip(Keys::Read(k), records, order),
-            KeyView::U16(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
-            KeyView::I16(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
-            KeyView::U8(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
-            KeyView::I8(k) => self.records_round_trip(Keys::Read(widen(k)?.as_slice()), records, order),
-        }
+        with_view!(keys, k => CudaKey::records(self, k, records, order))
     }
 
     /// Split pairs whose values are records of whole words (8-byte values: two words each), keys
@@ -72,22 +62,11 @@ impl CudaBackend {
         values: &mut [RecordWord],
         order: Order,
     ) -> Result<(), SortError> {
-        match keys {
-            KeySlice::U32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::I32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::F32(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::U64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::I64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::F64(k) => self.records_round_trip(Keys::Sorted(k), values, order),
-            KeySlice::U16(k) => self.narrow_pairs_by_records(k, values, order),
-            KeySlice::I16(k) => self.narrow_pairs_by_records(k, values, order),
-            KeySlice::U8(k) => self.narrow_pairs_by_records(k, values, order),
-            KeySlice::I8(k) => self.narrow_pairs_by_records(k, values, order),
-        }
+        with_keys!(keys, k => CudaKey::pairs_by_records(self, k, values, order))
     }
 
     /// Small keys travel as their ordered bits and are written back once the sort has succeeded.
-    fn narrow_pairs_by_records<K: Bits32>(
+    pub(super) fn narrow_pairs_by_records<K: Bits32>(
         &self,
         keys: &mut [K],
         values: &mut [RecordWord],
@@ -100,7 +79,7 @@ impl CudaBackend {
     }
 
     /// The pipeline of the module docs; the sorted keys come back too when they are `Sorted`.
-    fn records_round_trip<K: RadixKey + Plain>(
+    pub(super) fn records_round_trip<K: RadixKey + Plain>(
         &self,
         mut keys: Keys<'_, K>,
         records: &mut [RecordWord],
@@ -172,7 +151,7 @@ impl CudaBackend {
 }
 
 /// The keys of a records sort: only read (`sort_by_key`), or put in order too (pairs).
-enum Keys<'a, K> {
+pub(super) enum Keys<'a, K> {
     Read(&'a [K]),
     Sorted(&'a mut [K]),
 }

@@ -16,58 +16,18 @@
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use cudarc::driver::CudaContext;
-use gpusort_cpu::SortKey;
 
 use super::pinned::{self, Pinned};
 use crate::{hooks, tuning, Kvp, SortError};
 
-/// Element types the staging buffers may be viewed as: every bit pattern is a valid value.
+/// Element types the staging buffers may be viewed as: every bit pattern is a valid value (the
+/// key types' impls come from the key list, `key_class.rs`).
 pub(crate) trait Plain: Copy + Send + Sync + 'static {}
-impl Plain for u32 {}
-impl Plain for i32 {}
-impl Plain for f32 {}
-impl Plain for u64 {}
-impl Plain for i64 {}
-impl Plain for f64 {}
-impl Plain for u16 {}
-impl Plain for i16 {}
-impl Plain for u8 {}
-impl Plain for i8 {}
 impl Plain for Kvp {}
 
 /// Items whose sort order is that of a 64-bit key: what the out-of-core merge cuts and merges by.
 pub(crate) trait MergeKey: Plain {
     fn merge_key(&self) -> u64;
-}
-impl MergeKey for u32 {
-    fn merge_key(&self) -> u64 {
-        *self as u64
-    }
-}
-impl MergeKey for i32 {
-    fn merge_key(&self) -> u64 {
-        self.to_ordered_bits() as u64
-    }
-}
-impl MergeKey for f32 {
-    fn merge_key(&self) -> u64 {
-        self.to_ordered_bits() as u64
-    }
-}
-impl MergeKey for u64 {
-    fn merge_key(&self) -> u64 {
-        *self
-    }
-}
-impl MergeKey for i64 {
-    fn merge_key(&self) -> u64 {
-        self.to_ordered_bits()
-    }
-}
-impl MergeKey for f64 {
-    fn merge_key(&self) -> u64 {
-        self.to_ordered_bits()
-    }
 }
 impl MergeKey for Kvp {
     fn merge_key(&self) -> u64 {

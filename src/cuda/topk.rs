@@ -10,11 +10,12 @@ use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use super::dispatch::DeviceItem;
 use super::host_keys::Bits32;
 use super::hostdata::{self, ReadOnly};
+use super::key_class::CudaKey;
 use super::radix::RadixKey;
 use super::select::{self, Chosen};
 use super::transfer::{begin, chunks, device_buffer, finish, lease, upload};
 use super::CudaBackend;
-use crate::backend::{KeySlice, KeyView};
+use crate::backend::{same_type, with_view, KeySlice, KeyView};
 use crate::hooks::{self, Step};
 use crate::{Key, Order, SortError};
 
@@ -73,25 +74,16 @@ impl CudaBackend {
         out_positions: &mut [u64],
     ) -> Result<(), SortError> {
         self.bind()?;
-        match (keys, out_keys) {
-            (KeyView::U32(keys), KeySlice::U32(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::I32(keys), KeySlice::I32(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::F32(keys), KeySlice::F32(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::U64(keys), KeySlice::U64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::I64(keys), KeySlice::I64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::F64(keys), KeySlice::F64(out)) => self.top_k_typed(keys, k, order, out, out_positions),
-            (KeyView::U16(keys), KeySlice::U16(out)) => self.top_k_small(keys, k, order, out, out_positions),
-            (KeyView::I16(keys), KeySlice::I16(out)) => self.top_k_small(keys, k, order, out, out_positions),
-            (KeyView::U8(keys), KeySlice::U8(out)) => self.top_k_small(keys, k, order, out, out_positions),
-            (KeyView::I8(keys), KeySlice::I8(out)) => self.top_k_small(keys, k, order, out, out_positions),
-            _ => Err(SortError::InvalidArgument("top-k: the output's key type differs from the input's".into())),
-        }
+        with_view!(keys, keys => match same_type(keys, out_keys) {
+            Some(out) => CudaKey::top_k(self, keys, k, order, out, out_positions),
+            None => Err(SortError::InvalidArgument("top-k: the output's key type differs from the input's".into())),
+        })
     }
 
     /// Small keys (no select kernels of their own): their 32-bit ordered bits, widened into host
     /// scratch, take the `u32` select, whose order and ties are the keys' own; the `k` chosen
     /// come back narrowed.
-    fn top_k_small<K: Bits32>(
+    pub(super) fn top_k_small<K: Bits32>(
         &self,
         keys: &[K],
         k: usize,
@@ -106,7 +98,7 @@ impl CudaBackend {
         Ok(())
     }
 
-    fn top_k_typed<K: RadixKey + DeviceItem>(
+    pub(super) fn top_k_typed<K: RadixKey + DeviceItem>(
         &self,
         keys: &[K],
         k: usize,

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::records::{host_buffer, PIECE};
 use super::{Policy, Sorter};
-use crate::backend::{KeySlice, SortJob};
+use crate::backend::{with_keys, KeySlice, SortJob};
 use crate::tuning;
 use crate::value::ValueSlice;
 use crate::{Key, Order, SortError, SortKey, Value};
@@ -153,18 +153,7 @@ impl Sorter {
                 Err(e) => return self.after_sort(Err(e)),
             }
         }
-        match K::slice(keys) {
-            KeySlice::U32(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::I32(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::F32(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::U64(k) => self.segmented_wide(k, values, offsets),
-            KeySlice::I64(k) => self.segmented_wide(k, values, offsets),
-            KeySlice::F64(k) => self.segmented_wide(k, values, offsets),
-            KeySlice::U16(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::I16(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::U8(k) => self.segmented_narrow(k, values, offsets),
-            KeySlice::I8(k) => self.segmented_narrow(k, values, offsets),
-        }
+        with_keys!(K::slice(keys), k => host_route(self, k, values, offsets))
     }
 
     /// 32-bit and small keys (their ordered bits are 32 bits wide) on the host route: one
@@ -275,4 +264,48 @@ pub(super) fn permute<T: Copy + Send + Sync>(v: &mut [T], mut copy: gpusort_cpu:
     // SAFETY: all `v.len()` items were written above.
     unsafe { copy.set_len(v.len()) };
     gpusort_cpu::gather(&copy, positions, v);
+}
+
+/// The host route of a segmented sort, chosen by the width of the keys' ordered bits.
+trait SegmentRoute: gpusort_cpu::RadixBits {
+    fn run<K: Key + SortKey<Bits = Self>>(
+        sorter: &Sorter,
+        keys: &mut [K],
+        values: Option<&mut [u32]>,
+        offsets: &[usize],
+    ) -> Result<(), SortError>;
+}
+
+impl SegmentRoute for u32 {
+    fn run<K: Key + SortKey<Bits = u32>>(
+        sorter: &Sorter,
+        keys: &mut [K],
+        values: Option<&mut [u32]>,
+        offsets: &[usize],
+    ) -> Result<(), SortError> {
+        sorter.segmented_narrow(keys, values, offsets)
+    }
+}
+
+impl SegmentRoute for u64 {
+    fn run<K: Key + SortKey<Bits = u64>>(
+        sorter: &Sorter,
+        keys: &mut [K],
+        values: Option<&mut [u32]>,
+        offsets: &[usize],
+    ) -> Result<(), SortError> {
+        sorter.segmented_wide(keys, values, offsets)
+    }
+}
+
+fn host_route<K: Key>(
+    sorter: &Sorter,
+    keys: &mut [K],
+    values: Option<&mut [u32]>,
+    offsets: &[usize],
+) -> Result<(), SortError>
+where
+    K::Bits: SegmentRoute,
+{
+    <K::Bits as SegmentRoute>::run(sorter, keys, values, offsets)
 }

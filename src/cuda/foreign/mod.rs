@@ -5,45 +5,12 @@
 //! CuPy) uses, so their pointers and streams are valid here as they are. Nothing is trusted that
 //! the driver can check: each pointer must be device memory of this sorter's device, aligned for
 //! its type, with the whole array inside one allocation, and the stream must belong to this
-//! context. The memory is wrapped for the length of one call and never freed by gpusort.
-//! [`Sorter::top_k_foreign`] reads such an array and writes the first `k` keys and their positions
-//! into two more of them; [`Sorter::sort_foreign_segments`] (`segments.rs`) sorts the segments
-//! of one that a third array of offsets cuts.
-
-/// Evaluates `$body` with the type alias `$K` naming the Rust key type of the `DeviceKeyType`
-/// `$key_type`: the one place a run-time key type becomes a type parameter.
-macro_rules! with_key_type {
-    ($key_type:expr, $K:ident => $body:expr) => {
-        match $key_type {
-            DeviceKeyType::U32 => {
-                type $K = u32;
-                $body
-            }
-            DeviceKeyType::I32 => {
-                type $K = i32;
-                $body
-            }
-            DeviceKeyType::F32 => {
-                type $K = f32;
-                $body
-            }
-            DeviceKeyType::U64 => {
-                type $K = u64;
-                $body
-            }
-            DeviceKeyType::I64 => {
-                type $K = i64;
-                $body
-            }
-            DeviceKeyType::F64 => {
-                type $K = f64;
-                $body
-            }
-        }
-    };
-}
+//! context. The memory is wrapped for the length of one call and never freed by gpusort. The
+//! public calls are in `sorter/foreign.rs`; each function here does the work of one of them.
 
 mod segments;
+
+pub(crate) use segments::sort_foreign_segments;
 
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
@@ -54,173 +21,88 @@ use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype, CUpointer_attribute, 
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
 use super::device::KeepCurrent;
-use super::dispatch::{DeviceItem, DeviceSort};
-use super::radix::RadixKey;
+use super::dispatch::DeviceSort;
+use super::key_class::CudaKey;
 use super::{gpu, CudaBackend, Gpu};
-use crate::{Key, Order, SortError, Sorter};
+use crate::{Key, KeyType, Order, SortError, Sorter};
 
-/// The key type of a device array given by address to [`Sorter::sort_foreign_keys`],
-/// [`Sorter::sort_foreign_pairs`], [`Sorter::sort_foreign_segments`] and
-/// [`Sorter::top_k_foreign`]: the types [`Sorter::sort_keys`] takes on the host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DeviceKeyType {
-    /// `u32` keys.
-    U32,
-    /// `i32` keys.
-    I32,
-    /// `f32` keys, ordered as [`f32::total_cmp`] orders them, as on the host.
-    F32,
-    /// `u64` keys.
-    U64,
-    /// `i64` keys.
-    I64,
-    /// `f64` keys, ordered as [`f64::total_cmp`] orders them, as on the host.
-    F64,
+/// [`Sorter::sort_foreign_keys`]'s work, once its arguments are here.
+///
+/// # Safety
+/// As [`Sorter::sort_foreign_keys`].
+pub(crate) unsafe fn sort_foreign_keys(
+    sorter: &Sorter,
+    keys: CUdeviceptr,
+    len: usize,
+    key_type: KeyType,
+    stream: CUstream,
+) -> Result<(), SortError> {
+    let order = sorter.order();
+    if len < 2 {
+        return Ok(());
+    }
+    let target = Target::open(sorter, stream)?;
+    target.check_array(keys, len, key_type.size(), "keys")?;
+    crate::with_key_type!(key_type, K => target.keys::<K>(keys, len, order))
 }
 
-impl DeviceKeyType {
-    /// Bytes per key.
-    pub fn size(self) -> usize {
-        match self {
-            DeviceKeyType::U64 | DeviceKeyType::I64 | DeviceKeyType::F64 => 8,
-            DeviceKeyType::U32 | DeviceKeyType::I32 | DeviceKeyType::F32 => 4,
-        }
+/// [`Sorter::sort_foreign_pairs`]'s work, once its arguments are here.
+///
+/// # Safety
+/// As [`Sorter::sort_foreign_pairs`].
+pub(crate) unsafe fn sort_foreign_pairs(
+    sorter: &Sorter,
+    keys: CUdeviceptr,
+    values: CUdeviceptr,
+    len: usize,
+    key_type: KeyType,
+    stream: CUstream,
+) -> Result<(), SortError> {
+    let order = sorter.order();
+    if len < 2 {
+        return Ok(());
     }
+    let target = Target::open(sorter, stream)?;
+    target.check_array(keys, len, key_type.size(), "keys")?;
+    target.check_array(values, len, 4, "values")?;
+    // The byte lengths cannot overflow: `check_array` accepted them.
+    disjoint(&[(keys, len * key_type.size(), "key"), (values, len * 4, "value")])?;
+    crate::with_key_type!(key_type, K => target.pairs::<K>(keys, values, len, order))
 }
 
-impl Sorter {
-    /// Sorts `len` keys of type `key_type` at device address `keys`, in place, in the sorter's order
-    /// ([`Sorter::with_order`]), on the caller's `stream`. Returns once the work is queued, as the `*_device` methods do: work the
-    /// caller queues later on `stream` sees the sorted keys. Uses this sorter's device whatever
-    /// its policy (the data is there already); `Unsupported` for a sorter without one (or in a
-    /// forked child, `NoDevice`). Fewer than two keys: `Ok` at once, nothing checked.
-    ///
-    /// `InvalidArgument`, before any work is queued, when the driver says `keys` is not device
-    /// memory of this sorter's device, is not aligned to the key size, or `len` keys run past the
-    /// end of its allocation, or when `stream` belongs to another context.
-    ///
-    /// # Safety
-    ///
-    /// - `keys` must stay allocated, and be read or written by nothing else, until the sort queued
-    ///   on `stream` has finished (the caller orders its other streams after `stream`).
-    /// - `stream` must be a live stream of this device's primary context, or one of the special
-    ///   handles null (legacy default stream), `CU_STREAM_LEGACY` (1) or `CU_STREAM_PER_THREAD`
-    ///   (2): the driver cannot tell a destroyed or made-up stream handle from a live one.
-    pub unsafe fn sort_foreign_keys(
-        &self,
-        keys: CUdeviceptr,
-        len: usize,
-        key_type: DeviceKeyType,
-        stream: CUstream,
-    ) -> Result<(), SortError> {
-        let order = self.order();
-        if len < 2 {
-            return Ok(());
-        }
-        let target = Target::open(self, stream)?;
-        target.check_array(keys, len, key_type.size(), "keys")?;
-        with_key_type!(key_type, K => target.keys::<K>(keys, len, order))
+/// [`Sorter::top_k_foreign`]'s work, once its arguments are here.
+///
+/// # Safety
+/// As [`Sorter::top_k_foreign`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn top_k_foreign(
+    sorter: &Sorter,
+    keys: CUdeviceptr,
+    len: usize,
+    key_type: KeyType,
+    k: usize,
+    out_keys: CUdeviceptr,
+    out_indices: CUdeviceptr,
+    stream: CUstream,
+) -> Result<(), SortError> {
+    if k > len || k > u32::MAX as usize {
+        return Err(SortError::InvalidArgument(format!(
+            "top {k} of {len} keys: k runs from 0 to the number of keys, below 2^32"
+        )));
     }
-
-    /// Sorts `len` keys at `keys` and the `u32` values at `values` by key, in place, values moving
-    /// with their keys, stably (radix; other algorithms are `Unsupported` for split arrays), on
-    /// the caller's `stream`. Checks, errors and return as [`Sorter::sort_foreign_keys`]; also
-    /// `InvalidArgument` when the two arrays overlap.
-    ///
-    /// # Safety
-    ///
-    /// As [`Sorter::sort_foreign_keys`], for both arrays.
-    pub unsafe fn sort_foreign_pairs(
-        &self,
-        keys: CUdeviceptr,
-        values: CUdeviceptr,
-        len: usize,
-        key_type: DeviceKeyType,
-        stream: CUstream,
-    ) -> Result<(), SortError> {
-        let order = self.order();
-        if len < 2 {
-            return Ok(());
-        }
-        let target = Target::open(self, stream)?;
-        target.check_array(keys, len, key_type.size(), "keys")?;
-        target.check_array(values, len, 4, "values")?;
-        // The byte lengths cannot overflow: `check_array` accepted them.
-        disjoint(&[(keys, len * key_type.size(), "key"), (values, len * 4, "value")])?;
-        with_key_type!(key_type, K => target.pairs::<K>(keys, values, len, order))
+    if k == 0 {
+        return Ok(());
     }
-
-    /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device
-    /// address `keys` (the `k` smallest, or largest with [`Order::Descending`]) into `out_keys`
-    /// (`k` keys of `key_type`), and their positions in `keys` into `out_indices` (`k` `u64`s), on
-    /// the caller's `stream`: exactly the first `k` of a stable sort, ties to the earliest
-    /// positions, floats in `total_cmp` order, as [`Sorter::top_k_device`] finds them. `keys` is
-    /// only read. Returns once the work is queued, as [`Sorter::sort_foreign_keys`] does; the
-    /// scratch memory goes back to the pool in stream order. `k == 0`: `Ok` at once, nothing
-    /// checked or written.
-    ///
-    /// `InvalidArgument`, before any work is queued, for `k` above `len` or from 2^32 up, for an
-    /// array or stream [`Sorter::sort_foreign_keys`] would refuse (each output checked for its
-    /// `k` items), and when an output overlaps the keys or the other output. `Unsupported` for a
-    /// sorter without a device, as there.
-    ///
-    /// ```no_run
-    /// use gpusort::cudarc::driver::{DevicePtr, DevicePtrMut};
-    /// use gpusort::{DeviceKeyType, Order, Sorter};
-    /// let sorter = Sorter::cuda()?.with_order(Order::Descending);
-    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").new_stream().expect("stream");
-    /// // Buffers another library would own, known here only by address.
-    /// let scores = stream.clone_htod(&[0.5f32, 2.0, -1.0, 2.0, 7.5]).expect("upload");
-    /// let mut best = stream.alloc_zeros::<f32>(3).expect("alloc");
-    /// let mut at = stream.alloc_zeros::<u64>(3).expect("alloc");
-    /// {
-    ///     let (keys, _r) = scores.device_ptr(&stream);
-    ///     let (out_keys, _w1) = best.device_ptr_mut(&stream);
-    ///     let (out_indices, _w2) = at.device_ptr_mut(&stream);
-    ///     // SAFETY: three separate live buffers of this device, used by nothing else meanwhile,
-    ///     // and a live stream of its primary context.
-    ///     unsafe { sorter.top_k_foreign(keys, 5, DeviceKeyType::F32, 3, out_keys, out_indices, stream.cu_stream())? };
-    /// }
-    /// assert_eq!(stream.clone_dtoh(&best).expect("download"), [7.5, 2.0, 2.0]);
-    /// assert_eq!(stream.clone_dtoh(&at).expect("download"), [4, 1, 3]);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    ///
-    /// # Safety
-    ///
-    /// As [`Sorter::sort_foreign_keys`], for the three arrays, except that other work may read
-    /// (not write) `keys` meanwhile.
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn top_k_foreign(
-        &self,
-        keys: CUdeviceptr,
-        len: usize,
-        key_type: DeviceKeyType,
-        k: usize,
-        out_keys: CUdeviceptr,
-        out_indices: CUdeviceptr,
-        stream: CUstream,
-    ) -> Result<(), SortError> {
-        if k > len || k > u32::MAX as usize {
-            return Err(SortError::InvalidArgument(format!(
-                "top {k} of {len} keys: k runs from 0 to the number of keys, below 2^32"
-            )));
-        }
-        if k == 0 {
-            return Ok(());
-        }
-        let size = key_type.size();
-        let target = Target::open(self, stream)?;
-        target.check_array(keys, len, size, "keys")?;
-        target.check_array(out_keys, k, size, "out_keys")?;
-        target.check_array(out_indices, k, 8, "out_indices")?;
-        // The byte lengths cannot overflow: `check_array` accepted them.
-        disjoint(&[(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")])?;
-        let out = (out_keys, out_indices);
-        let order = self.order();
-        with_key_type!(key_type, K => target.top_k::<K>(keys, len, k, out, order))
-    }
+    let size = key_type.size();
+    let target = Target::open(sorter, stream)?;
+    target.check_array(keys, len, size, "keys")?;
+    target.check_array(out_keys, k, size, "out_keys")?;
+    target.check_array(out_indices, k, 8, "out_indices")?;
+    // The byte lengths cannot overflow: `check_array` accepted them.
+    disjoint(&[(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")])?;
+    let out = (out_keys, out_indices);
+    let order = sorter.order();
+    crate::with_key_type!(key_type, K => target.top_k::<K>(keys, len, k, out, order))
 }
 
 /// `InvalidArgument` naming the first two of `arrays` (address, bytes, name) that share a byte;
@@ -328,17 +210,17 @@ impl Target {
         Ok(())
     }
 
-    fn keys<K: DeviceItem>(&self, ptr: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
+    fn keys<K: CudaKey>(&self, ptr: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
         // SAFETY: checked by `check_array`; live and unshared until the sort ends (caller's contract).
         let mut keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
-        self.sort(order).run(&self.stream, &mut keys)
+        K::device(&self.sort(order), &self.stream, &mut keys, None)
     }
 
-    fn pairs<K: RadixKey>(&self, kp: CUdeviceptr, vp: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
+    fn pairs<K: CudaKey>(&self, kp: CUdeviceptr, vp: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
         // SAFETY: as in `keys`, for both arrays, which do not overlap (checked by the caller).
         let (mut keys, mut values) =
             unsafe { (Borrowed::<K>::new(&self.stream, kp, len), Borrowed::<u32>::new(&self.stream, vp, len)) };
-        self.sort(order).run_pairs(&self.stream, &mut keys, &mut values)
+        K::device(&self.sort(order), &self.stream, &mut keys, Some(&mut values))
     }
 
     /// The selection into new buffers, then copied into the caller's: the kernels allocate their
@@ -423,10 +305,10 @@ mod tests {
     #[test]
     fn a_cpu_sorter_refuses_device_arrays_and_short_arrays_need_nothing() {
         let cpu = Sorter::cpu();
-        let r = unsafe { cpu.sort_foreign_keys(0x1000, 10, DeviceKeyType::U32, std::ptr::null_mut()) };
+        let r = unsafe { cpu.sort_foreign_keys(0x1000, 10, KeyType::U32, std::ptr::null_mut()) };
         assert!(matches!(r, Err(SortError::Unsupported { .. })), "{r:?}");
         for len in [0, 1] {
-            let r = unsafe { cpu.sort_foreign_pairs(0, 0, len, DeviceKeyType::U64, std::ptr::null_mut()) };
+            let r = unsafe { cpu.sort_foreign_pairs(0, 0, len, KeyType::U64, std::ptr::null_mut()) };
             assert!(r.is_ok());
         }
     }
@@ -445,10 +327,8 @@ mod tests {
         let (kp, _g1) = dk.device_ptr(&stream);
         let (vp, _g2) = dv.device_ptr(&stream);
         for order in [Order::Ascending, Order::Descending] {
-            unsafe {
-                sorter.clone().with_order(order).sort_foreign_pairs(kp, vp, n, DeviceKeyType::F32, stream.cu_stream())
-            }
-            .unwrap();
+            unsafe { sorter.clone().with_order(order).sort_foreign_pairs(kp, vp, n, KeyType::F32, stream.cu_stream()) }
+                .unwrap();
             let (k, v) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
             stream.synchronize().unwrap();
             check::validate_keys(&keys, &k, order).unwrap_or_else(|e| panic!("{order:?}: {e}"));
@@ -457,7 +337,7 @@ mod tests {
         let mut u: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect();
         let du = stream.clone_htod(&u).unwrap();
         let (up, _g3) = du.device_ptr(&stream);
-        unsafe { sorter.sort_foreign_keys(up, n, DeviceKeyType::U32, stream.cu_stream()) }.unwrap();
+        unsafe { sorter.sort_foreign_keys(up, n, KeyType::U32, stream.cu_stream()) }.unwrap();
         let got = stream.clone_dtoh(&du).unwrap();
         stream.synchronize().unwrap();
         u.sort_unstable();
@@ -480,10 +360,10 @@ mod tests {
             (p + 4, 4, "past the end by one"),
         ];
         for (ptr, len, why) in bad {
-            let r = unsafe { sorter.sort_foreign_keys(ptr, len, DeviceKeyType::U32, s) };
+            let r = unsafe { sorter.sort_foreign_keys(ptr, len, KeyType::U32, s) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
         }
-        let r = unsafe { sorter.sort_foreign_pairs(p, p, 4, DeviceKeyType::U32, s) };
+        let r = unsafe { sorter.sort_foreign_pairs(p, p, 4, KeyType::U32, s) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "overlap: {r:?}");
         assert_eq!(stream.clone_dtoh(&d).unwrap(), [3, 2, 1, 0], "untouched");
     }
@@ -493,11 +373,11 @@ mod tests {
         let cpu = Sorter::cpu();
         let null = std::ptr::null_mut();
         for (len, k) in [(10, 11), (0, 1), (1 << 33, 1 << 32)] {
-            let r = unsafe { cpu.top_k_foreign(0x1000, len, DeviceKeyType::F64, k, 0, 0, null) };
+            let r = unsafe { cpu.top_k_foreign(0x1000, len, KeyType::F64, k, 0, 0, null) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "top {k} of {len}: {r:?}");
         }
-        assert!(unsafe { cpu.top_k_foreign(0, 0, DeviceKeyType::U32, 0, 0, 0, null) }.is_ok(), "k = 0");
-        let r = unsafe { cpu.top_k_foreign(0x1000, 10, DeviceKeyType::U32, 1, 0x2000, 0x3000, null) };
+        assert!(unsafe { cpu.top_k_foreign(0, 0, KeyType::U32, 0, 0, 0, null) }.is_ok(), "k = 0");
+        let r = unsafe { cpu.top_k_foreign(0x1000, 10, KeyType::U32, 1, 0x2000, 0x3000, null) };
         assert!(matches!(r, Err(SortError::Unsupported { .. })), "{r:?}");
     }
 
@@ -508,11 +388,7 @@ mod tests {
     }
 
     /// The first `k` of each length and order, against the host top-k, bit for bit.
-    fn top_k_matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(
-        sorter: &Sorter,
-        key_type: DeviceKeyType,
-        pool: &[K],
-    ) {
+    fn top_k_matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(sorter: &Sorter, key_type: KeyType, pool: &[K]) {
         let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
         for n in [1usize, 2, 1000, 70_001] {
             let keys: Vec<K> = (0..n).map(|i| pool[(i * 7919 + i / 3) % pool.len()]).collect();
@@ -540,12 +416,12 @@ mod tests {
     #[test]
     fn top_k_into_foreign_buffers_matches_the_host_top_k() {
         let Some(sorter) = cuda() else { return };
-        top_k_matches_the_host(&sorter, DeviceKeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3]);
-        top_k_matches_the_host(&sorter, DeviceKeyType::I64, &[i64::MIN, -1, 0, 7, i64::MAX, 7]);
+        top_k_matches_the_host(&sorter, KeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3]);
+        top_k_matches_the_host(&sorter, KeyType::I64, &[i64::MIN, -1, 0, 7, i64::MAX, 7]);
         let f = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.5, f32::NEG_INFINITY, 1.5, f32::INFINITY];
-        top_k_matches_the_host(&sorter, DeviceKeyType::F32, &f);
+        top_k_matches_the_host(&sorter, KeyType::F32, &f);
         let d = [f64::NAN, -0.0, 0.0, -f64::NAN, 2.5, -1e300, 2.5, f64::MIN_POSITIVE];
-        top_k_matches_the_host(&sorter, DeviceKeyType::F64, &d);
+        top_k_matches_the_host(&sorter, KeyType::F64, &d);
     }
 
     #[test]
@@ -572,12 +448,12 @@ mod tests {
             (o + 16, o, 4, "out_indices over out_keys"),
         ];
         for (ok, oi, k, why) in bad {
-            let r = unsafe { sorter.top_k_foreign(p, 8, DeviceKeyType::U32, k, ok, oi, stream.cu_stream()) };
+            let r = unsafe { sorter.top_k_foreign(p, 8, KeyType::U32, k, ok, oi, stream.cu_stream()) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
         }
-        let r = unsafe { sorter.top_k_foreign(p + 4, 8, DeviceKeyType::U32, 1, o, o + 8, stream.cu_stream()) };
+        let r = unsafe { sorter.top_k_foreign(p + 4, 8, KeyType::U32, 1, o, o + 8, stream.cu_stream()) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "keys past the end: {r:?}");
-        let r = unsafe { sorter.top_k_foreign(p, 8, DeviceKeyType::U32, 0, h, 0, stream.cu_stream()) };
+        let r = unsafe { sorter.top_k_foreign(p, 8, KeyType::U32, 0, h, 0, stream.cu_stream()) };
         assert!(r.is_ok(), "k = 0 looks at nothing: {r:?}");
         assert_eq!(stream.clone_dtoh(&keys).unwrap(), [3, 2, 1, 0, 9, 8, 7, 6], "keys untouched");
         assert_eq!(stream.clone_dtoh(&out).unwrap(), [u64::MAX; 8], "outputs untouched");

@@ -6,96 +6,46 @@
 use cudarc::driver::sys::{CUdeviceptr, CUstream};
 use cudarc::driver::DeviceRepr;
 
-use super::{disjoint, Borrowed, DeviceKeyType, Target};
+use super::{disjoint, Borrowed, Target};
 use crate::cuda::CudaBackend;
-use crate::{Key, Order, SortError, Sorter};
+use crate::{Key, KeyType, Order, SortError, Sorter};
 
-impl Sorter {
-    /// Sorts each segment of the `len` keys of type `key_type` at device address `keys` on its
-    /// own, in place, in the sorter's order, stably, on the caller's `stream`, the `u32` values at
-    /// `values` (when given) moving with their keys: [`Sorter::sort_segments_device`] for arrays
-    /// known only by address. Segment `s` is `offsets[s]..offsets[s + 1]` of the `num_offsets`
-    /// (segments + 1) `u64`s at device address `offsets`, which run from 0 to `len` without
-    /// falling (empty segments are fine). Every [`DeviceKeyType`]: 64-bit keys take two stable
-    /// radix sorts of positions (by key, then by segment) and about 24 bytes of device scratch per
-    /// key, and at most 2^32 - 1 of them (`Unsupported` past that, data untouched). Uses this
-    /// sorter's device whatever its policy and algorithm; `Unsupported` for a sorter without one
-    /// (or in a forked child, `NoDevice`).
-    ///
-    /// `InvalidArgument`, before any work is queued, for no offsets, for an array or stream
-    /// [`Sorter::sort_foreign_keys`] would refuse (the offsets as `num_offsets` items of 8 bytes),
-    /// and when any two of the arrays overlap. With `len` 0 the keys and values are not looked at
-    /// (their addresses may be null); the offsets always are. Their contents are then checked on
-    /// the device, which waits for `stream` once: `InvalidArgument`, data untouched, when they do
-    /// not cut the `len` keys. Returns once the sort is queued, as
-    /// [`Sorter::sort_foreign_keys`] does.
-    ///
-    /// ```no_run
-    /// use gpusort::cudarc::driver::{DevicePtr, DevicePtrMut};
-    /// use gpusort::{DeviceKeyType, Sorter};
-    /// let sorter = Sorter::cuda()?;
-    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").new_stream().expect("stream");
-    /// // Buffers another library would own, known here only by address.
-    /// let mut keys = stream.clone_htod(&[3u32, 1, 2, 9, 7, 5]).expect("upload");
-    /// let mut rows = stream.clone_htod(&[0u32, 1, 2, 3, 4, 5]).expect("upload");
-    /// let offsets = stream.clone_htod(&[0u64, 3, 5, 6]).expect("upload");
-    /// {
-    ///     let (k, _w1) = keys.device_ptr_mut(&stream);
-    ///     let (v, _w2) = rows.device_ptr_mut(&stream);
-    ///     let (o, _r) = offsets.device_ptr(&stream);
-    ///     // SAFETY: three separate live buffers of this device, used by nothing else meanwhile,
-    ///     // and a live stream of its primary context.
-    ///     unsafe { sorter.sort_foreign_segments(k, Some(v), 6, DeviceKeyType::U32, o, 4, stream.cu_stream())? };
-    /// }
-    /// assert_eq!(stream.clone_dtoh(&keys).expect("download"), [1, 2, 3, 7, 9, 5]);
-    /// assert_eq!(stream.clone_dtoh(&rows).expect("download"), [1, 2, 0, 4, 3, 5]);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    ///
-    /// # Safety
-    ///
-    /// As [`Sorter::sort_foreign_keys`], for the three arrays, except that other work may read
-    /// (not write) `offsets` meanwhile.
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn sort_foreign_segments(
-        &self,
-        keys: CUdeviceptr,
-        values: Option<CUdeviceptr>,
-        len: usize,
-        key_type: DeviceKeyType,
-        offsets: CUdeviceptr,
-        num_offsets: usize,
-        stream: CUstream,
-    ) -> Result<(), SortError> {
-        if num_offsets == 0 {
-            return Err(SortError::InvalidArgument("segment offsets: empty; give at least [0, len]".into()));
-        }
-        let target = Target::open(self, stream)?;
-        target.check_array(offsets, num_offsets, 8, "offsets")?;
-        let size = key_type.size();
-        // The byte lengths cannot overflow: `check_array` accepted them.
-        let mut arrays = vec![(offsets, num_offsets * 8, "offsets")];
-        if len > 0 {
-            target.check_array(keys, len, size, "keys")?;
-            arrays.push((keys, len * size, "keys"));
-            if let Some(values) = values {
-                target.check_array(values, len, 4, "values")?;
-                arrays.push((values, len * 4, "values"));
-            }
-        }
-        disjoint(&arrays)?;
-        let segments = (keys, values, len, offsets, num_offsets);
-        let order = self.order();
-        match key_type {
-            DeviceKeyType::U32 => target.segments::<u32>(segments, order),
-            DeviceKeyType::I32 => target.segments::<i32>(segments, order),
-            DeviceKeyType::F32 => target.segments::<f32>(segments, order),
-            // Positions sorted by key, then by segment (`cuda/segments/wide.rs`).
-            DeviceKeyType::U64 => target.segments::<u64>(segments, order),
-            DeviceKeyType::I64 => target.segments::<i64>(segments, order),
-            DeviceKeyType::F64 => target.segments::<f64>(segments, order),
+/// [`Sorter::sort_foreign_segments`]'s work, once its arguments are here.
+///
+/// # Safety
+/// As [`Sorter::sort_foreign_segments`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn sort_foreign_segments(
+    sorter: &Sorter,
+    keys: CUdeviceptr,
+    values: Option<CUdeviceptr>,
+    len: usize,
+    key_type: KeyType,
+    offsets: CUdeviceptr,
+    num_offsets: usize,
+    stream: CUstream,
+) -> Result<(), SortError> {
+    if num_offsets == 0 {
+        return Err(SortError::InvalidArgument("segment offsets: empty; give at least [0, len]".into()));
+    }
+    let target = Target::open(sorter, stream)?;
+    target.check_array(offsets, num_offsets, 8, "offsets")?;
+    let size = key_type.size();
+    // The byte lengths cannot overflow: `check_array` accepted them.
+    let mut arrays = vec![(offsets, num_offsets * 8, "offsets")];
+    if len > 0 {
+        target.check_array(keys, len, size, "keys")?;
+        arrays.push((keys, len * size, "keys"));
+        if let Some(values) = values {
+            target.check_array(values, len, 4, "values")?;
+            arrays.push((values, len * 4, "values"));
         }
     }
+    disjoint(&arrays)?;
+    let segments = (keys, values, len, offsets, num_offsets);
+    let order = sorter.order();
+    // 64-bit keys: positions sorted by key, then by segment (`cuda/segments/wide.rs`).
+    crate::with_key_type!(key_type, K => target.segments::<K>(segments, order))
 }
 
 /// Keys, values (or none), length, offsets and their count, as `sort_foreign_segments` takes them.
@@ -132,11 +82,10 @@ mod tests {
     fn no_offsets_are_refused_first_and_a_cpu_sorter_has_no_device() {
         let cpu = Sorter::cpu();
         let null = std::ptr::null_mut();
-        let r = unsafe { cpu.sort_foreign_segments(0x1000, None, 10, DeviceKeyType::U32, 0x2000, 0, null) };
+        let r = unsafe { cpu.sort_foreign_segments(0x1000, None, 10, KeyType::U32, 0x2000, 0, null) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{r:?}");
         for len in [0, 10] {
-            let r =
-                unsafe { cpu.sort_foreign_segments(0x1000, Some(0x3000), len, DeviceKeyType::F32, 0x2000, 2, null) };
+            let r = unsafe { cpu.sort_foreign_segments(0x1000, Some(0x3000), len, KeyType::F32, 0x2000, 2, null) };
             assert!(matches!(r, Err(SortError::Unsupported { .. })), "len {len}: {r:?}");
         }
     }
@@ -196,7 +145,7 @@ mod tests {
     }
 
     /// Each cut of each length in both orders, keys alone and with values, against the host sort.
-    fn matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(sorter: &Sorter, key_type: DeviceKeyType, pool: &[K]) {
+    fn matches_the_host<K: Key + DeviceRepr + ValidAsZeroBits>(sorter: &Sorter, key_type: KeyType, pool: &[K]) {
         let stream = sorter.cuda_context().unwrap().new_stream().unwrap();
         for n in [0usize, 1, 2, 3, 255, 4099, 300_007] {
             let keys: Vec<K> = numbers(7 + n as u64).take(n).map(|x| pool[(x % pool.len() as u64) as usize]).collect();
@@ -228,14 +177,14 @@ mod tests {
     #[test]
     fn foreign_segments_match_the_host_segmented_sort() {
         let Some(sorter) = cuda() else { return };
-        matches_the_host(&sorter, DeviceKeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3, 1 << 31]);
-        matches_the_host(&sorter, DeviceKeyType::I32, &[i32::MIN, -1, 0, 7, i32::MAX, 7, -7]);
+        matches_the_host(&sorter, KeyType::U32, &[5u32, 0, u32::MAX, 5, 17, 3, 1 << 31]);
+        matches_the_host(&sorter, KeyType::I32, &[i32::MIN, -1, 0, 7, i32::MAX, 7, -7]);
         let f = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.5, f32::NEG_INFINITY, 1.5, f32::INFINITY, -2.0];
-        matches_the_host(&sorter, DeviceKeyType::F32, &f);
-        matches_the_host(&sorter, DeviceKeyType::U64, &[5u64, 0, u64::MAX, 5, 17 << 40, 3, 1 << 63]);
-        matches_the_host(&sorter, DeviceKeyType::I64, &[i64::MIN, -1, 0, 7 << 33, i64::MAX, 7 << 33, -7]);
+        matches_the_host(&sorter, KeyType::F32, &f);
+        matches_the_host(&sorter, KeyType::U64, &[5u64, 0, u64::MAX, 5, 17 << 40, 3, 1 << 63]);
+        matches_the_host(&sorter, KeyType::I64, &[i64::MIN, -1, 0, 7 << 33, i64::MAX, 7 << 33, -7]);
         let f = [f64::NAN, -f64::NAN, -0.0, 0.0, 1.5, f64::NEG_INFINITY, 1.5, f64::INFINITY, -2.0, 5e-324];
-        matches_the_host(&sorter, DeviceKeyType::F64, &f);
+        matches_the_host(&sorter, KeyType::F64, &f);
     }
 
     #[test]
@@ -251,12 +200,12 @@ mod tests {
         let host = [0u64, 8];
         let h = host.as_ptr() as u64;
         let bad_contents: [&[u64]; 5] = [&[0, 5, 3, 8], &[0, 7], &[0, 9], &[1, 8], &[0, 4, 8, 8, 9]];
-        let wide_types = [DeviceKeyType::U64, DeviceKeyType::I64, DeviceKeyType::F64];
+        let wide_types = [KeyType::U64, KeyType::I64, KeyType::F64];
         for cut in bad_contents {
             let o = stream.clone_htod(cut).unwrap();
             for vp in [None, Some(v)] {
                 let op = ptr(&o, &stream);
-                let r = unsafe { sorter.sort_foreign_segments(k, vp, 8, DeviceKeyType::U32, op, cut.len(), s) };
+                let r = unsafe { sorter.sort_foreign_segments(k, vp, 8, KeyType::U32, op, cut.len(), s) };
                 assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{cut:?}: {r:?}");
                 for key_type in wide_types {
                     let r = unsafe { sorter.sort_foreign_segments(w, vp, 8, key_type, op, cut.len(), s) };
@@ -279,7 +228,7 @@ mod tests {
             (k, Some(w), w + 8, 3, "offsets over the values"),
         ];
         for (kp, vp, op, count, why) in bad {
-            let key_type = if kp == w { DeviceKeyType::U64 } else { DeviceKeyType::U32 };
+            let key_type = if kp == w { KeyType::U64 } else { KeyType::U32 };
             let r = unsafe { sorter.sort_foreign_segments(kp, vp, 8, key_type, op, count, s) };
             assert!(matches!(r, Err(SortError::InvalidArgument(_))), "{why}: {r:?}");
         }
@@ -289,8 +238,8 @@ mod tests {
         // No keys: null addresses are fine, the offsets are still checked.
         let zero = stream.clone_htod(&[0u64, 0, 0]).unwrap();
         let zp = ptr(&zero, &stream);
-        assert!(unsafe { sorter.sort_foreign_segments(0, Some(0), 0, DeviceKeyType::F32, zp, 3, s) }.is_ok());
-        let r = unsafe { sorter.sort_foreign_segments(0, None, 0, DeviceKeyType::I32, op, 3, s) };
+        assert!(unsafe { sorter.sort_foreign_segments(0, Some(0), 0, KeyType::F32, zp, 3, s) }.is_ok());
+        let r = unsafe { sorter.sort_foreign_segments(0, None, 0, KeyType::I32, op, 3, s) };
         assert!(matches!(r, Err(SortError::InvalidArgument(_))), "offsets past no keys: {r:?}");
     }
 }

@@ -1,0 +1,234 @@
+//! How the CUDA backend carries each key type, by the class the key list gives it
+//! (`key_types!`): which host staging a host sort uses, which device sort runs, and which
+//! kernels the other families take. A key type of an existing class needs nothing here; a new
+//! class is one more arm of `key_class!`.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream};
+
+use super::dispatch::DeviceSort;
+use super::hostdata::{self, ArgsortAsKvp, Direct, KeysAsBits, SplitAsKvp};
+use super::records::Keys;
+use super::staging::{MergeKey, Plain};
+use super::CudaBackend;
+use crate::backend::RecordWord;
+use crate::{Algorithm, Key, Order, SortError};
+
+/// A key type as the CUDA backend sorts it (every type of the key list).
+pub(crate) trait CudaKey: Key + Plain {
+    /// Sorts host keys on the device.
+    fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError>;
+    /// Sorts host keys and their `u32` values on the device.
+    fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError>;
+    /// The stable permutation of host keys, written to `out` (radix only; checked by the caller).
+    fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError>;
+    /// Sorts device-resident keys, with their `u32` values when given, on `stream`.
+    fn device(
+        sort: &DeviceSort,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<Self>,
+        values: Option<&mut CudaSlice<u32>>,
+    ) -> Result<(), SortError>;
+    /// The `k` first host keys in `order` and their positions (`CudaBackend::top_k_host`).
+    fn top_k(
+        b: &CudaBackend,
+        keys: &[Self],
+        k: usize,
+        order: Order,
+        out: &mut [Self],
+        positions: &mut [u64],
+    ) -> Result<(), SortError>;
+    /// Records put in the order of `keys`, which are only read (`CudaBackend::sort_records`).
+    fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError>;
+    /// Keys sorted with values that are records of whole words (`CudaBackend::sort_pairs_by_records`).
+    fn pairs_by_records(
+        b: &CudaBackend,
+        keys: &mut [Self],
+        values: &mut [RecordWord],
+        order: Order,
+    ) -> Result<(), SortError>;
+}
+
+/// Why 64-bit keys cannot sort with the networks.
+fn radix_only(algorithm: Algorithm) -> SortError {
+    SortError::Unsupported {
+        backend: "cuda",
+        what: format!("64-bit keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
+    }
+}
+
+fn is_radix(sort: &DeviceSort) -> bool {
+    matches!(sort.algorithm, Algorithm::Auto | Algorithm::Radix)
+}
+
+/// Device-resident keys of a class that sorts on the device (keys alone, or split pairs).
+fn device_sort<K: super::dispatch::DeviceItem + super::radix::RadixKey>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    keys: &mut CudaSlice<K>,
+    values: Option<&mut CudaSlice<u32>>,
+) -> Result<(), SortError> {
+    match values {
+        Some(values) => sort.run_pairs(stream, keys, values),
+        None => sort.run(stream, keys),
+    }
+}
+
+macro_rules! key_class {
+    // 32-bit keys that every kernel takes as they are.
+    (@impl Word, $t:ident) => {
+        impl CudaKey for $t {
+            fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
+                b.host_sort(&mut Direct(keys), sort)
+            }
+            key_class!(@narrow $t);
+        }
+    };
+    // 32-bit keys the radix kernels take as they are and the networks as ordered bits.
+    (@impl Mapped, $t:ident) => {
+        impl CudaKey for $t {
+            fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
+                if is_radix(&sort) {
+                    b.host_sort(&mut Direct(keys), sort)
+                } else {
+                    b.host_sort(&mut KeysAsBits(keys), sort)
+                }
+            }
+            key_class!(@narrow $t);
+        }
+    };
+    // The methods 32-bit keys share.
+    (@narrow $t:ident) => {
+        fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+            b.sort_pairs_narrow(keys, values, sort)
+        }
+        fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+            b.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+        }
+        fn device(
+            sort: &DeviceSort,
+            stream: &Arc<CudaStream>,
+            keys: &mut CudaSlice<Self>,
+            values: Option<&mut CudaSlice<u32>>,
+        ) -> Result<(), SortError> {
+            device_sort(sort, stream, keys, values)
+        }
+        key_class!(@selected $t);
+    };
+    // 64-bit keys, for the radix kernels only.
+    (@impl Wide, $t:ident) => {
+        impl CudaKey for $t {
+            fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
+                if !is_radix(&sort) {
+                    return Err(radix_only(sort.algorithm));
+                }
+                b.host_sort(&mut Direct(keys), sort)
+            }
+            fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+                if !is_radix(&sort) {
+                    return Err(radix_only(sort.algorithm));
+                }
+                b.sort_pairs_wide(keys, values, sort)
+            }
+            fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+                b.argsort_wide(keys, out, sort)
+            }
+            fn device(
+                sort: &DeviceSort,
+                stream: &Arc<CudaStream>,
+                keys: &mut CudaSlice<Self>,
+                values: Option<&mut CudaSlice<u32>>,
+            ) -> Result<(), SortError> {
+                device_sort(sort, stream, keys, values)
+            }
+            key_class!(@selected $t);
+        }
+    };
+    // Top-k and records of keys with kernels of their own.
+    (@selected $t:ident) => {
+        fn top_k(
+            b: &CudaBackend,
+            keys: &[Self],
+            k: usize,
+            order: Order,
+            out: &mut [Self],
+            positions: &mut [u64],
+        ) -> Result<(), SortError> {
+            b.top_k_typed(keys, k, order, out, positions)
+        }
+        fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError> {
+            b.records_round_trip(Keys::Read(keys), records, order)
+        }
+        fn pairs_by_records(
+            b: &CudaBackend,
+            keys: &mut [Self],
+            values: &mut [RecordWord],
+            order: Order,
+        ) -> Result<(), SortError> {
+            b.records_round_trip(Keys::Sorted(keys), values, order)
+        }
+    };
+    // 8- and 16-bit keys: their 32-bit ordered bits go up, in every family.
+    (@impl Small, $t:ident) => {
+        impl CudaKey for $t {
+            fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
+                b.host_sort(&mut KeysAsBits(keys), sort)
+            }
+            fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+                b.host_sort(&mut SplitAsKvp { keys, values }, sort)
+            }
+            fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
+                b.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            }
+            fn device(
+                _: &DeviceSort,
+                _: &Arc<CudaStream>,
+                _: &mut CudaSlice<Self>,
+                _: Option<&mut CudaSlice<u32>>,
+            ) -> Result<(), SortError> {
+                Err(SortError::Unsupported {
+                    backend: "cuda",
+                    what: format!(
+                        "device-resident {} keys: the device sorts take u32, i32, f32, u64, i64 and f64 keys; widen \
+                         the keys or sort them from the host",
+                        stringify!($t)
+                    ),
+                })
+            }
+            fn top_k(
+                b: &CudaBackend,
+                keys: &[Self],
+                k: usize,
+                order: Order,
+                out: &mut [Self],
+                positions: &mut [u64],
+            ) -> Result<(), SortError> {
+                b.top_k_small(keys, k, order, out, positions)
+            }
+            fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError> {
+                b.records_round_trip(Keys::Read(hostdata::widen(keys)?.as_slice()), records, order)
+            }
+            fn pairs_by_records(
+                b: &CudaBackend,
+                keys: &mut [Self],
+                values: &mut [RecordWord],
+                order: Order,
+            ) -> Result<(), SortError> {
+                b.narrow_pairs_by_records(keys, values, order)
+            }
+        }
+    };
+    ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
+        $(
+            key_class!(@impl $class, $t);
+            impl Plain for $t {}
+            impl MergeKey for $t {
+                fn merge_key(&self) -> u64 {
+                    gpusort_cpu::SortKey::to_ordered_bits(*self).into()
+                }
+            }
+        )*
+    };
+}
+crate::key_types!(key_class! {});
