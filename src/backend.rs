@@ -55,10 +55,11 @@ macro_rules! key_slices {
                 }
             };
         }
+        pub(crate) use with_keys;
+        pub(crate) use with_view;
     };
 }
 crate::key_types!(key_slices! {});
-pub(crate) use {with_keys, with_view};
 
 /// A type of the key list, taken back out of a `KeySlice`.
 pub(crate) trait KeyItem: Sized {

@@ -79,7 +79,11 @@ mod kvp;
 #[cfg(feature = "cuda")]
 mod merge;
 mod sorter;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub mod tuning;
+#[cfg(not(feature = "testing"))]
+mod tuning;
 mod value;
 
 pub use algorithm::Algorithm;
@@ -92,6 +96,7 @@ pub use kvp::Kvp;
 pub use sorter::{ArgIndex, Sorter, TopK};
 #[cfg(feature = "cuda")]
 pub use sorter::{DeviceShare, DeviceTopK};
+pub use tuning::JobShape;
 pub use value::Value;
 
 /// The result oracle of gpusort's tests (sorted, a permutation, stable): `gpusort-cpu`'s `check`.

@@ -44,16 +44,13 @@ fn argsort_every_key_type(b: &Backend) {
     for order in ORDERS {
         for &n in &lengths {
             for &p in PATTERNS {
-                argsort_case::<u32>(&b.sorter, n, p, order);
-                argsort_case::<i32>(&b.sorter, n, p, order);
-                argsort_case::<f32>(&b.sorter, n, p, order);
-                argsort_case::<u64>(&b.sorter, n, p, order);
-                argsort_case::<i64>(&b.sorter, n, p, order);
-                argsort_case::<f64>(&b.sorter, n, p, order);
-                argsort_case::<u16>(&b.sorter, n, p, order);
-                argsort_case::<i16>(&b.sorter, n, p, order);
-                argsort_case::<u8>(&b.sorter, n, p, order);
-                argsort_case::<i8>(&b.sorter, n, p, order);
+                // Every type of the key list, each through the same case.
+                macro_rules! each_key_type {
+                    ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
+                        $(argsort_case::<$t>(&b.sorter, n, p, order);)*
+                    };
+                }
+                gpusort::key_types!(each_key_type! {});
             }
         }
         argsort_case::<u32>(&b.sorter, (1 << 20) + 3, Pattern::FewDistinct, order);

@@ -300,6 +300,20 @@ fn auto_matches_the_cpu_backend_exactly() {
     }
 }
 
+/// Keys alone, split pairs with `u32` and `u64` values, for every type of the key list with every
+/// algorithm of the backend: a type added to the list is tested here without a line of its own.
+fn every_listed_key_type(b: &Backend) {
+    let lengths = &[0, 1, 2, 127, 128, 129, 1009, 4096];
+    macro_rules! each_key_type {
+        ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {$(
+            sweep(b, lengths, PATTERNS, check_keys::<$t>);
+            sweep(b, lengths, PATTERNS, check_pairs::<$t>);
+            sweep(b, lengths, &[Pattern::Random, Pattern::FewDistinct], check_pairs_u64::<$t>);
+        )*};
+    }
+    gpusort::key_types!(each_key_type! {});
+}
+
 /// Small enough to run under compute-sanitizer (memcheck, racecheck) in a minute: `ci/gpu.sh run`
 /// with GPUSORT_SANITIZE=1 runs every test whose name starts with `sanitizer_` that way.
 fn sanitizer_small_sweep(b: &Backend) {
@@ -314,7 +328,8 @@ fn sanitizer_small_sweep(b: &Backend) {
 type PerBackend = (&'static str, fn(&Backend));
 
 fn main() -> std::process::ExitCode {
-    let per_backend: [PerBackend; 12] = [
+    let per_backend: [PerBackend; 13] = [
+        ("every_listed_key_type", every_listed_key_type),
         ("kvp_edge_cases", kvp_edge_cases),
         ("kvp_large", kvp_large),
         ("u32_keys", u32_keys),

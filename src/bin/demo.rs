@@ -243,8 +243,8 @@ fn make(data: Data, n: usize, seed: u64) -> Box<dyn Job> {
     }
 }
 
-fn shape(data: Data) -> gpusort::tuning::JobShape {
-    use gpusort::tuning::JobShape;
+fn shape(data: Data) -> gpusort::JobShape {
+    use gpusort::JobShape;
     match data {
         Data::Kvp => JobShape::Kvp,
         Data::KeysU32 | Data::KeysI32 | Data::KeysF32 => JobShape::Keys32,

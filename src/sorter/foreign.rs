@@ -58,7 +58,7 @@ impl Sorter {
     }
 
     /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device
-    /// address `keys` (the `k` smallest, or largest with [`Order::Descending`]) into `out_keys`
+    /// address `keys` (the `k` smallest, or largest with [`Order::Descending`](crate::Order::Descending)) into `out_keys`
     /// (`k` keys of `key_type`), and their positions in `keys` into `out_indices` (`k` `u64`s), on
     /// the caller's `stream`: exactly the first `k` of a stable sort, ties to the earliest
     /// positions, floats in `total_cmp` order, as [`Sorter::top_k_device`] finds them. `keys` is

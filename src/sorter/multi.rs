@@ -48,7 +48,7 @@ impl Sorter {
     }
 
     /// The same sorter, spreading host sorts of at least `items` over its devices (the default is
-    /// [`crate::tuning::MULTI_GPU_FROM_ITEMS`]); no effect on a sorter with one device.
+    /// 64M items); no effect on a sorter with one device.
     ///
     /// ```
     /// let sorter = gpusort::Sorter::auto().with_multi_gpu_from(1 << 26);

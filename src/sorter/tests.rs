@@ -2,6 +2,7 @@
 //! parsed value (the environment itself is read once per process, see `config.rs`).
 
 use super::*;
+use crate::Kvp;
 
 #[test]
 fn a_refused_backend_is_named_and_every_sort_fails_untouched() {

@@ -98,7 +98,7 @@ impl Sorter {
 
     /// The GPU that selects a top-k of `k` of `n` host keys, if any: a `cuda()` sorter's always;
     /// an `auto()` sorter's for `k` past what the host selects in one pass at memory speed
-    /// ([`tuning::TOPK_GPU_FROM_K`](crate::tuning::TOPK_GPU_FROM_K)) and inputs from the GPU
+    /// (`tuning::TOPK_GPU_FROM_K`) and inputs from the GPU
     /// crossover up.
     fn top_k_gpu(&self, n: usize, k: usize) -> Option<&crate::gpu::GpuBackend> {
         if k == 0 || k > u32::MAX as usize {

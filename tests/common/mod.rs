@@ -99,76 +99,39 @@ pub fn sorted(v: &[u64]) -> Vec<u64> {
 }
 
 /// A key type under test, with an identity for multiset and stability checks (floats have none).
+/// Every type of the key list is one: a pattern's top bits become the key's ordered bits, so
+/// Sorted stays sorted and Extremes hits the type's smallest and largest keys.
 pub trait TestKey: Key + Copy + std::fmt::Debug {
     fn from_bits(b: u64) -> Self;
     fn id(self) -> u64;
 }
 
-impl TestKey for u32 {
-    fn from_bits(b: u64) -> u32 {
-        // Keep the pattern in the 32 bits we have: Sorted stays sorted, Extremes hits 0 and MAX.
-        (b >> 32) as u32
-    }
-    fn id(self) -> u64 {
-        self as u64
+/// The ordered-bits words of the key types, built from a pattern's top bits.
+pub trait FromTopBits {
+    fn from_top(b: u64, bytes: usize) -> Self;
+}
+impl FromTopBits for u32 {
+    fn from_top(b: u64, bytes: usize) -> u32 {
+        (b >> (64 - 8 * bytes)) as u32
     }
 }
-impl TestKey for i32 {
-    fn from_bits(b: u64) -> i32 {
-        (b >> 32) as u32 as i32
-    }
-    fn id(self) -> u64 {
-        self as u32 as u64
-    }
-}
-impl TestKey for f32 {
-    fn from_bits(b: u64) -> f32 {
-        f32::from_bits((b >> 32) as u32)
-    }
-    fn id(self) -> u64 {
-        self.to_bits() as u64
-    }
-}
-impl TestKey for u64 {
-    fn from_bits(b: u64) -> u64 {
-        b
-    }
-    fn id(self) -> u64 {
-        self
-    }
-}
-impl TestKey for i64 {
-    fn from_bits(b: u64) -> i64 {
-        b as i64
-    }
-    fn id(self) -> u64 {
-        self as u64
-    }
-}
-impl TestKey for f64 {
-    fn from_bits(b: u64) -> f64 {
-        f64::from_bits(b)
-    }
-    fn id(self) -> u64 {
-        self.to_bits()
+impl FromTopBits for u64 {
+    fn from_top(b: u64, bytes: usize) -> u64 {
+        b >> (64 - 8 * bytes)
     }
 }
 
-/// The small keys keep the pattern's top bits, as `u32` does: Sorted stays sorted, Extremes hits
-/// 0 and MAX (MIN and -1 signed).
-macro_rules! small_test_key {
-    ($($t:ty: $unsigned:ty),*) => {$(
-        impl TestKey for $t {
-            fn from_bits(b: u64) -> $t {
-                (b >> (64 - <$unsigned>::BITS)) as $unsigned as $t
-            }
-            fn id(self) -> u64 {
-                self as $unsigned as u64
-            }
-        }
-    )*};
+impl<K: Key + std::fmt::Debug> TestKey for K
+where
+    K::Bits: FromTopBits,
+{
+    fn from_bits(b: u64) -> K {
+        K::from_ordered_bits(K::Bits::from_top(b, K::KEY_BYTES))
+    }
+    fn id(self) -> u64 {
+        self.to_ordered_bits().into()
+    }
 }
-small_test_key!(u16: u16, i16: u16, u8: u8, i8: u8);
 
 /// A split pair rebuilt as one item, so the oracle can check it (values of 4 or 8 bytes).
 #[derive(Clone, Copy, Debug)]

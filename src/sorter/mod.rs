@@ -1,5 +1,6 @@
 //! `Sorter`: picks a backend for each call and forwards the sort to it.
 
+mod builders;
 #[cfg(feature = "cuda")]
 mod device;
 #[cfg(feature = "cuda")]
@@ -8,6 +9,7 @@ mod multi;
 mod record_bytes;
 mod records;
 mod segments;
+mod sorts;
 #[cfg(test)]
 mod tests;
 mod topk;
@@ -25,8 +27,7 @@ use crate::config::{self, ForcedBackend};
 use crate::cpu::CpuBackend;
 use crate::gpu::GpuBackend;
 use crate::tuning::{self, JobShape};
-use crate::value::ValueSlice;
-use crate::{Algorithm, Key, Kvp, Order, SortError, Value};
+use crate::{Algorithm, Order, SortError};
 
 /// How a `Sorter` chooses between its backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +130,8 @@ impl std::fmt::Display for Sorter {
 
 impl Sorter {
     /// The GPU when one is usable, else the CPU; never fails. Below the measured crossover of
-    /// each kind of sort ([`tuning::gpu_from_items`]) the CPU sorts even when a GPU is present.
+    /// each kind of sort (per [`JobShape`]; [`Sorter::describe`] names it) the CPU sorts even when a
+    /// GPU is present.
     ///
     /// `GPUSORT_BACKEND=cpu|cuda|auto` overrides the choice (`cuda` without a usable GPU sorts on
     /// the CPU and says why). Any other value is refused: such a sorter's [`Sorter::describe`]
@@ -223,166 +225,6 @@ impl Sorter {
         Ok(Sorter { gpu: Some(Arc::new(gpu)), policy: Policy::GpuOnly, ..Sorter::cpu() })
     }
 
-    /// The same sorter, sorting in `order` (ascending by default). Pair sorts with `Auto` or
-    /// `Radix` stay stable in both orders: equal keys keep their input order.
-    ///
-    /// ```
-    /// use gpusort::{Kvp, Order, Sorter};
-    /// let mut v = vec![Kvp::new(1, 0), Kvp::new(2, 1), Kvp::new(1, 2)];
-    /// Sorter::auto().with_order(Order::Descending).sort_kvp(&mut v)?;
-    /// assert_eq!(v, [Kvp::new(2, 1), Kvp::new(1, 0), Kvp::new(1, 2)]);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    #[must_use = "with_order returns a new sorter; the original is unchanged"]
-    pub fn with_order(mut self, order: Order) -> Sorter {
-        self.order = order;
-        self
-    }
-
-    /// The order this sorter sorts in.
-    #[must_use]
-    pub fn order(&self) -> Order {
-        self.order
-    }
-
-    /// The same sorter with another algorithm.
-    ///
-    /// The GPU-only sorting networks ([`Algorithm::Bitonic`], [`Algorithm::OddEvenMerge`]) make an
-    /// `auto()` sorter use the GPU at every length. Where it cannot run them (no usable GPU,
-    /// `u64` keys, not enough device memory) it sorts with the CPU's stable radix sort instead,
-    /// whose result is one of the results the network may give. A [`Sorter::cpu()`] sorter, or a
-    /// [`Sorter::cuda()`] one that cannot run the network, returns [`SortError::Unsupported`].
-    ///
-    /// ```
-    /// use gpusort::{Algorithm, Sorter};
-    /// let mut v = vec![3u32, 1, 2];
-    /// Sorter::auto().with_algorithm(Algorithm::Bitonic).sort_keys(&mut v)?; // GPU or CPU
-    /// assert_eq!(v, [1, 2, 3]);
-    /// assert!(Sorter::cpu().with_algorithm(Algorithm::Bitonic).sort_keys(&mut v).is_err());
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    #[must_use = "with_algorithm returns a new sorter; the original is unchanged"]
-    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Sorter {
-        self.algorithm = algorithm;
-        self
-    }
-
-    /// The algorithm this sorter runs.
-    #[must_use]
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
-    }
-
-    /// The same sorter with one CPU/GPU crossover for every kind of sort instead of the measured
-    /// table (only `auto()` sorters have one).
-    ///
-    /// ```
-    /// let sorter = gpusort::Sorter::auto().with_crossover(1 << 20);
-    /// assert_eq!(sorter.backend_for(1000), gpusort::BackendKind::Cpu);
-    /// ```
-    #[must_use = "with_crossover returns a new sorter; the original is unchanged"]
-    pub fn with_crossover(mut self, items: usize) -> Sorter {
-        if let Policy::Auto { crossover } = &mut self.policy {
-            *crossover = Some(items);
-        }
-        self
-    }
-
-    /// The same sorter with at most `bytes` of device memory per host sort. A sort that needs
-    /// more is cut into runs that fit, each sorted on the GPU, and the runs are merged stably
-    /// (equal keys keep their input order), so the result is the same as in one run: on the GPU
-    /// (blocks cut at the runs' merge positions, sorted again) when the input fits the pinned
-    /// staging, which may hold up to a quarter of the host's memory, else on all CPU cores.
-    ///
-    /// What a run of n items needs: radix 2n items + n bytes (pairs: 17n bytes, u32 keys: 9n),
-    /// odd-even merge 2n items, bitonic n items, each plus 64 KiB. A limit below what one item
-    /// needs makes sorts fail with `InvalidArgument`. The limit applies to host-memory sorts,
-    /// not to the `*_device` methods (their data is on the device already).
-    ///
-    /// Without a limit, every host sort reads the device's free memory first: one that would not
-    /// fit runs out of core within 80% of it; `auto()` hands a sort to the CPU when that fails for
-    /// memory too, or would take more than [`tuning::AUTO_OUT_OF_CORE_MAX_RUNS`] runs (the CPU is
-    /// faster then). Split pairs with `u64` keys sort their runs on the GPU and merge them on
-    /// the CPU.
-    /// No effect on a sorter without a GPU.
-    ///
-    /// ```
-    /// let sorter = gpusort::Sorter::auto().with_device_memory_limit(256 << 20);
-    /// let mut v: Vec<u64> = (0..100_000u64).rev().collect();
-    /// sorter.sort_keys(&mut v)?;
-    /// assert!(v.windows(2).all(|w| w[0] <= w[1]));
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    #[must_use = "with_device_memory_limit returns a new sorter; the original is unchanged"]
-    pub fn with_device_memory_limit(mut self, bytes: usize) -> Sorter {
-        if let Some(g) = &self.gpu {
-            self.gpu = Some(Arc::new(g.with_device_limit(bytes)));
-        }
-        self
-    }
-
-    /// The device memory limit set with [`Sorter::with_device_memory_limit`] (`None` without one,
-    /// or without a GPU).
-    #[must_use]
-    pub fn device_memory_limit(&self) -> Option<usize> {
-        self.gpu.as_ref().and_then(|g| g.device_limit())
-    }
-
-    /// The same sorter, keeping the memory its sorts allocate for the next sort (`true`, the
-    /// default) or giving it back after each of its sorts as [`Sorter::release_memory`] does
-    /// (`false`). Turn it off in a long-running service that sorts now and then, where holding
-    /// a GiB of scratch and pinned memory between sorts costs more than allocating it again.
-    /// Other sorters of the process are not affected, but memory they keep is given back too
-    /// (it is shared).
-    ///
-    /// ```
-    /// let sorter = gpusort::Sorter::auto().with_keep_memory(false);
-    /// let mut v: Vec<u32> = (0..1_000_000u32).rev().collect();
-    /// sorter.sort_keys(&mut v)?;
-    /// assert_eq!(sorter.kept_host_bytes(), 0);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    #[must_use = "with_keep_memory returns a new sorter; the original is unchanged"]
-    pub fn with_keep_memory(mut self, keep: bool) -> Sorter {
-        self.keep_memory = keep;
-        self
-    }
-
-    /// Whether this sorter keeps memory between sorts ([`Sorter::with_keep_memory`]).
-    #[must_use]
-    pub fn keeps_memory(&self) -> bool {
-        self.keep_memory
-    }
-
-    /// Host memory kept now for the next sort, shared by every `Sorter` of the process: the CPU
-    /// backend's scratch buffer (up to 1 GiB) and, with a GPU, the pinned staging (a copy of the
-    /// largest input sorted so far, up to a quarter of the host's memory, and a 64 MiB transfer
-    /// ring). [`Sorter::release_memory`] frees it; device memory kept by the GPU's memory pool is
-    /// not counted.
-    #[must_use]
-    pub fn kept_host_bytes(&self) -> usize {
-        self.gpu.as_ref().map_or(0, |g| g.kept_host_bytes()) + gpusort_cpu::kept_scratch_bytes()
-    }
-
-    /// Frees the memory kept between sorts for speed: the GPU's pinned staging buffers and the
-    /// device memory its allocator holds (shared by every `Sorter` of the process), and the CPU
-    /// backend's scratch buffer. The next sort allocates them again.
-    ///
-    /// ```
-    /// let sorter = gpusort::Sorter::auto();
-    /// let mut v: Vec<u32> = (0..1_000_000u32).rev().collect();
-    /// sorter.sort_keys(&mut v)?;
-    /// sorter.release_memory();
-    /// assert_eq!(sorter.kept_host_bytes(), 0);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    pub fn release_memory(&self) {
-        if let Some(g) = self.live_gpu() {
-            g.release_memory();
-        }
-        gpusort_cpu::release_scratch();
-    }
-
     /// The backend a sort of `len` `Kvp` items would run on.
     #[must_use]
     pub fn backend_for(&self, len: usize) -> BackendKind {
@@ -392,7 +234,7 @@ impl Sorter {
     /// The backend a sort of `len` items of the given shape would run on.
     ///
     /// ```
-    /// use gpusort::{tuning::JobShape, BackendKind, Sorter};
+    /// use gpusort::{BackendKind, JobShape, Sorter};
     /// assert_eq!(Sorter::cpu().backend_for_shape(JobShape::Keys64, 1 << 30), BackendKind::Cpu);
     /// ```
     #[must_use]
@@ -429,61 +271,6 @@ impl Sorter {
                 Some(why) => format!("{cpu}: {why}"),
                 None => cpu,
             },
-        }
-    }
-
-    /// Sorts pairs by key in the sorter's order, stably (with `Auto`/`Radix`).
-    ///
-    /// ```
-    /// use gpusort::{Kvp, Sorter};
-    /// let mut v = vec![Kvp::new(7, 0), Kvp::new(3, 1), Kvp::new(7, 2)];
-    /// Sorter::auto().sort_kvp(&mut v)?;
-    /// assert_eq!(v, [Kvp::new(3, 1), Kvp::new(7, 0), Kvp::new(7, 2)]);
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    pub fn sort_kvp(&self, v: &mut [Kvp]) -> Result<(), SortError> {
-        self.run(SortJob::Kvp(v))
-    }
-
-    /// Sorts keys (`u32`, `i32`, `f32` in [`f32::total_cmp`] order, `u64`, `i64`, `f64` in
-    /// [`f64::total_cmp`] order) in the sorter's order.
-    ///
-    /// ```
-    /// let mut v = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY];
-    /// gpusort::Sorter::auto().sort_keys(&mut v)?;
-    /// assert_eq!(v[0], f32::NEG_INFINITY);
-    /// assert!(v[4].is_nan());
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    pub fn sort_keys<K: Key>(&self, v: &mut [K]) -> Result<(), SortError> {
-        self.run(SortJob::Keys(K::slice(v)))
-    }
-
-    /// Sorts split arrays by key in the sorter's order, values moving with their keys; stable
-    /// with `Auto`/`Radix`. `InvalidArgument` when the lengths differ.
-    ///
-    /// Values ([`Value`]) are opaque payloads of 4 bytes (`u32`, `i32`, `f32`) or 8 bytes (`u64`,
-    /// `i64`, `f64`: row ids past 2^32), moved bit for bit. 8-byte values are always sorted
-    /// stably, whatever the sorter's algorithm: on the CPU by the split pair sort; on the GPU the
-    /// keys' stable argsort runs there, then keys and values are permuted on all host cores
-    /// (extra host memory: 4 bytes + one key + one value per pair), so both backends give the
-    /// same result bit for bit. On failure both slices keep their contents.
-    ///
-    /// ```
-    /// let (mut keys, mut rows) = (vec![-2i32, 5, -2], vec![0u32, 1, 2]);
-    /// gpusort::Sorter::auto().sort_pairs(&mut keys, &mut rows)?;
-    /// assert_eq!((keys, rows), (vec![-2, -2, 5], vec![0, 2, 1]));
-    ///
-    /// let (mut keys, mut rows) = (vec![9u64, 3, 9], vec![u64::MAX, 1 << 33, 0]);
-    /// gpusort::Sorter::auto().sort_pairs(&mut keys, &mut rows)?;
-    /// assert_eq!((keys, rows), (vec![3, 9, 9], vec![1 << 33, u64::MAX, 0]));
-    /// # Ok::<(), gpusort::SortError>(())
-    /// ```
-    pub fn sort_pairs<K: Key, V: Value>(&self, keys: &mut [K], values: &mut [V]) -> Result<(), SortError> {
-        SortError::check_pair_lengths(keys.len(), values.len())?;
-        match V::bits(values) {
-            ValueSlice::U32(values) => self.run(SortJob::Pairs(K::slice(keys), values)),
-            ValueSlice::U64(values) => self.sort_pairs_wide(keys, values),
         }
     }
 
