@@ -4,14 +4,14 @@
 //! The record size is known only at run time, so `Sorter::sort_by_key` (generic over a `Copy`
 //! record type) cannot take them; `Sorter::sort_records_uninit` takes them as opaque bytes (their
 //! padding may be uninitialised). This file checks the pointer and the layout, and picks the key
-//! type.
+//! type (`with_key_type!`).
 
 use std::ffi::c_void;
 use std::mem::MaybeUninit;
 
-use gpusort_core::{SortError, Sorter};
+use gpusort_core::{KeyType, SortError, Sorter};
 
-use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, KeyType, GPUSORT_ALGORITHM_AUTO};
+use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, with_key_type, GPUSORT_ALGORITHM_AUTO};
 use crate::failure::Failure;
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
@@ -81,18 +81,7 @@ fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
     let (size, offset, key) = (r.size, r.offset, r.key);
     // SAFETY: as `gpusort_sort_records` requires of its caller.
     let records = unsafe { r.into_slice() };
-    match key {
-        KeyType::U32 => s.sort_records_uninit::<u32>(records, size, offset),
-        KeyType::I32 => s.sort_records_uninit::<i32>(records, size, offset),
-        KeyType::F32 => s.sort_records_uninit::<f32>(records, size, offset),
-        KeyType::U64 => s.sort_records_uninit::<u64>(records, size, offset),
-        KeyType::I64 => s.sort_records_uninit::<i64>(records, size, offset),
-        KeyType::F64 => s.sort_records_uninit::<f64>(records, size, offset),
-        KeyType::U16 => s.sort_records_uninit::<u16>(records, size, offset),
-        KeyType::I16 => s.sort_records_uninit::<i16>(records, size, offset),
-        KeyType::U8 => s.sort_records_uninit::<u8>(records, size, offset),
-        KeyType::I8 => s.sort_records_uninit::<i8>(records, size, offset),
-    }
+    with_key_type!(key, K => s.sort_records_uninit::<K>(records, size, offset))
 }
 
 /// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of

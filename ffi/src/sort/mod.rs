@@ -1,8 +1,7 @@
-//! The sort entry points: pairs in one array, split key and value arrays, keys alone.
-//!
-//! Each key type has one `gpusort_sort_keys_<t>` and one `gpusort_sort_pairs_<t>`, written out
-//! (cbindgen reads signatures, not macro expansions) and forwarding to the generic `keys` and
-//! `pairs`; a new key type of `gpusort::Key` needs just those two short functions.
+//! The sort entry points: `gpusort_sort_kvp` (pairs in one array) here, and the generic sorts of
+//! keys alone and of split key and value arrays that the per-key-type families forward to:
+//! `keys.rs` (`gpusort_sort_keys_<t>`), `pairs.rs` (`gpusort_sort_pairs_<t>`, `uint32_t` values)
+//! and `pairs64.rs` (`gpusort_sort_pairs_<t>_u64`), generated from the key list.
 
 use std::mem::{align_of, offset_of, size_of};
 
@@ -13,6 +12,14 @@ use crate::failure::Failure;
 use crate::guard::guard;
 use crate::sorter::{gpusort_sorter, resolve};
 use crate::status::gpusort_status;
+
+mod keys;
+mod pairs;
+mod pairs64;
+
+pub use keys::*;
+pub use pairs::*;
+pub use pairs64::*;
 
 /// A 32-bit key and its 32-bit value: 8 bytes, 4-byte aligned, key first.
 #[repr(C)]
@@ -40,7 +47,8 @@ pub(crate) unsafe fn with_sorter(
     })
 }
 
-pub(crate) unsafe fn keys<K: Key>(
+/// Keys alone, of any key type.
+pub(crate) unsafe fn sort_keys<K: Key>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
     len: usize,
@@ -53,8 +61,9 @@ pub(crate) unsafe fn keys<K: Key>(
     })
 }
 
-/// Split pairs of any key and value type (`uint32_t` values here, `uint64_t` in `pairs64.rs`).
-pub(crate) unsafe fn pairs<K: Key, V: Value>(
+/// Split pairs of any key and value type (`uint32_t` values in `pairs.rs`, `uint64_t` in
+/// `pairs64.rs`).
+pub(crate) unsafe fn sort_pairs<K: Key, V: Value>(
     sorter: *const gpusort_sorter,
     keys: *mut K,
     values: *mut V,
@@ -94,206 +103,13 @@ pub unsafe extern "C" fn gpusort_sort_kvp(
     })
 }
 
-/// Sorts `len` `uint32_t` keys in `order`. `keys` may be NULL only when `len` is 0; on failure
-/// it holds its original contents.
-///
-/// # Safety
-/// `keys` must point to `len` keys that no other thread touches during the call.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_u32(
-    sorter: *const gpusort_sorter,
-    keys: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts `len` `int32_t` keys in `order` (see `gpusort_sort_keys_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_keys_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_i32(
-    sorter: *const gpusort_sorter,
-    keys: *mut i32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-/// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
-///
-/// # Safety
-/// As `gpusort_sort_keys_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_f32(
-    sorter: *const gpusort_sorter,
-    keys: *mut f32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts `len` `uint64_t` keys in `order` (see `gpusort_sort_keys_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_keys_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_u64(
-    sorter: *const gpusort_sorter,
-    keys: *mut u64,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts `len` `int64_t` keys in `order` (see `gpusort_sort_keys_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_keys_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_i64(
-    sorter: *const gpusort_sorter,
-    keys: *mut i64,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder
-/// as `gpusort_sort_keys_f32` does.
-///
-/// # Safety
-/// As `gpusort_sort_keys_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_keys_f64(
-    sorter: *const gpusort_sorter,
-    keys: *mut f64,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    self::keys(sorter, keys, len, order, algorithm)
-}
-
-/// Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
-/// each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
-/// array may be NULL only when `len` is 0; the arrays must not overlap
-/// (`GPUSORT_INVALID_ARGUMENT`). On failure both hold their original contents.
-///
-/// # Safety
-/// `keys` and `values` must each point to `len` elements that no other thread touches during
-/// the call.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_u32(
-    sorter: *const gpusort_sorter,
-    keys: *mut u32,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-/// Sorts `int32_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_pairs_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_i32(
-    sorter: *const gpusort_sorter,
-    keys: *mut i32,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-/// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint32_t` values
-/// (see `gpusort_sort_pairs_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_pairs_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_f32(
-    sorter: *const gpusort_sorter,
-    keys: *mut f32,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-/// Sorts `uint64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_pairs_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_u64(
-    sorter: *const gpusort_sorter,
-    keys: *mut u64,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-/// Sorts `int64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_pairs_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_i64(
-    sorter: *const gpusort_sorter,
-    keys: *mut i64,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-/// Sorts `double` keys (totalOrder) with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_pairs_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_pairs_f64(
-    sorter: *const gpusort_sorter,
-    keys: *mut f64,
-    values: *mut u32,
-    len: usize,
-    order: gpusort_order,
-    algorithm: gpusort_algorithm,
-) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::GPUSORT_ALGORITHM_AUTO;
+    use crate::args::{GPUSORT_ALGORITHM_AUTO, GPUSORT_ALGORITHM_BITONIC, GPUSORT_DESCENDING};
     use crate::error::gpusort_last_error_message;
-    use gpusort_status::GPUSORT_INVALID_ARGUMENT;
+    use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
+    use std::ptr::null;
 
     /// A pointer to the last page of the address space, and a length that runs far past its end.
     const TOP: usize = usize::MAX & !0xFFF;
@@ -305,8 +121,8 @@ mod tests {
         unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
     }
 
-    /// `call` must fail with GPUSORT_INVALID_ARGUMENT and a message naming `what` and the address
-    /// space; before the fix it panicked on overflow (debug), or read and wrote wild memory.
+    /// `status` must be GPUSORT_INVALID_ARGUMENT, with a message naming `what` and the address
+    /// space.
     fn refuses(status: gpusort_status, what: &str) {
         assert_eq!(status, GPUSORT_INVALID_ARGUMENT, "{what}: {}", last_error());
         let message = last_error();
@@ -369,6 +185,44 @@ mod tests {
         assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [3, 2, 1, 0]));
         assert!(last_error().contains("overlap"));
         let st = unsafe { gpusort_sort_pairs_u32(std::ptr::null(), p, p.add(2), 2, 0, 0) };
-        assert_eq!((st, buf), (gpusort_status::GPUSORT_OK, [2, 3, 0, 1]));
+        assert_eq!((st, buf), (GPUSORT_OK, [2, 3, 0, 1]));
+    }
+
+    #[test]
+    fn small_keys_sort_alone_and_with_values() {
+        let mut keys = [300i16, -2, 7, i16::MIN, -2, i16::MAX];
+        let mut values = [0u32, 1, 2, 3, 4, 5];
+        let st = unsafe { gpusort_sort_pairs_i16(null(), keys.as_mut_ptr(), values.as_mut_ptr(), 6, 0, 0) };
+        assert_eq!((st, keys, values), (GPUSORT_OK, [i16::MIN, -2, -2, 7, 300, i16::MAX], [3, 1, 4, 2, 0, 5]));
+        let mut bytes = [5u8, 255, 0, 5];
+        let st =
+            unsafe { gpusort_sort_keys_u8(null(), bytes.as_mut_ptr(), 4, GPUSORT_DESCENDING, GPUSORT_ALGORITHM_AUTO) };
+        assert_eq!((st, bytes), (GPUSORT_OK, [255, 5, 5, 0]));
+    }
+
+    #[test]
+    fn values_of_64_bits_keep_all_their_bits_and_overlap_is_refused() {
+        let mut keys = [3i64, -1, 3, 0];
+        let mut rows = [u64::MAX, 1 << 40, 7, 0];
+        let st = unsafe { gpusort_sort_pairs_i64_u64(null(), keys.as_mut_ptr(), rows.as_mut_ptr(), 4, 0, 0) };
+        assert_eq!((st, keys, rows), (GPUSORT_OK, [-1, 0, 3, 3], [1 << 40, 0, u64::MAX, 7]));
+        // Stable descending too, and with a sorting network asked for.
+        let mut keys = [1.5f32, 2.0, 1.5];
+        let mut rows = [10u64 << 33, 11, 12 << 33];
+        let (k, v) = (keys.as_mut_ptr(), rows.as_mut_ptr());
+        let st = unsafe { gpusort_sort_pairs_f32_u64(null(), k, v, 3, 1, GPUSORT_ALGORITHM_BITONIC) };
+        assert_eq!((st, keys, rows), (GPUSORT_OK, [2.0, 1.5, 1.5], [11, 10 << 33, 12 << 33]));
+        let mut buf = [5u64, 4, 3, 2];
+        let p = buf.as_mut_ptr();
+        let st = unsafe { gpusort_sort_pairs_u64_u64(null(), p, p.add(1), 3, 0, 0) };
+        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
+        let st = unsafe { gpusort_sort_pairs_u32_u64(null(), std::ptr::null_mut(), p, 2, 0, 0) };
+        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
+        let st = unsafe { gpusort_sort_pairs_u32_u64(null(), std::ptr::null_mut(), std::ptr::null_mut(), 0, 0, 0) };
+        assert_eq!(st, GPUSORT_OK);
+        let mut small = [2u8, 1];
+        let mut rows = [u64::MAX, 0];
+        let st = unsafe { gpusort_sort_pairs_u8_u64(null(), small.as_mut_ptr(), rows.as_mut_ptr(), 2, 0, 0) };
+        assert_eq!((st, small, rows), (GPUSORT_OK, [1, 2], [0, u64::MAX]));
     }
 }
