@@ -208,8 +208,8 @@ enum gpusort_status gpusort_argsort_i32(const struct gpusort_sorter *sorter,
                                         uint64_t *out,
                                         gpusort_order order);
 
-// The stable permutation that sorts `float` keys in IEEE 754 totalOrder (see
-// `gpusort_sort_keys_f32`) (see `gpusort_argsort_u32`).
+// The stable permutation that sorts `float` keys (see `gpusort_argsort_u32`), in IEEE 754
+// totalOrder (see `gpusort_sort_keys_f32`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -239,8 +239,8 @@ enum gpusort_status gpusort_argsort_i64(const struct gpusort_sorter *sorter,
                                         uint64_t *out,
                                         gpusort_order order);
 
-// The stable permutation that sorts `double` keys in IEEE 754 totalOrder (see
-// `gpusort_sort_keys_f64`) (see `gpusort_argsort_u32`).
+// The stable permutation that sorts `double` keys (see `gpusort_argsort_u32`), in IEEE 754
+// totalOrder (see `gpusort_sort_keys_f64`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -635,8 +635,8 @@ enum gpusort_status gpusort_sort_keys_i32(const struct gpusort_sorter *sorter,
                                           gpusort_order order,
                                           gpusort_algorithm algorithm);
 
-// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder: -NaN
-// < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
 //
 // # Safety
 // As `gpusort_sort_keys_u32`.
@@ -666,8 +666,8 @@ enum gpusort_status gpusort_sort_keys_i64(const struct gpusort_sorter *sorter,
                                           gpusort_order order,
                                           gpusort_algorithm algorithm);
 
-// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder: -NaN
-// < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
 //
 // # Safety
 // As `gpusort_sort_keys_u32`.

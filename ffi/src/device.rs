@@ -248,6 +248,7 @@ mod tests {
     //! The checks that need no GPU run everywhere; the sorts skip without one unless
     //! `GPUSORT_REQUIRE_GPU=1` (the GPU script sets it).
     use super::*;
+    use crate::args::key_types::*;
     use crate::args::*;
     use crate::sorter::{gpusort_sorter_free, gpusort_sorter_new};
     use gpusort_core::cudarc::driver::{CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};

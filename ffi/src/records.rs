@@ -134,7 +134,8 @@ pub unsafe extern "C" fn gpusort_sort_records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING, GPUSORT_KEY_F32, GPUSORT_KEY_I64, GPUSORT_KEY_U32};
+    use crate::args::key_types::{GPUSORT_KEY_F32, GPUSORT_KEY_I64, GPUSORT_KEY_U32};
+    use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING};
     use crate::error::gpusort_last_error_message;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::{null, null_mut};

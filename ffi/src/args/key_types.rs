@@ -1,6 +1,6 @@
 //! The `GPUSORT_KEY_*` values: the position of each key type in the key list. Generated from the
-//! key list by `ffi/tests/generate`: edit the template there, then `GPUSORT_BLESS=1 cargo test -p
-//! gpusort-ffi --test header` rewrites this file.
+//! key list by `ffi/tests/generate`: edit the template there, then
+//! `GPUSORT_BLESS=1 cargo test -p gpusort-ffi --test header` rewrites this file.
 
 use super::gpusort_key_type;
 

@@ -49,8 +49,6 @@ pub const GPUSORT_BACKEND_CUDA: gpusort_backend = 2;
 pub type gpusort_key_type = u32;
 pub(crate) mod key_types;
 
-pub use key_types::*;
-
 /// The key type a `gpusort_key_type` value names: its position in `KeyType::ALL`.
 pub(crate) fn key_type(key_type: gpusort_key_type) -> Result<KeyType, Failure> {
     usize::try_from(key_type).ok().and_then(|i| KeyType::ALL.get(i).copied()).ok_or_else(|| {
@@ -83,7 +81,8 @@ macro_rules! key_type_arms {
     };
 }
 
-pub(crate) use {key_type_arms, with_key_type};
+pub(crate) use key_type_arms;
+pub(crate) use with_key_type;
 
 pub(crate) fn order(order: gpusort_order) -> Result<Order, Failure> {
     match order {
@@ -186,6 +185,7 @@ pub(crate) fn disjoint<A, B>(a: &RawArray<A>, b: &RawArray<B>, what: &str) -> Re
 
 #[cfg(test)]
 mod tests {
+    use super::key_types::*;
     use super::*;
 
     /// The last page of the address space, where the hostile tester's pointer pointed.

@@ -56,8 +56,8 @@ pub unsafe extern "C" fn gpusort_argsort_i32(
     super::argsort(sorter, keys, len, out, order)
 }
 
-/// The stable permutation that sorts `float` keys in IEEE 754 totalOrder (see
-/// `gpusort_sort_keys_f32`) (see `gpusort_argsort_u32`).
+/// The stable permutation that sorts `float` keys (see `gpusort_argsort_u32`), in IEEE 754
+/// totalOrder (see `gpusort_sort_keys_f32`).
 ///
 /// # Safety
 /// As `gpusort_argsort_u32`.
@@ -102,8 +102,8 @@ pub unsafe extern "C" fn gpusort_argsort_i64(
     super::argsort(sorter, keys, len, out, order)
 }
 
-/// The stable permutation that sorts `double` keys in IEEE 754 totalOrder (see
-/// `gpusort_sort_keys_f64`) (see `gpusort_argsort_u32`).
+/// The stable permutation that sorts `double` keys (see `gpusort_argsort_u32`), in IEEE 754
+/// totalOrder (see `gpusort_sort_keys_f64`).
 ///
 /// # Safety
 /// As `gpusort_argsort_u32`.

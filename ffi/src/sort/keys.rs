@@ -38,8 +38,8 @@ pub unsafe extern "C" fn gpusort_sort_keys_i32(
     super::sort_keys(sorter, keys, len, order, algorithm)
 }
 
-/// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder: -NaN
-/// < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+/// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
 ///
 /// # Safety
 /// As `gpusort_sort_keys_u32`.
@@ -84,8 +84,8 @@ pub unsafe extern "C" fn gpusort_sort_keys_i64(
     super::sort_keys(sorter, keys, len, order, algorithm)
 }
 
-/// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder: -NaN
-/// < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+/// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
 ///
 /// # Safety
 /// As `gpusort_sort_keys_u32`.

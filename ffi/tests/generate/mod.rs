@@ -90,18 +90,25 @@ fn doc_lines(text: &str) -> String {
 }
 
 /// `text` as comment lines starting with `prefix`, of at most [`DOC_WIDTH`] characters (but
-/// for single longer words).
+/// for single longer words). A span in backticks is never broken.
 fn wrap(prefix: &str, text: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if last.matches('`').count() % 2 == 1 => *last += &format!(" {word}"),
+            _ => words.push(word.to_owned()),
+        }
+    }
     let mut out = String::new();
     let mut line = String::from(prefix);
-    for word in text.split_whitespace() {
+    for word in words {
         if line.len() > prefix.len() && line.len() + 1 + word.len() > DOC_WIDTH {
             out += &line;
             out += "\n";
             line = String::from(prefix);
         }
         line += " ";
-        line += word;
+        line += &word;
     }
     out + &line + "\n"
 }
@@ -147,7 +154,7 @@ pub const FAMILIES: &[Family] = &[
 it holds its original contents.",
         safety: "`keys` must point to `len` keys that no other thread touches during the call.",
         brief: "Sorts `len` `{c}` keys in `order` (see `gpusort_sort_keys_u32`){float}.",
-        float: ", in IEEE 754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN",
+        float: ", in IEEE 754 totalOrder: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`",
         wide: "",
     },
     Family {
@@ -235,8 +242,8 @@ gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_DESCENDING);   /* idx: 0 2 3 1 *
 ```",
         safety: "`keys` must point to `len` keys that nothing writes during the call; `out` to `len`
 writable `uint64_t` that nothing else touches during the call.",
-        brief: "The stable permutation that sorts `{c}` keys{float} (see `gpusort_argsort_u32`).",
-        float: TOTAL_ORDER,
+        brief: "The stable permutation that sorts `{c}` keys (see `gpusort_argsort_u32`){float}.",
+        float: ", in IEEE 754 totalOrder (see `gpusort_sort_keys_{t}`)",
         wide: "",
     },
     Family {
