@@ -136,15 +136,10 @@ mod tests {
     use super::*;
     use crate::args::key_types::{GPUSORT_KEY_F32, GPUSORT_KEY_I64, GPUSORT_KEY_U32};
     use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING};
-    use crate::error::gpusort_last_error_message;
+    // This thread's last error, read directly (gpusort_last_error_message has its own tests).
+    use crate::failure::last_error;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::{null, null_mut};
-
-    fn last_error() -> String {
-        let mut buf = [0 as std::ffi::c_char; 256];
-        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), null_mut()) };
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
-    }
 
     /// Records of 11 bytes: a tag byte, an unaligned i64 key at offset 1, two bytes of payload.
     fn packed(keys: &[i64]) -> Vec<u8> {

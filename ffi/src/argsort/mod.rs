@@ -1,14 +1,14 @@
 //! The argsort entry points: the stable permutation that sorts an array of keys, as `uint64_t`
 //! indices, the keys only read.
 //!
-//! The generic `argsort` here; `per_key.rs`, generated from the key list, has the
+//! `argsort` here is generic over the key type; `per_key.rs`, generated from the key list, has the
 //! `gpusort_argsort_<t>` entry points that forward to it.
 //!
 //! Why one index type, `uint64_t`, and not a `uint32_t` variant beside it: C lengths are
 //! `size_t`, and an index must reach any of them (a `uint32_t` one stops at 2^32 keys, which
 //! a 16 GiB array of `uint32_t` keys already passes); NumPy's and most data frames' indices are
-//! 64-bit, so their callers pass their own `int64`/`uint64` buffer with no conversion; and six
-//! functions instead of twelve keep the API one obvious choice per key type. The cost, four more
+//! 64-bit, so their callers pass their own `int64`/`uint64` buffer with no conversion; and one
+//! function per key type instead of two keeps the API one obvious choice. The cost, four more
 //! bytes written per key, is small beside the sort: up to 2^32 keys the library sorts with
 //! 32-bit positions and widens them in one parallel pass.
 
@@ -46,15 +46,10 @@ pub(crate) unsafe fn argsort<K: Key>(
 mod tests {
     use super::*;
     use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING};
-    use crate::error::gpusort_last_error_message;
+    // This thread's last error, read directly (gpusort_last_error_message has its own tests).
+    use crate::failure::last_error;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::{null, null_mut};
-
-    fn last_error() -> String {
-        let mut buf = [0 as std::ffi::c_char; 256];
-        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), null_mut()) };
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
-    }
 
     #[test]
     fn permutations_are_stable_in_both_orders() {

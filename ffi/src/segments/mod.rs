@@ -1,7 +1,7 @@
 //! The segmented sort entry points: many independent runs of one key array (with or without
 //! `uint32_t` values), each sorted on its own in one call; the runs are given by offsets.
 //!
-//! The generic `segments` here; `per_key.rs`, generated from the key list, has the
+//! `segments` here is generic over the key type; `per_key.rs`, generated from the key list, has the
 //! `gpusort_sort_segments_<t>` entry points that forward to it. A NULL `values` pointer selects the
 //! keys-only sort (`Sorter::sort_segments_keys`), so one function per key type serves both, as
 //! the offsets are the part that differs from `gpusort_sort_pairs_*` and `gpusort_sort_keys_*`.

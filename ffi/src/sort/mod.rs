@@ -107,19 +107,14 @@ pub unsafe extern "C" fn gpusort_sort_kvp(
 mod tests {
     use super::*;
     use crate::args::{GPUSORT_ALGORITHM_AUTO, GPUSORT_ALGORITHM_BITONIC, GPUSORT_DESCENDING};
-    use crate::error::gpusort_last_error_message;
+    // This thread's last error, read directly (gpusort_last_error_message has its own tests).
+    use crate::failure::last_error;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::null;
 
     /// A pointer to the last page of the address space, and a length that runs far past its end.
     const TOP: usize = usize::MAX & !0xFFF;
     const LONG: usize = usize::MAX / 64;
-
-    fn last_error() -> String {
-        let mut buf = [0 as std::ffi::c_char; 256];
-        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), std::ptr::null_mut()) };
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
-    }
 
     /// `status` must be GPUSORT_INVALID_ARGUMENT, with a message naming `what` and the address
     /// space.

@@ -1,7 +1,7 @@
 //! The top-k entry points: the `k` first keys of an array in an order, sorted, with their input
 //! positions as `uint64_t` indices, the keys only read.
 //!
-//! The generic `top_k` here; `per_key.rs`, generated from the key list, has the
+//! `top_k` here is generic over the key type; `per_key.rs`, generated from the key list, has the
 //! `gpusort_top_k_<t>` entry points that forward to it. The indices are `uint64_t`, as those of
 //! `gpusort_argsort_*`, for the same reasons; a NULL `out_indices` skips them, for callers that
 //! want the values alone (a threshold, the best scores).

@@ -1,6 +1,10 @@
 //! Renders the C ABI's per-key-type sources from the key list (`gpusort_core::KeyType::ALL`): the
 //! `GPUSORT_KEY_*` values and one file of forwarders per family, each family's template once in
 //! [`FAMILIES`]. The files are committed, as cbindgen reads sources, not macro expansions.
+//!
+//! A new key type in the list gets a member of every family and a `GPUSORT_KEY_*` value from the
+//! next blessing. A new family is an entry of `FAMILIES`, its generic function in the `mod.rs` of
+//! its directory, and there `mod <file>;` and `pub use <file>::*;`.
 
 use gpusort_core::KeyType;
 
@@ -11,7 +15,7 @@ const GENERATED: &str = "Generated from the key list by `ffi/tests/generate`: ed
 /// The width doc comments are wrapped to, `///` included.
 const DOC_WIDTH: usize = 100;
 
-/// One family of per-key-type entry points, `gpusort_<stem>_<t>` for every key type `t`.
+/// One family of per-key-type entry points, `<stem><t><suffix>` for every key type `t`.
 ///
 /// In the texts, `{c}` is the C key type, `{t}` the Rust one (`u32`: the end of the name), `{float}`
 /// the family's float note for floating-point keys (nothing for others) and `{wide}` its note for
@@ -70,7 +74,8 @@ impl Family {
             for param in self.params {
                 let (name, ty) = param.split_once(": ").expect("a parameter is `name: type`");
                 args.push(name);
-                out += &format!("    {name}: {},\n", ty.replace('K', t.name()));
+                let ty: Vec<&str> = ty.split(' ').map(|w| if w == "K" { t.name() } else { w }).collect();
+                out += &format!("    {name}: {},\n", ty.join(" "));
             }
             out += &format!(") -> gpusort_status {{\n    super::{}({})\n}}\n", self.generic, args.join(", "));
         }
