@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C ABI (issue 5): builds libgpusort.{so,a}, checks the header compiles as C11 and C++, runs
+# The C ABI: builds libgpusort.{so,a}, checks the header compiles as C11 and C++, runs
 # the C tests (static, plain; shared, with ASan and UBSan), the Python ctypes test, and the fork
 # and memory-limit tests in C and Python. The Rust tests of the C ABI and the header check
 # (cbindgen's output against ffi/include/gpusort.h) are `cargo test -p gpusort-ffi`, part of
@@ -59,7 +59,7 @@ GPUSORT_C_TEST_QUICK=1 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 step "Python ctypes test"
 GPUSORT_LIB="$libdir/libgpusort.so" python3 ffi/python/test_gpusort.py | tee "$out/python.log" | tail -n 3
 
-# Issue 26. Static and without sanitizers: ASan's shadow memory cannot live under the
+# Static and without sanitizers: ASan's shadow memory cannot live under the
 # address-space limit that test sets.
 step "C test: sorting in forked children, and under an address-space limit"
 "$cc" -std=c11 "${warn[@]}" -O1 -Iffi/include ffi/tests/c/test_fork.c "$libdir/libgpusort.a" \

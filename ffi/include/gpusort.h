@@ -150,7 +150,7 @@ typedef uint32_t gpusort_backend;
 // `int64_t`.
 #define GPUSORT_KEY_I64 4
 
-// `double`, in IEEE 754 totalOrder.
+// `double`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f64`).
 #define GPUSORT_KEY_F64 5
 
 // `uint16_t`.
@@ -208,8 +208,8 @@ enum gpusort_status gpusort_argsort_i32(const struct gpusort_sorter *sorter,
                                         uint64_t *out,
                                         gpusort_order order);
 
-// The stable permutation that sorts `float` keys in IEEE 754 totalOrder (see
-// `gpusort_sort_keys_f32` and `gpusort_argsort_u32`).
+// The stable permutation that sorts `float` keys (see `gpusort_argsort_u32`), in IEEE 754
+// totalOrder (see `gpusort_sort_keys_f32`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -239,8 +239,8 @@ enum gpusort_status gpusort_argsort_i64(const struct gpusort_sorter *sorter,
                                         uint64_t *out,
                                         gpusort_order order);
 
-// The stable permutation that sorts `double` keys in IEEE 754 totalOrder (see
-// `gpusort_argsort_u32`).
+// The stable permutation that sorts `double` keys (see `gpusort_argsort_u32`), in IEEE 754
+// totalOrder (see `gpusort_sort_keys_f64`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -249,6 +249,46 @@ enum gpusort_status gpusort_argsort_f64(const struct gpusort_sorter *sorter,
                                         size_t len,
                                         uint64_t *out,
                                         gpusort_order order);
+
+// The stable permutation that sorts `uint16_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_u16(const struct gpusort_sorter *sorter,
+                                        const uint16_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `int16_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i16(const struct gpusort_sorter *sorter,
+                                        const int16_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `uint8_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_u8(const struct gpusort_sorter *sorter,
+                                       const uint8_t *keys,
+                                       size_t len,
+                                       uint64_t *out,
+                                       gpusort_order order);
+
+// The stable permutation that sorts `int8_t` keys (see `gpusort_argsort_u32`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_i8(const struct gpusort_sorter *sorter,
+                                       const int8_t *keys,
+                                       size_t len,
+                                       uint64_t *out,
+                                       gpusort_order order);
 
 // Sorts `len` keys of type `key_type` (`GPUSORT_KEY_U32`, `_I32`, `_F32`, `_U64`, `_I64` or
 // `_F64`; floats in IEEE 754 totalOrder) in GPU memory at `keys`, in place, in `order`, with
@@ -364,6 +404,435 @@ enum gpusort_status gpusort_top_k_device(const struct gpusort_sorter *sorter,
 // `buf` must be valid for writes of `len` bytes; `written` must be NULL or valid for a write.
 enum gpusort_status gpusort_last_error_message(char *buf, size_t len, size_t *written);
 
+// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
+// type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an
+// array of C structs sorted by one field (`sizeof(struct row)`, `offsetof(struct row, field)`).
+// Records with equal keys keep their input order. The key may be unaligned (a packed struct);
+// the records are moved as whole byte blocks, padding included, so only the key bytes need be
+// initialized.
+//
+// Large arrays whose keys the GPU sorts, of records whose size is a multiple of 4 at a 4-byte
+// aligned address, are put in order on the device: extra host memory of one key per record.
+// Otherwise the keys are sorted with their positions on the sorter's backend (the GPU when the
+// sorter picks it) and the records permuted on all cores of the host: extra host memory of a
+// copy of the records, a key and a 4-byte index per record (8-byte past 2^32 records).
+//
+// `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: an unknown order or key type, a
+// `record_size` of 0, a key that does not fit in a record (`key_offset` + key size >
+// `record_size`), `records` NULL with `len` > 0, `len * record_size` past what the address
+// space holds or an array that runs past its end. The record shape is checked even when `len`
+// is 0. On any failure the records hold their original contents (except after
+// `GPUSORT_PANIC`, a bug); out of memory is `GPUSORT_OUT_OF_MEMORY`.
+//
+// ```c
+// struct row { uint32_t id; double score; char name[4]; };
+// struct row rows[3] = {{0, 2.5, "ann"}, {1, -1.0, "bob"}, {2, 2.5, "cat"}};
+// gpusort_sort_records(NULL, rows, 3, sizeof rows[0], offsetof(struct row, score), GPUSORT_KEY_F64,
+//                      GPUSORT_ASCENDING);                    /* ids: 1 0 2 */
+// ```
+//
+// # Safety
+// `records` must point to `len * record_size` bytes, readable and writable, whose key bytes are
+// initialized, and that no other thread touches during the call.
+enum gpusort_status gpusort_sort_records(const struct gpusort_sorter *sorter,
+                                         void *records,
+                                         size_t len,
+                                         size_t record_size,
+                                         size_t key_offset,
+                                         gpusort_key_type key_type,
+                                         gpusort_order order);
+
+// Sorts each segment of `len` `uint32_t` keys on its own, in `order`, stably (equal keys keep
+// their order, ascending and descending alike), each value of `values` moving with its key.
+// Segment `s` is `keys[offsets[s]]` up to (not including) `keys[offsets[s + 1]]`: `offsets`
+// holds `num_offsets` positions (segments + 1) that start at 0, end at `len` and never fall;
+// empty segments are fine, and nothing crosses a segment boundary. A batch of rows of `cols`
+// keys (`torch.sort(dim=-1)`, `np.sort(axis=-1)`) is the offsets `0, cols, 2 * cols, ...`. The
+// segments are sorted together, in one or two sorts of the whole array, on the sorter's backend
+// (the GPU when the sorter picks it); always the stable radix sort, whatever the sorter.
+//
+// `values` may be NULL: the keys alone are sorted. `sorter` may be NULL (the default sorter).
+// `keys` and `values` may be NULL only when `len` is 0, `offsets` only when `num_offsets` is 0,
+// which is an error: the offsets hold at least `{0, len}` (`{0}` when `len` is 0). Offsets that
+// do not cut `len` keys into segments (`num_offsets` 0, a first offset other than 0, a last
+// other than `len`, a fall, more than 2^32 segments), overlapping arrays, or 64-bit keys past
+// 2^32 are `GPUSORT_INVALID_ARGUMENT`. On failure the keys and values hold their original
+// contents (except after `GPUSORT_PANIC`, a bug).
+//
+// ```c
+// uint32_t keys[] = {3, 1, 2, /* | */ 9, 7, /* | */ 5};
+// uint32_t rows[] = {0, 1, 2, 3, 4, 5};
+// const size_t offsets[] = {0, 3, 5, 6};   /* three segments */
+// gpusort_sort_segments_u32(NULL, keys, rows, 6, offsets, 4, GPUSORT_ASCENDING);
+// /* keys: 1 2 3  7 9  5; rows: 1 2 0  4 3  5 */
+// gpusort_sort_segments_u32(NULL, keys, NULL, 6, offsets, 4, GPUSORT_DESCENDING);
+// /* keys: 3 2 1  9 7  5 (keys only) */
+// ```
+//
+// # Safety
+// `keys` must point to `len` keys and `values` (unless NULL) to `len` values that no other
+// thread touches during the call; `offsets` to `num_offsets` `size_t` that nothing writes
+// during the call.
+enum gpusort_status gpusort_sort_segments_u32(const struct gpusort_sorter *sorter,
+                                              uint32_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `int32_t` keys, with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i32(const struct gpusort_sorter *sorter,
+                                              int32_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`), with
+// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_f32(const struct gpusort_sorter *sorter,
+                                              float *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `uint64_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`); up to 2^32 keys.
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_u64(const struct gpusort_sorter *sorter,
+                                              uint64_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `int64_t` keys, with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`); up to 2^32 keys.
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i64(const struct gpusort_sorter *sorter,
+                                              int64_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`), with
+// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32
+// keys.
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_f64(const struct gpusort_sorter *sorter,
+                                              double *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `uint16_t` keys, with their `uint32_t` values or (`values` NULL) alone
+// (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_u16(const struct gpusort_sorter *sorter,
+                                              uint16_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `int16_t` keys, with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i16(const struct gpusort_sorter *sorter,
+                                              int16_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `uint8_t` keys, with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_u8(const struct gpusort_sorter *sorter,
+                                             uint8_t *keys,
+                                             uint32_t *values,
+                                             size_t len,
+                                             const size_t *offsets,
+                                             size_t num_offsets,
+                                             gpusort_order order);
+
+// Sorts each segment of `int8_t` keys, with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_i8(const struct gpusort_sorter *sorter,
+                                             int8_t *keys,
+                                             uint32_t *values,
+                                             size_t len,
+                                             const size_t *offsets,
+                                             size_t num_offsets,
+                                             gpusort_order order);
+
+// Sorts `len` pairs at `data` by key in `order`, values moving with their keys. With
+// `GPUSORT_ALGORITHM_AUTO` or `_RADIX` the sort is stable (pairs with equal keys keep their
+// order, ascending or descending), on every backend.
+//
+// `sorter` may be NULL (the default sorter). `data` may be NULL only when `len` is 0. On failure
+// `data` holds its original contents (except after `GPUSORT_PANIC`, a bug).
+//
+// # Safety
+// `data` must point to `len` pairs that no other thread touches during the call.
+enum gpusort_status gpusort_sort_kvp(const struct gpusort_sorter *sorter,
+                                     struct gpusort_kvp *data,
+                                     size_t len,
+                                     gpusort_order order,
+                                     gpusort_algorithm algorithm);
+
+// Sorts `len` `uint32_t` keys in `order`. `keys` may be NULL only when `len` is 0; on failure
+// it holds its original contents.
+//
+// # Safety
+// `keys` must point to `len` keys that no other thread touches during the call.
+enum gpusort_status gpusort_sort_keys_u32(const struct gpusort_sorter *sorter,
+                                          uint32_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `int32_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i32(const struct gpusort_sorter *sorter,
+                                          int32_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_f32(const struct gpusort_sorter *sorter,
+                                          float *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `uint64_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_u64(const struct gpusort_sorter *sorter,
+                                          uint64_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `int64_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i64(const struct gpusort_sorter *sorter,
+                                          int64_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_f64(const struct gpusort_sorter *sorter,
+                                          double *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `uint16_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_u16(const struct gpusort_sorter *sorter,
+                                          uint16_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `int16_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i16(const struct gpusort_sorter *sorter,
+                                          int16_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `uint8_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_u8(const struct gpusort_sorter *sorter,
+                                         uint8_t *keys,
+                                         size_t len,
+                                         gpusort_order order,
+                                         gpusort_algorithm algorithm);
+
+// Sorts `len` `int8_t` keys in `order` (see `gpusort_sort_keys_u32`).
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_i8(const struct gpusort_sorter *sorter,
+                                         int8_t *keys,
+                                         size_t len,
+                                         gpusort_order order,
+                                         gpusort_algorithm algorithm);
+
+// Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
+// each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
+// array may be NULL only when `len` is 0; the arrays must not overlap
+// (`GPUSORT_INVALID_ARGUMENT`). On failure both hold their original contents.
+//
+// # Safety
+// `keys` and `values` must each point to `len` elements that no other thread touches during
+// the call.
+enum gpusort_status gpusort_sort_pairs_u32(const struct gpusort_sorter *sorter,
+                                           uint32_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `int32_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i32(const struct gpusort_sorter *sorter,
+                                           int32_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint32_t`
+// values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_f32(const struct gpusort_sorter *sorter,
+                                           float *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `uint64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_u64(const struct gpusort_sorter *sorter,
+                                           uint64_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `int64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i64(const struct gpusort_sorter *sorter,
+                                           int64_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint32_t`
+// values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_f64(const struct gpusort_sorter *sorter,
+                                           double *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_u16(const struct gpusort_sorter *sorter,
+                                           uint16_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `int16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i16(const struct gpusort_sorter *sorter,
+                                           int16_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `uint8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_u8(const struct gpusort_sorter *sorter,
+                                          uint8_t *keys,
+                                          uint32_t *values,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `int8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_i8(const struct gpusort_sorter *sorter,
+                                          int8_t *keys,
+                                          uint32_t *values,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
 // Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
 // each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
 // `int64_t *` and `double *` arrays; the bits are moved, never read as numbers). Always stable
@@ -395,7 +864,8 @@ enum gpusort_status gpusort_sort_pairs_i32_u64(const struct gpusort_sorter *sort
                                                gpusort_order order,
                                                gpusort_algorithm algorithm);
 
-// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint64_t`
+// values (see `gpusort_sort_pairs_u32_u64`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32_u64`.
@@ -428,7 +898,8 @@ enum gpusort_status gpusort_sort_pairs_i64_u64(const struct gpusort_sorter *sort
                                                gpusort_order order,
                                                gpusort_algorithm algorithm);
 
-// Sorts `double` keys (totalOrder) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint64_t`
+// values (see `gpusort_sort_pairs_u32_u64`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32_u64`.
@@ -482,521 +953,6 @@ enum gpusort_status gpusort_sort_pairs_i8_u64(const struct gpusort_sorter *sorte
                                               size_t len,
                                               gpusort_order order,
                                               gpusort_algorithm algorithm);
-
-// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
-// type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an
-// array of C structs sorted by one field (`sizeof(struct row)`, `offsetof(struct row, field)`).
-// Records with equal keys keep their input order. The key may be unaligned (a packed struct);
-// the records are moved as whole byte blocks, padding included, so only the key bytes need be
-// initialized.
-//
-// Large arrays whose keys the GPU sorts, of records whose size is a multiple of 4 at a 4-byte
-// aligned address, are put in order on the device: extra host memory of one key per record.
-// Otherwise the keys are sorted with their positions on the sorter's backend (the GPU when the
-// sorter picks it) and the records permuted on all cores of the host: extra host memory of a
-// copy of the records, a key and a 4-byte index per record (8-byte past 2^32 records).
-//
-// `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: an unknown order or key type, a
-// `record_size` of 0, a key that does not fit in a record (`key_offset` + key size >
-// `record_size`), `records` NULL with `len` > 0, `len * record_size` past what the address
-// space holds or an array that runs past its end. The record shape is checked even when `len`
-// is 0. On any failure the records hold their original contents (except after
-// `GPUSORT_PANIC`, a bug); out of memory is `GPUSORT_OUT_OF_MEMORY`.
-//
-// ```c
-// struct row { uint32_t id; double score; char name[4]; };
-// struct row rows[3] = {{0, 2.5, "ann"}, {1, -1.0, "bob"}, {2, 2.5, "cat"}};
-// gpusort_sort_records(NULL, rows, 3, sizeof rows[0], offsetof(struct row, score), GPUSORT_KEY_F64,
-//                      GPUSORT_ASCENDING);                    /* ids: 1 0 2 */
-// ```
-//
-// # Safety
-// `records` must point to `len * record_size` bytes, readable and writable, whose key bytes are
-// initialized, and that no other thread touches during the call.
-enum gpusort_status gpusort_sort_records(const struct gpusort_sorter *sorter,
-                                         void *records,
-                                         size_t len,
-                                         size_t record_size,
-                                         size_t key_offset,
-                                         gpusort_key_type key_type,
-                                         gpusort_order order);
-
-// Sorts each segment of `len` `uint32_t` keys on its own, in `order`, stably (equal keys keep
-// their order, ascending and descending alike), each value of `values` moving with its key.
-// Segment `s` is `keys[offsets[s]]` up to (not including) `keys[offsets[s + 1]]`: `offsets`
-// holds `num_offsets` positions (segments + 1) that start at 0, end at `len` and never fall;
-// empty segments are fine, and nothing crosses a segment boundary. A batch of rows of `cols`
-// keys (`torch.sort(dim=-1)`, `np.sort(axis=-1)`) is the offsets `0, cols, 2 * cols, ...`. The
-// segments are sorted together, in one or two sorts of the whole array, on the sorter's backend
-// (the GPU when the sorter picks it); always the stable radix sort, whatever the sorter.
-//
-// `values` may be NULL: the keys alone are sorted. `sorter` may be NULL (the default sorter).
-// `keys` and `values` may be NULL only when `len` is 0, `offsets` only when `num_offsets` is 0,
-// which is an error: the offsets hold at least `{0, len}` (`{0}` when `len` is 0). Offsets that do not cut `len` keys into
-// segments (`num_offsets` 0, a first offset other than 0, a last other than `len`, a fall, more
-// than 2^32 segments), overlapping arrays, or 64-bit keys past 2^32 are
-// `GPUSORT_INVALID_ARGUMENT`. On failure the keys and values hold their original contents
-// (except after `GPUSORT_PANIC`, a bug).
-//
-// ```c
-// uint32_t keys[] = {3, 1, 2, /* | */ 9, 7, /* | */ 5};
-// uint32_t rows[] = {0, 1, 2, 3, 4, 5};
-// const size_t offsets[] = {0, 3, 5, 6};   /* three segments */
-// gpusort_sort_segments_u32(NULL, keys, rows, 6, offsets, 4, GPUSORT_ASCENDING);
-// /* keys: 1 2 3  7 9  5; rows: 1 2 0  4 3  5 */
-// gpusort_sort_segments_u32(NULL, keys, NULL, 6, offsets, 4, GPUSORT_DESCENDING);
-// /* keys: 3 2 1  9 7  5 (keys only) */
-// ```
-//
-// # Safety
-// `keys` must point to `len` keys and `values` (unless NULL) to `len` values that no other
-// thread touches during the call; `offsets` to `num_offsets` `size_t` that nothing writes
-// during the call.
-enum gpusort_status gpusort_sort_segments_u32(const struct gpusort_sorter *sorter,
-                                              uint32_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts each segment of `int32_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_i32(const struct gpusort_sorter *sorter,
-                                              int32_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`), with
-// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_f32(const struct gpusort_sorter *sorter,
-                                              float *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts each segment of `uint64_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_u64(const struct gpusort_sorter *sorter,
-                                              uint64_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts each segment of `int64_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_i64(const struct gpusort_sorter *sorter,
-                                              int64_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts each segment of `double` keys in IEEE 754 totalOrder, with their `uint32_t` values or
-// (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_f64(const struct gpusort_sorter *sorter,
-                                              double *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// Sorts `len` `uint16_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_u16(const struct gpusort_sorter *sorter,
-                                          uint16_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `uint16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_u16(const struct gpusort_sorter *sorter,
-                                           uint16_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// The stable permutation that sorts `uint16_t` keys (see `gpusort_argsort_u32`).
-//
-// # Safety
-// As `gpusort_argsort_u32`.
-enum gpusort_status gpusort_argsort_u16(const struct gpusort_sorter *sorter,
-                                        const uint16_t *keys,
-                                        size_t len,
-                                        uint64_t *out,
-                                        gpusort_order order);
-
-// Sorts each segment of `uint16_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_u16(const struct gpusort_sorter *sorter,
-                                              uint16_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// The `k` first `uint16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-//
-// # Safety
-// As `gpusort_top_k_u32`.
-enum gpusort_status gpusort_top_k_u16(const struct gpusort_sorter *sorter,
-                                      const uint16_t *keys,
-                                      size_t len,
-                                      size_t k,
-                                      uint16_t *out_keys,
-                                      uint64_t *out_indices,
-                                      gpusort_order order);
-
-// Sorts `len` `int16_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_i16(const struct gpusort_sorter *sorter,
-                                          int16_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `int16_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_i16(const struct gpusort_sorter *sorter,
-                                           int16_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// The stable permutation that sorts `int16_t` keys (see `gpusort_argsort_u32`).
-//
-// # Safety
-// As `gpusort_argsort_u32`.
-enum gpusort_status gpusort_argsort_i16(const struct gpusort_sorter *sorter,
-                                        const int16_t *keys,
-                                        size_t len,
-                                        uint64_t *out,
-                                        gpusort_order order);
-
-// Sorts each segment of `int16_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_i16(const struct gpusort_sorter *sorter,
-                                              int16_t *keys,
-                                              uint32_t *values,
-                                              size_t len,
-                                              const size_t *offsets,
-                                              size_t num_offsets,
-                                              gpusort_order order);
-
-// The `k` first `int16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-//
-// # Safety
-// As `gpusort_top_k_u32`.
-enum gpusort_status gpusort_top_k_i16(const struct gpusort_sorter *sorter,
-                                      const int16_t *keys,
-                                      size_t len,
-                                      size_t k,
-                                      int16_t *out_keys,
-                                      uint64_t *out_indices,
-                                      gpusort_order order);
-
-// Sorts `len` `uint8_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_u8(const struct gpusort_sorter *sorter,
-                                         uint8_t *keys,
-                                         size_t len,
-                                         gpusort_order order,
-                                         gpusort_algorithm algorithm);
-
-// Sorts `uint8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_u8(const struct gpusort_sorter *sorter,
-                                          uint8_t *keys,
-                                          uint32_t *values,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// The stable permutation that sorts `uint8_t` keys (see `gpusort_argsort_u32`).
-//
-// # Safety
-// As `gpusort_argsort_u32`.
-enum gpusort_status gpusort_argsort_u8(const struct gpusort_sorter *sorter,
-                                       const uint8_t *keys,
-                                       size_t len,
-                                       uint64_t *out,
-                                       gpusort_order order);
-
-// Sorts each segment of `uint8_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_u8(const struct gpusort_sorter *sorter,
-                                             uint8_t *keys,
-                                             uint32_t *values,
-                                             size_t len,
-                                             const size_t *offsets,
-                                             size_t num_offsets,
-                                             gpusort_order order);
-
-// The `k` first `uint8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-//
-// # Safety
-// As `gpusort_top_k_u32`.
-enum gpusort_status gpusort_top_k_u8(const struct gpusort_sorter *sorter,
-                                     const uint8_t *keys,
-                                     size_t len,
-                                     size_t k,
-                                     uint8_t *out_keys,
-                                     uint64_t *out_indices,
-                                     gpusort_order order);
-
-// Sorts `len` `int8_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_i8(const struct gpusort_sorter *sorter,
-                                         int8_t *keys,
-                                         size_t len,
-                                         gpusort_order order,
-                                         gpusort_algorithm algorithm);
-
-// Sorts `int8_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_i8(const struct gpusort_sorter *sorter,
-                                          int8_t *keys,
-                                          uint32_t *values,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// The stable permutation that sorts `int8_t` keys (see `gpusort_argsort_u32`).
-//
-// # Safety
-// As `gpusort_argsort_u32`.
-enum gpusort_status gpusort_argsort_i8(const struct gpusort_sorter *sorter,
-                                       const int8_t *keys,
-                                       size_t len,
-                                       uint64_t *out,
-                                       gpusort_order order);
-
-// Sorts each segment of `int8_t` keys, with their `uint32_t` values or (`values` NULL) alone
-// (see `gpusort_sort_segments_u32`).
-//
-// # Safety
-// As `gpusort_sort_segments_u32`.
-enum gpusort_status gpusort_sort_segments_i8(const struct gpusort_sorter *sorter,
-                                             int8_t *keys,
-                                             uint32_t *values,
-                                             size_t len,
-                                             const size_t *offsets,
-                                             size_t num_offsets,
-                                             gpusort_order order);
-
-// The `k` first `int8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-//
-// # Safety
-// As `gpusort_top_k_u32`.
-enum gpusort_status gpusort_top_k_i8(const struct gpusort_sorter *sorter,
-                                     const int8_t *keys,
-                                     size_t len,
-                                     size_t k,
-                                     int8_t *out_keys,
-                                     uint64_t *out_indices,
-                                     gpusort_order order);
-
-// Sorts `len` pairs at `data` by key in `order`, values moving with their keys. With
-// `GPUSORT_ALGORITHM_AUTO` or `_RADIX` the sort is stable (pairs with equal keys keep their
-// order, ascending or descending), on every backend.
-//
-// `sorter` may be NULL (the default sorter). `data` may be NULL only when `len` is 0. On failure
-// `data` holds its original contents (except after `GPUSORT_PANIC`, a bug).
-//
-// # Safety
-// `data` must point to `len` pairs that no other thread touches during the call.
-enum gpusort_status gpusort_sort_kvp(const struct gpusort_sorter *sorter,
-                                     struct gpusort_kvp *data,
-                                     size_t len,
-                                     gpusort_order order,
-                                     gpusort_algorithm algorithm);
-
-// Sorts `len` `uint32_t` keys in `order`. `keys` may be NULL only when `len` is 0; on failure
-// it holds its original contents.
-//
-// # Safety
-// `keys` must point to `len` keys that no other thread touches during the call.
-enum gpusort_status gpusort_sort_keys_u32(const struct gpusort_sorter *sorter,
-                                          uint32_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `len` `int32_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_i32(const struct gpusort_sorter *sorter,
-                                          int32_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_f32(const struct gpusort_sorter *sorter,
-                                          float *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `len` `uint64_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_u64(const struct gpusort_sorter *sorter,
-                                          uint64_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `len` `int64_t` keys in `order` (see `gpusort_sort_keys_u32`).
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_i64(const struct gpusort_sorter *sorter,
-                                          int64_t *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder
-// as `gpusort_sort_keys_f32` does.
-//
-// # Safety
-// As `gpusort_sort_keys_u32`.
-enum gpusort_status gpusort_sort_keys_f64(const struct gpusort_sorter *sorter,
-                                          double *keys,
-                                          size_t len,
-                                          gpusort_order order,
-                                          gpusort_algorithm algorithm);
-
-// Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
-// each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
-// array may be NULL only when `len` is 0; the arrays must not overlap
-// (`GPUSORT_INVALID_ARGUMENT`). On failure both hold their original contents.
-//
-// # Safety
-// `keys` and `values` must each point to `len` elements that no other thread touches during
-// the call.
-enum gpusort_status gpusort_sort_pairs_u32(const struct gpusort_sorter *sorter,
-                                           uint32_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// Sorts `int32_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_i32(const struct gpusort_sorter *sorter,
-                                           int32_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint32_t` values
-// (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_f32(const struct gpusort_sorter *sorter,
-                                           float *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// Sorts `uint64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_u64(const struct gpusort_sorter *sorter,
-                                           uint64_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// Sorts `int64_t` keys with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_i64(const struct gpusort_sorter *sorter,
-                                           int64_t *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
-
-// Sorts `double` keys (totalOrder) with their `uint32_t` values (see `gpusort_sort_pairs_u32`).
-//
-// # Safety
-// As `gpusort_sort_pairs_u32`.
-enum gpusort_status gpusort_sort_pairs_f64(const struct gpusort_sorter *sorter,
-                                           double *keys,
-                                           uint32_t *values,
-                                           size_t len,
-                                           gpusort_order order,
-                                           gpusort_algorithm algorithm);
 
 // Creates a sorter on `backend` (`GPUSORT_BACKEND_AUTO`, `_CPU` or `_CUDA`) and stores it in
 // `*out`. `GPUSORT_BACKEND_AUTO` and `_CPU` always succeed; `_CUDA` fails with
@@ -1117,9 +1073,9 @@ enum gpusort_status gpusort_top_k_i32(const struct gpusort_sorter *sorter,
                                       uint64_t *out_indices,
                                       gpusort_order order);
 
-// The `k` first `float` keys in `order`, in IEEE 754 totalOrder (`-NaN < -inf < ... < -0.0 <
-// +0.0 < ... < +inf < +NaN`: a NaN is among the largest keys, or the smallest when negative),
-// with their positions (see `gpusort_top_k_u32`).
+// The `k` first `float` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`: a
+// NaN is among the largest keys, or the smallest when negative), with their positions (see
+// `gpusort_top_k_u32`).
 //
 // # Safety
 // As `gpusort_top_k_u32`.
@@ -1155,8 +1111,9 @@ enum gpusort_status gpusort_top_k_i64(const struct gpusort_sorter *sorter,
                                       uint64_t *out_indices,
                                       gpusort_order order);
 
-// The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_top_k_f32`),
-// with their positions (see `gpusort_top_k_u32`).
+// The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`: a
+// NaN is among the largest keys, or the smallest when negative), with their positions (see
+// `gpusort_top_k_u32`).
 //
 // # Safety
 // As `gpusort_top_k_u32`.
@@ -1167,6 +1124,54 @@ enum gpusort_status gpusort_top_k_f64(const struct gpusort_sorter *sorter,
                                       double *out_keys,
                                       uint64_t *out_indices,
                                       gpusort_order order);
+
+// The `k` first `uint16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_u16(const struct gpusort_sorter *sorter,
+                                      const uint16_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      uint16_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `int16_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i16(const struct gpusort_sorter *sorter,
+                                      const int16_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      int16_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `uint8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_u8(const struct gpusort_sorter *sorter,
+                                     const uint8_t *keys,
+                                     size_t len,
+                                     size_t k,
+                                     uint8_t *out_keys,
+                                     uint64_t *out_indices,
+                                     gpusort_order order);
+
+// The `k` first `int8_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_i8(const struct gpusort_sorter *sorter,
+                                     const int8_t *keys,
+                                     size_t len,
+                                     size_t k,
+                                     int8_t *out_keys,
+                                     uint64_t *out_indices,
+                                     gpusort_order order);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,7 +29,13 @@ OK, INVALID_ARGUMENT, BUFFER_TOO_SMALL = 0, 1, 8
 ASCENDING, DESCENDING = 0, 1
 ALGORITHM_AUTO, ALGORITHM_RADIX, ALGORITHM_BITONIC, ALGORITHM_ODD_EVEN_MERGE = 0, 1, 2, 3
 BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA = 0, 1, 2
-KEY_U32, KEY_I32, KEY_F32, KEY_U64, KEY_I64, KEY_F64 = range(6)
+# The key types this wrapper sorts, in the order of the C GPUSORT_KEY_* values (gpusort.h, which
+# has the 16- and 8-bit ones after these): the name the C functions end with, the kind and size.
+_KEYS = (
+    ("u32", "unsigned", 4), ("i32", "signed", 4), ("f32", "float", 4),
+    ("u64", "unsigned", 8), ("i64", "signed", 8), ("f64", "float", 8),
+)
+KEY_U32, KEY_I32, KEY_F32, KEY_U64, KEY_I64, KEY_F64 = range(len(_KEYS))
 
 
 class Kvp(ctypes.Structure):
@@ -58,7 +64,7 @@ def _find_library():
     return ctypes.util.find_library("gpusort") or "libgpusort.so"
 
 
-_ALL_KEYS = ("u32", "i32", "f32", "u64", "i64", "f64")
+_ALL_KEYS = tuple(name for name, _, _ in _KEYS)
 _lib = ctypes.CDLL(_find_library())
 _status, _ptr, _size = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
 _u32 = ctypes.c_uint32
@@ -88,10 +94,7 @@ _lib.gpusort_sorter_free.argtypes = [_ptr]
 # Struct format letters by kind. The letter alone does not say the size ('L' and 'l' are 4 bytes
 # on some platforms, 8 on others): the key type comes from the kind and the buffer's item size.
 _UNSIGNED, _SIGNED, _FLOAT = "BHILQN", "bhilqn", "efd"
-_KEY_TYPES = {
-    ("unsigned", 4): "u32", ("signed", 4): "i32", ("float", 4): "f32",
-    ("unsigned", 8): "u64", ("signed", 8): "i64", ("float", 8): "f64",
-}
+_KEY_TYPES = {(kind, size): name for name, kind, size in _KEYS}
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 _ALGORITHMS, _BACKENDS = range(4), range(3)
 

@@ -1,4 +1,4 @@
-"""gpusort through ctypes in processes forked from one that sorted (issue 26): multiprocessing
+"""gpusort through ctypes in processes forked from one that sorted: multiprocessing
 with the fork start method, a Process and a Pool, after the parent sorted enough to start
 gpusort's worker threads. The children must sort correctly; a child that hangs (waiting on the
 parent's threads, which a fork does not copy) is killed at the deadline and fails the test.

@@ -26,9 +26,9 @@ mod on_device {
     use std::ffi::c_void;
 
     use gpusort_core::cudarc::driver::sys::CUstream;
-    use gpusort_core::{KeyType as DeviceKeyType, SortError, Sorter};
+    use gpusort_core::{KeyType, SortError, Sorter};
 
-    use crate::args::{gpusort_algorithm, gpusort_key_type, gpusort_order, key_type, KeyType};
+    use crate::args::{gpusort_algorithm, gpusort_key_type, gpusort_order, key_type};
     use crate::failure::Failure;
     use crate::sort::with_sorter;
     use crate::sorter::gpusort_sorter;
@@ -41,7 +41,7 @@ mod on_device {
         ord: gpusort_order,
         alg: gpusort_algorithm,
         key: gpusort_key_type,
-        call: impl FnOnce(&Sorter, DeviceKeyType) -> Result<(), SortError>,
+        call: impl FnOnce(&Sorter, KeyType) -> Result<(), SortError>,
     ) -> gpusort_status {
         with_sorter(sorter, ord, alg, |s| {
             let key = device_key_type(key)?;
@@ -55,27 +55,22 @@ mod on_device {
         stream.cast()
     }
 
-    /// The key types the device sorts; the 16- and 8-bit ones sort from host memory only.
-    fn device_key_type(key: gpusort_key_type) -> Result<DeviceKeyType, Failure> {
-        Ok(match key_type(key)? {
-            KeyType::U32 => DeviceKeyType::U32,
-            KeyType::I32 => DeviceKeyType::I32,
-            KeyType::F32 => DeviceKeyType::F32,
-            KeyType::U64 => DeviceKeyType::U64,
-            KeyType::I64 => DeviceKeyType::I64,
-            KeyType::F64 => DeviceKeyType::F64,
-            small => {
-                return Err(SortError::Unsupported {
-                    backend: "cuda",
-                    what: format!(
-                        "device arrays of {}-bit keys ({small:?}): the device entry points take 32- and \
-                         64-bit keys; smaller ones sort from host memory",
-                        small.size() * 8
-                    ),
-                }
-                .into())
+    /// The key types the device sorts (`KeyType::sorts_on_device`); the 16- and 8-bit ones sort
+    /// from host memory only.
+    fn device_key_type(key: gpusort_key_type) -> Result<KeyType, Failure> {
+        let key = key_type(key)?;
+        if !key.sorts_on_device() {
+            return Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!(
+                    "device arrays of {}-bit keys ({key:?}): the device entry points take 32- and 64-bit keys; \
+                     smaller ones sort from host memory",
+                    key.size() * 8
+                ),
             }
-        })
+            .into());
+        }
+        Ok(key)
     }
 }
 
@@ -253,6 +248,7 @@ mod tests {
     //! The checks that need no GPU run everywhere; the sorts skip without one unless
     //! `GPUSORT_REQUIRE_GPU=1` (the GPU script sets it).
     use super::*;
+    use crate::args::key_types::*;
     use crate::args::*;
     use crate::sorter::{gpusort_sorter_free, gpusort_sorter_new};
     use gpusort_core::cudarc::driver::{CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};

@@ -4,14 +4,14 @@
 //! The record size is known only at run time, so `Sorter::sort_by_key` (generic over a `Copy`
 //! record type) cannot take them; `Sorter::sort_records_uninit` takes them as opaque bytes (their
 //! padding may be uninitialised). This file checks the pointer and the layout, and picks the key
-//! type.
+//! type (`with_key_type!`).
 
 use std::ffi::c_void;
 use std::mem::MaybeUninit;
 
-use gpusort_core::{SortError, Sorter};
+use gpusort_core::{KeyType, SortError, Sorter};
 
-use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, KeyType, GPUSORT_ALGORITHM_AUTO};
+use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, with_key_type, GPUSORT_ALGORITHM_AUTO};
 use crate::failure::Failure;
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
@@ -81,18 +81,7 @@ fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
     let (size, offset, key) = (r.size, r.offset, r.key);
     // SAFETY: as `gpusort_sort_records` requires of its caller.
     let records = unsafe { r.into_slice() };
-    match key {
-        KeyType::U32 => s.sort_records_uninit::<u32>(records, size, offset),
-        KeyType::I32 => s.sort_records_uninit::<i32>(records, size, offset),
-        KeyType::F32 => s.sort_records_uninit::<f32>(records, size, offset),
-        KeyType::U64 => s.sort_records_uninit::<u64>(records, size, offset),
-        KeyType::I64 => s.sort_records_uninit::<i64>(records, size, offset),
-        KeyType::F64 => s.sort_records_uninit::<f64>(records, size, offset),
-        KeyType::U16 => s.sort_records_uninit::<u16>(records, size, offset),
-        KeyType::I16 => s.sort_records_uninit::<i16>(records, size, offset),
-        KeyType::U8 => s.sort_records_uninit::<u8>(records, size, offset),
-        KeyType::I8 => s.sort_records_uninit::<i8>(records, size, offset),
-    }
+    with_key_type!(key, K => s.sort_records_uninit::<K>(records, size, offset))
 }
 
 /// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
@@ -145,16 +134,12 @@ pub unsafe extern "C" fn gpusort_sort_records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING, GPUSORT_KEY_F32, GPUSORT_KEY_I64, GPUSORT_KEY_U32};
-    use crate::error::gpusort_last_error_message;
+    use crate::args::key_types::{GPUSORT_KEY_F32, GPUSORT_KEY_I64, GPUSORT_KEY_U32};
+    use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING};
+    // This thread's last error, read directly (gpusort_last_error_message has its own tests).
+    use crate::failure::last_error;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::{null, null_mut};
-
-    fn last_error() -> String {
-        let mut buf = [0 as std::ffi::c_char; 256];
-        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), null_mut()) };
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
-    }
 
     /// Records of 11 bytes: a tag byte, an unaligned i64 key at offset 1, two bytes of payload.
     fn packed(keys: &[i64]) -> Vec<u8> {

@@ -1,4 +1,4 @@
-/* Checks of what real programs and hostile callers do (issue 26): arrays that run past the end
+/* Checks of what real programs and hostile callers do: arrays that run past the end
  * of the address space, lengths 0 and 1 with every algorithm on every backend, and giving memory
  * back. Included by test_gpusort.c after its helpers (check, last_error_contains, TYPES), so
  * that the tests stay one translation unit, built by ci/ffi.sh as before. */

@@ -1,4 +1,4 @@
-/* gpusort's C API in a forked child and under an address-space limit (issue 26):
+/* gpusort's C API in a forked child and under an address-space limit:
  * - after the parent sorted 1.5M keys (so gpusort's worker threads exist), a forked child sorts
  *   2M keys, pairs, split pairs, an argsort and records correctly: the threads are made anew there;
  * - a child that limits its address space to 1 GB (RLIMIT_AS) and sorts 50M split pairs, and one

@@ -1,8 +1,8 @@
 //! The top-k entry points: the `k` first keys of an array in an order, sorted, with their input
 //! positions as `uint64_t` indices, the keys only read.
 //!
-//! One function per key type, written out as in `sort` (cbindgen reads signatures, not macro
-//! expansions), each forwarding to the generic `top_k`. The indices are `uint64_t`, as those of
+//! `top_k` here is generic over the key type; `per_key.rs`, generated from the key list, has the
+//! `gpusort_top_k_<t>` entry points that forward to it. The indices are `uint64_t`, as those of
 //! `gpusort_argsort_*`, for the same reasons; a NULL `out_indices` skips them, for callers that
 //! want the values alone (a threshold, the best scores).
 //!
@@ -20,6 +20,10 @@ use crate::failure::Failure;
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+
+mod per_key;
+
+pub use per_key::*;
 
 /// Bytes per parallel task of the copy out; below one piece the calling thread copies alone.
 const COPY_PIECE: usize = 1 << 20;
@@ -72,133 +76,6 @@ fn copy_out<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
     });
 }
 
-/// Writes the `k` smallest of `len` `uint32_t` keys (the `k` largest with `GPUSORT_DESCENDING`),
-/// sorted in `order`, to `out_keys`, and where each stood in `keys` to `out_indices`: exactly
-/// the first `k` entries of a stable sort, as `gpusort_argsort_u32` would order them, so equal
-/// keys come in increasing position and ties at the `k`-th key go to the earliest positions
-/// (descending too). `keys[out_indices[i]] == out_keys[i]`. The keys are only read. Without
-/// sorting the rest: the `k` are picked on all host cores in one to three passes over the keys,
-/// then only they are sorted, on the sorter's backend (the GPU when the sorter picks it).
-///
-/// `k` runs from 0 to `len` (`GPUSORT_INVALID_ARGUMENT` above); `out_keys` holds `k` keys and
-/// `out_indices`, unless NULL (the keys alone), `k` indices. `sorter` may be NULL (the default
-/// sorter). `keys` may be NULL only when `len` is 0, the outputs only when `k` is 0; arrays must
-/// be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure the outputs are not
-/// written: they hold their original contents (except after `GPUSORT_PANIC`, a bug).
-///
-/// ```c
-/// uint32_t keys[] = {30, 10, 30, 20, 10};
-/// uint32_t best[3];
-/// uint64_t at[3];
-/// gpusort_top_k_u32(NULL, keys, 5, 3, best, at, GPUSORT_ASCENDING);    /* best: 10 10 20, at: 1 4 3 */
-/// gpusort_top_k_u32(NULL, keys, 5, 1, best, NULL, GPUSORT_DESCENDING); /* best: 30 (keys only) */
-/// ```
-///
-/// # Safety
-/// `keys` must point to `len` keys that nothing writes during the call; `out_keys` to `k`
-/// writable keys and `out_indices` (unless NULL) to `k` writable `uint64_t`, which nothing else
-/// touches during the call.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_u32(
-    sorter: *const gpusort_sorter,
-    keys: *const u32,
-    len: usize,
-    k: usize,
-    out_keys: *mut u32,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
-/// The `k` first `int32_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-///
-/// # Safety
-/// As `gpusort_top_k_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_i32(
-    sorter: *const gpusort_sorter,
-    keys: *const i32,
-    len: usize,
-    k: usize,
-    out_keys: *mut i32,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
-/// The `k` first `float` keys in `order`, in IEEE 754 totalOrder (`-NaN < -inf < ... < -0.0 <
-/// +0.0 < ... < +inf < +NaN`: a NaN is among the largest keys, or the smallest when negative),
-/// with their positions (see `gpusort_top_k_u32`).
-///
-/// # Safety
-/// As `gpusort_top_k_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_f32(
-    sorter: *const gpusort_sorter,
-    keys: *const f32,
-    len: usize,
-    k: usize,
-    out_keys: *mut f32,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
-/// The `k` first `uint64_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-///
-/// # Safety
-/// As `gpusort_top_k_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_u64(
-    sorter: *const gpusort_sorter,
-    keys: *const u64,
-    len: usize,
-    k: usize,
-    out_keys: *mut u64,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
-/// The `k` first `int64_t` keys in `order`, with their positions (see `gpusort_top_k_u32`).
-///
-/// # Safety
-/// As `gpusort_top_k_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_i64(
-    sorter: *const gpusort_sorter,
-    keys: *const i64,
-    len: usize,
-    k: usize,
-    out_keys: *mut i64,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
-/// The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_top_k_f32`),
-/// with their positions (see `gpusort_top_k_u32`).
-///
-/// # Safety
-/// As `gpusort_top_k_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_top_k_f64(
-    sorter: *const gpusort_sorter,
-    keys: *const f64,
-    len: usize,
-    k: usize,
-    out_keys: *mut f64,
-    out_indices: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    top_k(sorter, keys, len, k, out_keys, out_indices, order)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +104,10 @@ mod tests {
         assert_eq!(best.map(f64::to_bits), at.map(|i| keys[i as usize].to_bits()));
         let st = unsafe { gpusort_top_k_i64(null(), null(), 0, 0, null_mut(), null_mut(), 0) };
         assert_eq!(st, GPUSORT_OK, "n = 0 and k = 0 with NULL arrays");
+        let (mut best, mut at) = ([0u16; 2], [0u64; 2]);
+        let keys = [7u16, 65535, 7, 0];
+        let st = unsafe { gpusort_top_k_u16(null(), keys.as_ptr(), 4, 2, best.as_mut_ptr(), at.as_mut_ptr(), 0) };
+        assert_eq!((st, best, at), (GPUSORT_OK, [0, 7], [3, 0]));
     }
 
     #[test]

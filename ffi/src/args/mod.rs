@@ -1,5 +1,6 @@
 //! The integer options C passes (order, algorithm, backend, key type), and raw pointers checked,
-//! then turned into slices.
+//! then turned into slices. The `GPUSORT_KEY_*` values are in `key_types.rs`, generated from the
+//! key list.
 //!
 //! Options are plain integers, not Rust enums, so an out-of-range value from C is an
 //! `GPUSORT_INVALID_ARGUMENT` instead of undefined behaviour.
@@ -7,7 +8,7 @@
 use std::mem::{align_of, size_of};
 use std::ops::Range;
 
-use gpusort_core::{Algorithm, Order};
+use gpusort_core::{Algorithm, KeyType, Order};
 
 use crate::failure::Failure;
 
@@ -46,69 +47,42 @@ pub const GPUSORT_BACKEND_CUDA: gpusort_backend = 2;
 /// The type of the key inside a record (`gpusort_sort_records`), or of the keys of a device
 /// array (`gpusort_sort_device_*`, `gpusort_top_k_device`): one of the `GPUSORT_KEY_*` values.
 pub type gpusort_key_type = u32;
-/// `uint32_t`.
-pub const GPUSORT_KEY_U32: gpusort_key_type = 0;
-/// `int32_t`.
-pub const GPUSORT_KEY_I32: gpusort_key_type = 1;
-/// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`).
-pub const GPUSORT_KEY_F32: gpusort_key_type = 2;
-/// `uint64_t`.
-pub const GPUSORT_KEY_U64: gpusort_key_type = 3;
-/// `int64_t`.
-pub const GPUSORT_KEY_I64: gpusort_key_type = 4;
-/// `double`, in IEEE 754 totalOrder.
-pub const GPUSORT_KEY_F64: gpusort_key_type = 5;
-/// `uint16_t`.
-pub const GPUSORT_KEY_U16: gpusort_key_type = 6;
-/// `int16_t`.
-pub const GPUSORT_KEY_I16: gpusort_key_type = 7;
-/// `uint8_t`.
-pub const GPUSORT_KEY_U8: gpusort_key_type = 8;
-/// `int8_t`.
-pub const GPUSORT_KEY_I8: gpusort_key_type = 9;
+pub(crate) mod key_types;
 
-/// A checked `gpusort_key_type`: which Rust key type to read from the records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KeyType {
-    U32,
-    I32,
-    F32,
-    U64,
-    I64,
-    F64,
-    U16,
-    I16,
-    U8,
-    I8,
-}
-
-impl KeyType {
-    /// The key's size in bytes.
-    pub(crate) fn size(self) -> usize {
-        match self {
-            KeyType::U32 | KeyType::I32 | KeyType::F32 => 4,
-            KeyType::U64 | KeyType::I64 | KeyType::F64 => 8,
-            KeyType::U16 | KeyType::I16 => 2,
-            KeyType::U8 | KeyType::I8 => 1,
-        }
-    }
-}
-
+/// The key type a `gpusort_key_type` value names: its position in `KeyType::ALL`.
 pub(crate) fn key_type(key_type: gpusort_key_type) -> Result<KeyType, Failure> {
-    match key_type {
-        GPUSORT_KEY_U32 => Ok(KeyType::U32),
-        GPUSORT_KEY_I32 => Ok(KeyType::I32),
-        GPUSORT_KEY_F32 => Ok(KeyType::F32),
-        GPUSORT_KEY_U64 => Ok(KeyType::U64),
-        GPUSORT_KEY_I64 => Ok(KeyType::I64),
-        GPUSORT_KEY_F64 => Ok(KeyType::F64),
-        GPUSORT_KEY_U16 => Ok(KeyType::U16),
-        GPUSORT_KEY_I16 => Ok(KeyType::I16),
-        GPUSORT_KEY_U8 => Ok(KeyType::U8),
-        GPUSORT_KEY_I8 => Ok(KeyType::I8),
-        other => Err(Failure::invalid(format!("key type {other} is not one of the GPUSORT_KEY_* values (0..=9)"))),
-    }
+    usize::try_from(key_type).ok().and_then(|i| KeyType::ALL.get(i).copied()).ok_or_else(|| {
+        let last = KeyType::ALL.len() - 1;
+        Failure::invalid(format!("key type {key_type} is not one of the GPUSORT_KEY_* values (0..={last})"))
+    })
 }
+
+/// Evaluates `$body` with the type alias `$K` naming the Rust type of the `KeyType` `$key_type`,
+/// as `gpusort_core::with_key_type!` does inside the core crate: out of it, a match on the
+/// `#[non_exhaustive]` `KeyType` needs a last arm, which this one adds.
+macro_rules! with_key_type {
+    ($key_type:expr, $K:ident => $body:expr) => {
+        gpusort_core::key_types!(crate::args::key_type_arms! { $key_type, $K, $body })
+    };
+}
+
+/// The arms of `with_key_type!`, one per entry of the key list.
+macro_rules! key_type_arms {
+    ({ $key_type:expr, $K:ident, $body:expr } $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
+        match $key_type {
+            $(
+                gpusort_core::KeyType::$v => {
+                    type $K = $t;
+                    $body
+                }
+            )*
+            other => unreachable!("key type {other} is not in the key list"),
+        }
+    };
+}
+
+pub(crate) use key_type_arms;
+pub(crate) use with_key_type;
 
 pub(crate) fn order(order: gpusort_order) -> Result<Order, Failure> {
     match order {
@@ -211,6 +185,7 @@ pub(crate) fn disjoint<A, B>(a: &RawArray<A>, b: &RawArray<B>, what: &str) -> Re
 
 #[cfg(test)]
 mod tests {
+    use super::key_types::*;
     use super::*;
 
     /// The last page of the address space, where the hostile tester's pointer pointed.
@@ -228,7 +203,10 @@ mod tests {
         assert_eq!(key_type(GPUSORT_KEY_I16).map(KeyType::size).ok(), Some(2));
         assert_eq!(key_type(GPUSORT_KEY_U8).map(KeyType::size).ok(), Some(1));
         assert_eq!(key_type(GPUSORT_KEY_I32).map(KeyType::size).ok(), Some(4));
-        assert!(key_type(10).unwrap_err().message.contains("key type 10"));
+        assert_eq!(key_type(GPUSORT_KEY_U32).ok(), Some(KeyType::U32));
+        assert_eq!(key_type(GPUSORT_KEY_I8).ok(), Some(KeyType::I8));
+        let message = key_type(10).unwrap_err().message;
+        assert_eq!(message, "key type 10 is not one of the GPUSORT_KEY_* values (0..=9)");
         assert!(key_type(u32::MAX).is_err());
     }
 

@@ -1,13 +1,12 @@
-//! Split pairs with 64-bit values: `gpusort_sort_pairs_<key>_u64`, one per key type, beside the
-//! `uint32_t`-value family of `sort.rs` (`gpusort_sort_pairs_<key>`). Written out, as there
-//! (cbindgen reads signatures, not macro expansions), each forwarding to the generic `sort::pairs`.
+//! The `gpusort_sort_pairs_<t>_u64` entry points, one per key type. Split pairs with 64-bit values,
+//! each forwarding to `sort_pairs`. The values are opaque 8-byte payloads moved bit for bit:
+//! `int64_t` or `double` arrays pass as `(uint64_t *)`. On the GPU the keys are argsorted there and
+//! both arrays permuted on the host (`Sorter::sort_pairs`), so every backend gives the same result.
 //!
-//! The values are opaque 8-byte payloads moved bit for bit: `int64_t` or `double` arrays pass as
-//! `(uint64_t *)`. On the GPU the keys are argsorted there and both arrays permuted on the host
-//! (`Sorter::sort_pairs`), so every backend gives the same result.
+//! Generated from the key list by `ffi/tests/generate`: edit the template there, then
+//! `GPUSORT_BLESS=1 cargo test -p gpusort-ffi --test header` rewrites this file.
 
 use crate::args::{gpusort_algorithm, gpusort_order};
-use crate::sort::pairs;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
 
@@ -33,7 +32,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int32_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -49,10 +48,11 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `float` keys (totalOrder, see `gpusort_sort_keys_f32`) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+/// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint64_t`
+/// values (see `gpusort_sort_pairs_u32_u64`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32_u64`.
@@ -65,7 +65,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f32_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -81,7 +81,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int64_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -97,10 +97,11 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `double` keys (totalOrder) with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+/// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint64_t`
+/// values (see `gpusort_sort_pairs_u32_u64`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32_u64`.
@@ -113,7 +114,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_f64_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -129,7 +130,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u16_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int16_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -145,7 +146,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i16_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `uint8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -161,7 +162,7 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u8_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
 /// Sorts `int8_t` keys with their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
@@ -177,36 +178,5 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i8_u64(
     order: gpusort_order,
     algorithm: gpusort_algorithm,
 ) -> gpusort_status {
-    pairs(sorter, keys, values, len, order, algorithm)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::args::GPUSORT_ALGORITHM_BITONIC;
-    use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
-
-    #[test]
-    fn values_keep_all_64_bits_and_overlap_is_refused() {
-        let mut keys = [3i64, -1, 3, 0];
-        let mut rows = [u64::MAX, 1 << 40, 7, 0];
-        let st = unsafe { gpusort_sort_pairs_i64_u64(std::ptr::null(), keys.as_mut_ptr(), rows.as_mut_ptr(), 4, 0, 0) };
-        assert_eq!((st, keys, rows), (GPUSORT_OK, [-1, 0, 3, 3], [1 << 40, 0, u64::MAX, 7]));
-        // Stable descending too, and with a sorting network asked for.
-        let mut keys = [1.5f32, 2.0, 1.5];
-        let mut rows = [10u64 << 33, 11, 12 << 33];
-        let (k, v) = (keys.as_mut_ptr(), rows.as_mut_ptr());
-        let st = unsafe { gpusort_sort_pairs_f32_u64(std::ptr::null(), k, v, 3, 1, GPUSORT_ALGORITHM_BITONIC) };
-        assert_eq!((st, keys, rows), (GPUSORT_OK, [2.0, 1.5, 1.5], [11, 10 << 33, 12 << 33]));
-        let mut buf = [5u64, 4, 3, 2];
-        let p = buf.as_mut_ptr();
-        let st = unsafe { gpusort_sort_pairs_u64_u64(std::ptr::null(), p, p.add(1), 3, 0, 0) };
-        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
-        let st = unsafe { gpusort_sort_pairs_u32_u64(std::ptr::null(), std::ptr::null_mut(), p, 2, 0, 0) };
-        assert_eq!((st, buf), (GPUSORT_INVALID_ARGUMENT, [5, 4, 3, 2]));
-        let st = unsafe {
-            gpusort_sort_pairs_u32_u64(std::ptr::null(), std::ptr::null_mut(), std::ptr::null_mut(), 0, 0, 0)
-        };
-        assert_eq!(st, GPUSORT_OK);
-    }
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }

@@ -1,14 +1,14 @@
 //! The argsort entry points: the stable permutation that sorts an array of keys, as `uint64_t`
 //! indices, the keys only read.
 //!
-//! One function per key type, written out as in `sort` (cbindgen reads signatures, not macro
-//! expansions), each forwarding to the generic `argsort`.
+//! `argsort` here is generic over the key type; `per_key.rs`, generated from the key list, has the
+//! `gpusort_argsort_<t>` entry points that forward to it.
 //!
 //! Why one index type, `uint64_t`, and not a `uint32_t` variant beside it: C lengths are
 //! `size_t`, and an index must reach any of them (a `uint32_t` one stops at 2^32 keys, which
 //! a 16 GiB array of `uint32_t` keys already passes); NumPy's and most data frames' indices are
-//! 64-bit, so their callers pass their own `int64`/`uint64` buffer with no conversion; and six
-//! functions instead of twelve keep the API one obvious choice per key type. The cost, four more
+//! 64-bit, so their callers pass their own `int64`/`uint64` buffer with no conversion; and one
+//! function per key type instead of two keeps the API one obvious choice. The cost, four more
 //! bytes written per key, is small beside the sort: up to 2^32 keys the library sorts with
 //! 32-bit positions and widens them in one parallel pass.
 
@@ -18,6 +18,10 @@ use crate::args::{disjoint, gpusort_order, RawArray, GPUSORT_ALGORITHM_AUTO};
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+
+mod per_key;
+
+pub use per_key::*;
 
 pub(crate) unsafe fn argsort<K: Key>(
     sorter: *const gpusort_sorter,
@@ -38,130 +42,14 @@ pub(crate) unsafe fn argsort<K: Key>(
     })
 }
 
-/// Writes to `out` the stable permutation that sorts `len` `uint32_t` keys in `order`:
-/// `keys[out[0]]`, `keys[out[1]]`, ... are in order, and equal keys keep their input order
-/// (ascending and descending alike: descending is not the ascending result reversed). The keys
-/// are only read. Always the stable radix sort, on the sorter's backend (the GPU when the sorter
-/// picks it; past 2^32 keys, the CPU).
-///
-/// Indices are `uint64_t` for every key type, so that any `size_t` length is reachable and
-/// NumPy-style `int64`/`uint64` index buffers are filled directly (every index is below `len`).
-///
-/// `sorter` may be NULL (the default sorter). `keys` and `out` may be NULL only when `len` is 0;
-/// they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` is
-/// not written: it holds its original contents (except after `GPUSORT_PANIC`, a bug).
-///
-/// ```c
-/// uint32_t keys[] = {30, 10, 30, 20};
-/// uint64_t idx[4];
-/// gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_ASCENDING);    /* idx: 1 3 0 2 */
-/// gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_DESCENDING);   /* idx: 0 2 3 1 */
-/// ```
-///
-/// # Safety
-/// `keys` must point to `len` keys that nothing writes during the call; `out` to `len`
-/// writable `uint64_t` that nothing else touches during the call.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_u32(
-    sorter: *const gpusort_sorter,
-    keys: *const u32,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
-/// The stable permutation that sorts `int32_t` keys (see `gpusort_argsort_u32`).
-///
-/// # Safety
-/// As `gpusort_argsort_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_i32(
-    sorter: *const gpusort_sorter,
-    keys: *const i32,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
-/// The stable permutation that sorts `float` keys in IEEE 754 totalOrder (see
-/// `gpusort_sort_keys_f32` and `gpusort_argsort_u32`).
-///
-/// # Safety
-/// As `gpusort_argsort_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_f32(
-    sorter: *const gpusort_sorter,
-    keys: *const f32,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
-/// The stable permutation that sorts `uint64_t` keys (see `gpusort_argsort_u32`).
-///
-/// # Safety
-/// As `gpusort_argsort_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_u64(
-    sorter: *const gpusort_sorter,
-    keys: *const u64,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
-/// The stable permutation that sorts `int64_t` keys (see `gpusort_argsort_u32`).
-///
-/// # Safety
-/// As `gpusort_argsort_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_i64(
-    sorter: *const gpusort_sorter,
-    keys: *const i64,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
-/// The stable permutation that sorts `double` keys in IEEE 754 totalOrder (see
-/// `gpusort_argsort_u32`).
-///
-/// # Safety
-/// As `gpusort_argsort_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_argsort_f64(
-    sorter: *const gpusort_sorter,
-    keys: *const f64,
-    len: usize,
-    out: *mut u64,
-    order: gpusort_order,
-) -> gpusort_status {
-    argsort(sorter, keys, len, out, order)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::args::{GPUSORT_ASCENDING, GPUSORT_DESCENDING};
-    use crate::error::gpusort_last_error_message;
+    // This thread's last error, read directly (gpusort_last_error_message has its own tests).
+    use crate::failure::last_error;
     use gpusort_status::{GPUSORT_INVALID_ARGUMENT, GPUSORT_OK};
     use std::ptr::{null, null_mut};
-
-    fn last_error() -> String {
-        let mut buf = [0 as std::ffi::c_char; 256];
-        unsafe { gpusort_last_error_message(buf.as_mut_ptr(), buf.len(), null_mut()) };
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_owned()
-    }
 
     #[test]
     fn permutations_are_stable_in_both_orders() {
@@ -181,6 +69,9 @@ mod tests {
         );
         assert_eq!(out[..4], [0, 2, 3, 1]);
         assert_eq!(out[4..], [4, 1], "only len indices are written");
+        let signed = [3i8, -128, 127, 3, 0];
+        let st = unsafe { gpusort_argsort_i8(null(), signed.as_ptr(), 5, out.as_mut_ptr(), GPUSORT_DESCENDING) };
+        assert_eq!((st, &out[..5]), (GPUSORT_OK, &[2, 0, 3, 4, 1][..]));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The segmented sort entry points: many independent runs of one key array (with or without
 //! `uint32_t` values), each sorted on its own in one call; the runs are given by offsets.
 //!
-//! One function per key type, written out as in `sort` (cbindgen reads signatures, not macro
-//! expansions), each forwarding to the generic `segments`. A NULL `values` pointer selects the
+//! `segments` here is generic over the key type; `per_key.rs`, generated from the key list, has the
+//! `gpusort_sort_segments_<t>` entry points that forward to it. A NULL `values` pointer selects the
 //! keys-only sort (`Sorter::sort_segments_keys`), so one function per key type serves both, as
 //! the offsets are the part that differs from `gpusort_sort_pairs_*` and `gpusort_sort_keys_*`.
 //!
@@ -16,6 +16,10 @@ use crate::args::{disjoint, gpusort_order, RawArray, GPUSORT_ALGORITHM_AUTO};
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+
+mod per_key;
+
+pub use per_key::*;
 
 pub(crate) unsafe fn segments<K: Key>(
     sorter: *const gpusort_sorter,
@@ -41,140 +45,6 @@ pub(crate) unsafe fn segments<K: Key>(
         // once every sort of the call has succeeded: on failure they keep their contents.
         Ok(s.sort_segments(keys.into_slice(), values.into_slice(), offsets.into_ref())?)
     })
-}
-
-/// Sorts each segment of `len` `uint32_t` keys on its own, in `order`, stably (equal keys keep
-/// their order, ascending and descending alike), each value of `values` moving with its key.
-/// Segment `s` is `keys[offsets[s]]` up to (not including) `keys[offsets[s + 1]]`: `offsets`
-/// holds `num_offsets` positions (segments + 1) that start at 0, end at `len` and never fall;
-/// empty segments are fine, and nothing crosses a segment boundary. A batch of rows of `cols`
-/// keys (`torch.sort(dim=-1)`, `np.sort(axis=-1)`) is the offsets `0, cols, 2 * cols, ...`. The
-/// segments are sorted together, in one or two sorts of the whole array, on the sorter's backend
-/// (the GPU when the sorter picks it); always the stable radix sort, whatever the sorter.
-///
-/// `values` may be NULL: the keys alone are sorted. `sorter` may be NULL (the default sorter).
-/// `keys` and `values` may be NULL only when `len` is 0, `offsets` only when `num_offsets` is 0,
-/// which is an error: the offsets hold at least `{0, len}` (`{0}` when `len` is 0). Offsets that do not cut `len` keys into
-/// segments (`num_offsets` 0, a first offset other than 0, a last other than `len`, a fall, more
-/// than 2^32 segments), overlapping arrays, or 64-bit keys past 2^32 are
-/// `GPUSORT_INVALID_ARGUMENT`. On failure the keys and values hold their original contents
-/// (except after `GPUSORT_PANIC`, a bug).
-///
-/// ```c
-/// uint32_t keys[] = {3, 1, 2, /* | */ 9, 7, /* | */ 5};
-/// uint32_t rows[] = {0, 1, 2, 3, 4, 5};
-/// const size_t offsets[] = {0, 3, 5, 6};   /* three segments */
-/// gpusort_sort_segments_u32(NULL, keys, rows, 6, offsets, 4, GPUSORT_ASCENDING);
-/// /* keys: 1 2 3  7 9  5; rows: 1 2 0  4 3  5 */
-/// gpusort_sort_segments_u32(NULL, keys, NULL, 6, offsets, 4, GPUSORT_DESCENDING);
-/// /* keys: 3 2 1  9 7  5 (keys only) */
-/// ```
-///
-/// # Safety
-/// `keys` must point to `len` keys and `values` (unless NULL) to `len` values that no other
-/// thread touches during the call; `offsets` to `num_offsets` `size_t` that nothing writes
-/// during the call.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_u32(
-    sorter: *const gpusort_sorter,
-    keys: *mut u32,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
-}
-
-/// Sorts each segment of `int32_t` keys, with their `uint32_t` values or (`values` NULL) alone
-/// (see `gpusort_sort_segments_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_segments_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_i32(
-    sorter: *const gpusort_sorter,
-    keys: *mut i32,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
-}
-
-/// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`), with
-/// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
-///
-/// # Safety
-/// As `gpusort_sort_segments_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_f32(
-    sorter: *const gpusort_sorter,
-    keys: *mut f32,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
-}
-
-/// Sorts each segment of `uint64_t` keys, with their `uint32_t` values or (`values` NULL) alone
-/// (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-///
-/// # Safety
-/// As `gpusort_sort_segments_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_u64(
-    sorter: *const gpusort_sorter,
-    keys: *mut u64,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
-}
-
-/// Sorts each segment of `int64_t` keys, with their `uint32_t` values or (`values` NULL) alone
-/// (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-///
-/// # Safety
-/// As `gpusort_sort_segments_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_i64(
-    sorter: *const gpusort_sorter,
-    keys: *mut i64,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
-}
-
-/// Sorts each segment of `double` keys in IEEE 754 totalOrder, with their `uint32_t` values or
-/// (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32 keys.
-///
-/// # Safety
-/// As `gpusort_sort_segments_u32`.
-#[no_mangle]
-pub unsafe extern "C" fn gpusort_sort_segments_f64(
-    sorter: *const gpusort_sorter,
-    keys: *mut f64,
-    values: *mut u32,
-    len: usize,
-    offsets: *const usize,
-    num_offsets: usize,
-    order: gpusort_order,
-) -> gpusort_status {
-    segments(sorter, keys, values, len, offsets, num_offsets, order)
 }
 
 #[cfg(test)]
@@ -208,6 +78,11 @@ mod tests {
         let st = unsafe { gpusort_sort_segments_f64(null(), k, v, 7, o, 4, GPUSORT_ASCENDING) };
         assert_eq!((st, values), (GPUSORT_OK, [1, 0, 2, 3, 4, 5, 6]));
         assert_eq!(keys[..3], [-1.0, 2.5, 2.5]);
+        let mut small = [9u16, 1, 65535, 4, 0, 2];
+        let offsets = [0usize, 3, 6];
+        let st =
+            unsafe { gpusort_sort_segments_u16(null(), small.as_mut_ptr(), null_mut(), 6, offsets.as_ptr(), 3, 0) };
+        assert_eq!((st, small), (GPUSORT_OK, [1, 9, 65535, 0, 2, 4]));
     }
 
     #[test]
