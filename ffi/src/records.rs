@@ -11,7 +11,7 @@ use std::mem::MaybeUninit;
 
 use gpusort_core::{KeyType, SortError, Sorter};
 
-use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, with_key_type, GPUSORT_ALGORITHM_AUTO};
+use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, GPUSORT_ALGORITHM_AUTO};
 use crate::failure::Failure;
 use crate::sort::with_sorter;
 use crate::sorter::gpusort_sorter;
@@ -81,7 +81,7 @@ fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
     let (size, offset, key) = (r.size, r.offset, r.key);
     // SAFETY: as `gpusort_sort_records` requires of its caller.
     let records = unsafe { r.into_slice() };
-    with_key_type!(key, K => s.sort_records_uninit::<K>(records, size, offset))
+    gpusort_core::with_key_type!(key, K => s.sort_records_uninit::<K>(records, size, offset))
 }
 
 /// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of

@@ -57,33 +57,6 @@ pub(crate) fn key_type(key_type: gpusort_key_type) -> Result<KeyType, Failure> {
     })
 }
 
-/// Evaluates `$body` with the type alias `$K` naming the Rust type of the `KeyType` `$key_type`,
-/// as `gpusort_core::with_key_type!` does inside the core crate: out of it, a match on the
-/// `#[non_exhaustive]` `KeyType` needs a last arm, which this one adds.
-macro_rules! with_key_type {
-    ($key_type:expr, $K:ident => $body:expr) => {
-        gpusort_core::key_types!(crate::args::key_type_arms! { $key_type, $K, $body })
-    };
-}
-
-/// The arms of `with_key_type!`, one per entry of the key list.
-macro_rules! key_type_arms {
-    ({ $key_type:expr, $K:ident, $body:expr } $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
-        match $key_type {
-            $(
-                gpusort_core::KeyType::$v => {
-                    type $K = $t;
-                    $body
-                }
-            )*
-            other => unreachable!("key type {other} is not in the key list"),
-        }
-    };
-}
-
-pub(crate) use key_type_arms;
-pub(crate) use with_key_type;
-
 pub(crate) fn order(order: gpusort_order) -> Result<Order, Failure> {
     match order {
         GPUSORT_ASCENDING => Ok(Order::Ascending),
