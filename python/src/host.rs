@@ -8,10 +8,7 @@
 use std::borrow::Cow;
 
 use gpusort::{Algorithm, Order, SortError, Sorter};
-use numpy::{
-    BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
-};
+use numpy::{BorrowError, Element, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, type_error, value_error};
