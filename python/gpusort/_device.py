@@ -23,13 +23,11 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from ._errors import InvalidArgumentError
+# The key types of CUDA arrays (typestrs to native key names, the dtypes for messages) come from
+# the native module's list: _key_types.py.
+from ._key_types import DEVICE_KEY_DTYPES, DEVICE_KEY_TYPES, DEVICE_TYPESTRS
 
-# Interface typestrs (little-endian on every CUDA host) to the native key names.
-_TYPESTR_KEYS = {"<u4": "u32", "<i4": "i32", "<f4": "f32", "<u8": "u64", "<i8": "i64", "<f8": "f64"}
 _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
-# uint16, int16, uint8 and int8 keys sort in host (NumPy) arrays only: the device sorts have no
-# kernels for them, so CUDA arrays of them are refused with this list.
-KEY_DTYPES = "uint32, int32, float32, uint64, int64 or float64; uint16, int16, uint8 and int8 in host arrays only"
 VALUE_DTYPES = "uint32, int32 or float32"
 # Segment offsets on the device: 8-byte integers, read as uint64 (non-negative int64 reads the same).
 _TYPESTR_OFFSETS = ("<i8", "<u8")
@@ -83,9 +81,11 @@ def is_device(obj: Any) -> bool:
 
 
 def _torch_dtypes(torch: Any) -> dict:
-    names = {"uint32": "<u4", "int32": "<i4", "float32": "<f4", "uint64": "<u8", "int64": "<i8", "float64": "<f8"}
-    # torch.uint32 and torch.uint64 exist from PyTorch 2.3.
-    return {getattr(torch, n): t for n, t in names.items() if hasattr(torch, n)}
+    """The torch dtypes of the device key types (torch names them as NumPy does) to their
+    typestrs; those this torch lacks are left out (torch.uint32 and torch.uint64 exist from
+    PyTorch 2.3)."""
+    dtypes = ((getattr(torch, k.numpy_dtype, None), k.typestr) for k in DEVICE_KEY_TYPES)
+    return {dtype: typestr for dtype, typestr in dtypes if dtype is not None}
 
 
 _torch_typestrs: Optional[dict] = None
@@ -99,7 +99,7 @@ def _torch_view(torch: Any, t: Any, what: str) -> DeviceArray:
         _torch_typestrs = _torch_dtypes(torch)
     typestr = _torch_typestrs.get(t.dtype)
     if typestr is None:
-        raise TypeError(f"{what}: dtype {t.dtype} is not a sortable type ({KEY_DTYPES}, values also int32)")
+        raise TypeError(f"{what}: dtype {t.dtype} is not a sortable type ({DEVICE_KEY_DTYPES}, values also int32)")
     if t.dim() != 1:
         raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {tuple(t.shape)}")
     if not t.is_contiguous():
@@ -113,8 +113,8 @@ def _cupy_view(a: Any, what: str) -> DeviceArray:
     if a.ndim != 1:
         raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {a.shape}")
     typestr = a.dtype.str
-    if typestr not in _TYPESTR_KEYS:
-        raise TypeError(f"{what}: dtype {a.dtype} is not a sortable type ({KEY_DTYPES})")
+    if typestr not in DEVICE_TYPESTRS:
+        raise TypeError(f"{what}: dtype {a.dtype} is not a sortable type ({DEVICE_KEY_DTYPES})")
     if not a.flags.c_contiguous:
         raise ValueError(f"{what}: not contiguous; sort cupy.ascontiguousarray(a) instead")
     return DeviceArray(a.data.ptr, a.size, typestr, "cupy", a, None)
@@ -124,8 +124,8 @@ def _cai_view(obj: Any, cai: dict, what: str) -> DeviceArray:
     shape = tuple(cai["shape"])
     typestr = cai["typestr"]
     ptr, readonly = cai["data"]
-    if typestr not in _TYPESTR_KEYS:
-        raise TypeError(f"{what}: typestr {typestr!r} is not a sortable type ({KEY_DTYPES})")
+    if typestr not in DEVICE_TYPESTRS:
+        raise TypeError(f"{what}: typestr {typestr!r} is not a sortable type ({DEVICE_KEY_DTYPES})")
     if len(shape) != 1:
         raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {shape}")
     strides = cai.get("strides")
@@ -177,9 +177,9 @@ def _explicit_stream(stream: Any) -> int:
 
 def key_name(arr: DeviceArray, what: str) -> str:
     """The native key name of ``arr``'s dtype."""
-    key = _TYPESTR_KEYS.get(arr.typestr)
+    key = DEVICE_TYPESTRS.get(arr.typestr)
     if key is None:
-        raise TypeError(f"{what}: dtype {arr.typestr} is not a key type ({KEY_DTYPES})")
+        raise TypeError(f"{what}: dtype {arr.typestr} is not a key type ({DEVICE_KEY_DTYPES})")
     return key
 
 
@@ -267,8 +267,8 @@ def _library_keys(keys: Any, what: str) -> Optional[Tuple[str, Any, int]]:
         if cupy is None or not isinstance(keys, cupy.ndarray):
             return None
         lib, m, shape, dtype, typestr = "cupy", cupy, keys.shape, keys.dtype, keys.dtype.str
-    if typestr not in _TYPESTR_KEYS:
-        raise TypeError(f"{what}: dtype {dtype} is not a key type ({KEY_DTYPES})")
+    if typestr not in DEVICE_TYPESTRS:
+        raise TypeError(f"{what}: dtype {dtype} is not a key type ({DEVICE_KEY_DTYPES})")
     if len(shape) != 1:
         raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {shape}")
     return lib, m, shape[0]

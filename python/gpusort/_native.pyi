@@ -5,6 +5,9 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+# The key types, in the library's order: (NumPy dtype name, key name of the *_device methods,
+# itemsize, whether CUDA arrays of it sort on the device). gpusort/_key_types.py reads it.
+KEY_TYPES: Tuple[Tuple[str, str, int, bool], ...]
 
 class Sorter:
     def __init__(
@@ -29,8 +32,8 @@ class Sorter:
     def multi_gpu_from(self) -> Optional[int]: ...
     def describe(self) -> str: ...
     def release_memory(self) -> None: ...
-    # Host (NumPy) key dtypes: uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8,
-    # int8; the *_device methods take the key names "u32" .. "f64" only.
+    # Host (NumPy) key dtypes: those of KEY_TYPES; the *_device methods take the key names of
+    # those that sort on the device.
     def sort(self, a: Any, descending: bool) -> None: ...
     # values: NumPy uint32, int32, float32, uint64, int64 or float64 (host arrays; the device
     # path, sort_pairs_device, takes 32-bit values only).

@@ -32,6 +32,7 @@ import numpy as np
 
 import dask.dataframe as dd  # noqa: F401  (the extra is required: fail here, not on a worker)
 import gpusort
+from gpusort._key_types import is_host_key
 
 __all__ = [
     "sort_values",
@@ -50,24 +51,8 @@ class PandasFallbackWarning(UserWarning):
 
 
 # ---------------------------------------------------------------------------------------------
-# Which keys gpusort sorts
-
-
-_native_cache: Dict[np.dtype, bool] = {}
-
-
-def _native(dtype: np.dtype) -> bool:
-    """Whether the installed gpusort sorts keys of ``dtype`` as they are (asked once per dtype,
-    so the dtypes gpusort gains are used as soon as it has them)."""
-    known = _native_cache.get(dtype)
-    if known is None:
-        try:
-            gpusort.Sorter("cpu").argsort(np.empty(0, dtype=dtype))
-            known = True
-        except TypeError:
-            known = False
-        _native_cache[dtype] = known
-    return known
+# Which keys gpusort sorts: those of the key types its native module lists (is_host_key), so the
+# dtypes gpusort gains are used as soon as it has them; the others encoded into one of them.
 
 
 def _as_native(keys: np.ndarray) -> np.ndarray:
@@ -76,7 +61,7 @@ def _as_native(keys: np.ndarray) -> np.ndarray:
     takes (narrow integers widened to 32 bits; int64, datetimes and float64 mapped onto uint64).
     Raises ``TypeError`` when there is none."""
     dt = keys.dtype
-    if _native(dt):
+    if is_host_key(dt):
         return keys
     kind, size = dt.kind, dt.itemsize
     if kind in "mM":  # datetime64 and timedelta64 are int64 counts
@@ -89,9 +74,9 @@ def _as_native(keys: np.ndarray) -> np.ndarray:
         target = np.dtype(np.float32)
     else:
         target = None
-    if target is not None and _native(target):
+    if target is not None and is_host_key(target):
         return keys.astype(target)
-    if size == 8 and kind in "if" and _native(np.dtype(np.uint64)):
+    if size == 8 and kind in "if" and is_host_key(np.dtype(np.uint64)):
         bits = keys.view(np.uint64)
         sign = np.uint64(1 << 63)
         if kind == "i":  # flipping the sign bit orders two's complement as unsigned

@@ -8,81 +8,15 @@
 use std::borrow::Cow;
 
 use gpusort::{Algorithm, Order, SortError, Sorter};
-use numpy::{
-    BorrowError, Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
-};
+use numpy::{BorrowError, Element, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, type_error, value_error};
+use crate::key_types::{self, is, with_key_type};
 
-/// The key dtypes: those `Sorter::sort_keys` takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyDtype {
-    U32,
-    I32,
-    F32,
-    U64,
-    I64,
-    F64,
-    U16,
-    I16,
-    U8,
-    I8,
-}
-
-const KEY_DTYPES: &str = "uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8 or int8";
 /// Values are payloads moved bit for bit: indices (int32, uint32, and past 2^32 uint64, int64)
 /// or data (float32, float64); `gpusort::Value` takes each as it is.
 const VALUE_DTYPES: &str = "uint32, int32, float32, uint64, int64 or float64";
-
-/// Runs `$body` with `$k` the Rust type of a `KeyDtype`.
-macro_rules! with_key_type {
-    ($dtype:expr, $k:ident => $body:expr) => {
-        match $dtype {
-            KeyDtype::U32 => {
-                type $k = u32;
-                $body
-            }
-            KeyDtype::I32 => {
-                type $k = i32;
-                $body
-            }
-            KeyDtype::F32 => {
-                type $k = f32;
-                $body
-            }
-            KeyDtype::U64 => {
-                type $k = u64;
-                $body
-            }
-            KeyDtype::I64 => {
-                type $k = i64;
-                $body
-            }
-            KeyDtype::F64 => {
-                type $k = f64;
-                $body
-            }
-            KeyDtype::U16 => {
-                type $k = u16;
-                $body
-            }
-            KeyDtype::I16 => {
-                type $k = i16;
-                $body
-            }
-            KeyDtype::U8 => {
-                type $k = u8;
-                $body
-            }
-            KeyDtype::I8 => {
-                type $k = i8;
-                $body
-            }
-        }
-    };
-}
 
 /// Runs `$body` with `$values` the values borrowed as a slice of their own type (a
 /// `gpusort::Value`: the library moves each width as one unsigned type, never compares them);
@@ -106,10 +40,6 @@ macro_rules! with_value_slice {
     }};
 }
 
-fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
-    arr.dtype().is_equiv_to(&numpy::dtype::<T>(arr.py()))
-}
-
 /// `obj` as a NumPy array of any shape, else `TypeError`.
 fn ndarray<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyUntypedArray>> {
     obj.cast::<PyUntypedArray>().map_err(|_| {
@@ -125,32 +55,6 @@ fn array<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<
         return Err(value_error(what, format!("gpusort sorts 1-D arrays; this one has shape {:?}", arr.shape())));
     }
     Ok(arr)
-}
-
-fn key_dtype(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyDtype> {
-    if is::<u32>(arr) {
-        Ok(KeyDtype::U32)
-    } else if is::<i32>(arr) {
-        Ok(KeyDtype::I32)
-    } else if is::<f32>(arr) {
-        Ok(KeyDtype::F32)
-    } else if is::<u64>(arr) {
-        Ok(KeyDtype::U64)
-    } else if is::<i64>(arr) {
-        Ok(KeyDtype::I64)
-    } else if is::<f64>(arr) {
-        Ok(KeyDtype::F64)
-    } else if is::<u16>(arr) {
-        Ok(KeyDtype::U16)
-    } else if is::<i16>(arr) {
-        Ok(KeyDtype::I16)
-    } else if is::<u8>(arr) {
-        Ok(KeyDtype::U8)
-    } else if is::<i8>(arr) {
-        Ok(KeyDtype::I8)
-    } else {
-        Err(type_error(what, format!("dtype {} is not a key type ({KEY_DTYPES} in native byte order)", arr.dtype())))
-    }
 }
 
 /// Sorting in place needs memory in one piece (whether it is writable, the borrow tells).
@@ -208,13 +112,13 @@ pub fn sort(py: Python<'_>, sorter: &Sorter, a: &Bound<'_, PyAny>, descending: b
             "gpusort sorts 1-D arrays, and the rows (last axis) of N-D ones; this one has shape ()",
         ));
     }
-    let dtype = key_dtype(arr, "a")?;
+    let key_type = key_types::of_array(arr, "a")?;
     check_contiguous(arr, "a")?;
     let shape = arr.shape();
     let cols = shape[shape.len() - 1];
     let rows = arr.len().checked_div(cols).unwrap_or(0);
     let sorter = if shape.len() == 1 { sorter.clone() } else { stable(sorter) }.with_order(order(descending));
-    with_key_type!(dtype, K => with_slice::<K, _>(arr, "a", |keys| {
+    with_key_type!(key_type, K => with_slice::<K, _>(arr, "a", |keys| {
         if shape.len() == 1 {
             return py.detach(|| sorter.sort_keys(keys)).map_err(|e| sort_error(py, e));
         }
@@ -239,10 +143,10 @@ pub fn sort_pairs(
     descending: bool,
 ) -> PyResult<()> {
     let (k, v) = (array(keys, "keys")?, array(values, "values")?);
-    let dtype = key_dtype(k, "keys")?;
+    let key_type = key_types::of_array(k, "keys")?;
     check_contiguous(k, "keys")?;
     check_values(v, k.len())?;
-    with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| {
+    with_key_type!(key_type, K => with_slice::<K, _>(k, "keys", |keys| {
         with_value_slice!(v, values => {
             py.detach(|| sorter.clone().with_order(order(descending)).sort_pairs(keys, values)).map_err(|e| sort_error(py, e))
         })
@@ -273,7 +177,7 @@ pub fn sort_segments(
     descending: bool,
 ) -> PyResult<()> {
     let k = array(keys, "keys")?;
-    let dtype = key_dtype(k, "keys")?;
+    let key_type = key_types::of_array(k, "keys")?;
     check_contiguous(k, "keys")?;
     let v = values.map(|v| array(v, "values")).transpose()?;
     if let Some(v) = v {
@@ -285,7 +189,7 @@ pub fn sort_segments(
     let ro = o.try_readonly().map_err(|e| value_error("offsets", e))?;
     let offsets = as_usize(ro.as_slice().map_err(|e| value_error("offsets", e))?)?;
     let sorter = stable(sorter).with_order(order(descending));
-    with_key_type!(dtype, K => with_slice::<K, _>(k, "keys", |keys| match v {
+    with_key_type!(key_type, K => with_slice::<K, _>(k, "keys", |keys| match v {
         None => py.detach(|| sorter.sort_segments_keys(keys, &offsets)).map_err(|e| sort_error(py, e)),
         Some(v) => with_value_slice!(v, values => {
             py.detach(|| sorter.sort_segments(keys, values, &offsets)).map_err(|e| sort_error(py, e))
@@ -319,29 +223,12 @@ pub fn sort_records(
     descending: bool,
 ) -> PyResult<()> {
     let arr = array(rows, "a")?;
-    let dtype = key_dtype_named(key)?;
+    let key_type = key_types::of_numpy_name(key)?;
     check_contiguous(arr, "a")?;
     let sorter = sorter.clone().with_order(order(descending));
-    with_key_type!(dtype, K => with_slice::<u8, _>(arr, "a", |bytes| {
+    with_key_type!(key_type, K => with_slice::<u8, _>(arr, "a", |bytes| {
         py.detach(|| sorter.sort_records::<K>(bytes, size, offset)).map_err(|e| sort_error(py, e))
     }))
-}
-
-/// The key dtype that NumPy calls `name`, else `TypeError`.
-fn key_dtype_named(name: &str) -> PyResult<KeyDtype> {
-    Ok(match name {
-        "uint32" => KeyDtype::U32,
-        "int32" => KeyDtype::I32,
-        "float32" => KeyDtype::F32,
-        "uint64" => KeyDtype::U64,
-        "int64" => KeyDtype::I64,
-        "float64" => KeyDtype::F64,
-        "uint16" => KeyDtype::U16,
-        "int16" => KeyDtype::I16,
-        "uint8" => KeyDtype::U8,
-        "int8" => KeyDtype::I8,
-        _ => return Err(type_error("key", format!("field dtype {name} is not a key type ({KEY_DTYPES})"))),
-    })
 }
 
 /// `gpusort.argsort` of a NumPy array: `Sorter::argsort_into` writes its `u64` positions straight
@@ -359,10 +246,10 @@ pub fn argsort<'py>(
     descending: bool,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let arr = array(keys, "keys")?;
-    let dtype = key_dtype(arr, "keys")?;
+    let key_type = key_types::of_array(arr, "keys")?;
     let n = arr.len();
     let sorter = stable(sorter).with_order(order(descending));
-    with_key_type!(dtype, K => {
+    with_key_type!(key_type, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("keys", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("keys", e))?;
         // numpy.empty raises MemoryError when it cannot; the copy below reports it as well,
@@ -403,14 +290,14 @@ pub fn top_k<'py>(
     descending: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<i64>>)> {
     let arr = array(a, "a")?;
-    let dtype = key_dtype(arr, "a")?;
+    let key_type = key_types::of_array(arr, "a")?;
     let n = arr.len();
     // Negative, or past any usize: out of range as much as a k above n, which the library refuses.
     let k = k.extract::<usize>().map_err(|_| {
         sort_error(py, SortError::InvalidArgument(format!("top {k} of {n} keys: k runs from 0 to the number of keys")))
     })?;
     let sorter = sorter.clone().with_order(order(descending));
-    with_key_type!(dtype, K => {
+    with_key_type!(key_type, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("a", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("a", e))?;
         let strided: Option<Vec<K>> = match ro.as_slice() {

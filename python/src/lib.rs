@@ -1,9 +1,11 @@
 //! The `gpusort._native` extension module behind the `gpusort` Python package: the `Sorter`
-//! class the package wraps. Device arrays are recognised in Python (`gpusort/_device.py`), which
-//! hands their raw pointers and stream here.
+//! class the package wraps, and `KEY_TYPES`, the table of the key types it sorts
+//! (`key_types.rs`). Device arrays are recognised in Python (`gpusort/_device.py`), which hands
+//! their raw pointers and stream here.
 
 mod errors;
 mod host;
+mod key_types;
 mod sorter;
 
 use pyo3::prelude::*;
@@ -11,6 +13,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sorter::PySorter>()?;
+    m.add("KEY_TYPES", key_types::table(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

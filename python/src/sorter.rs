@@ -5,12 +5,12 @@
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
-use gpusort::{Algorithm, KeyType, Order, Sorter};
+use gpusort::{Algorithm, Order, Sorter};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, value_error};
-use crate::host;
+use crate::{host, key_types};
 
 #[pyclass(name = "Sorter", module = "gpusort._native", frozen)]
 pub struct PySorter {
@@ -40,18 +40,6 @@ fn algorithm_name(a: Algorithm) -> &'static str {
         Algorithm::OddEvenMerge => "odd_even_merge",
         _ => "auto",
     }
-}
-
-fn device_key(name: &str) -> PyResult<KeyType> {
-    Ok(match name {
-        "u32" => KeyType::U32,
-        "i32" => KeyType::I32,
-        "f32" => KeyType::F32,
-        "u64" => KeyType::U64,
-        "i64" => KeyType::I64,
-        "f64" => KeyType::F64,
-        _ => return Err(value_error("key", format!("{name:?} is not u32, i32, f32, u64, i64 or f64"))),
-    })
 }
 
 fn order(descending: bool) -> Order {
@@ -225,7 +213,7 @@ impl PySorter {
         stream: usize,
         descending: bool,
     ) -> PyResult<()> {
-        let key = device_key(key)?;
+        let key = key_types::of_device_name(key)?;
         // SAFETY: see above; a stream handle that is not live is the caller's error, as in CUDA.
         py.detach(|| unsafe {
             self.inner.clone().with_order(order(descending)).sort_foreign_keys(ptr, n, key, stream as CUstream)
@@ -245,7 +233,7 @@ impl PySorter {
         stream: usize,
         descending: bool,
     ) -> PyResult<()> {
-        let key = device_key(key)?;
+        let key = key_types::of_device_name(key)?;
         // SAFETY: as in `sort_device`.
         py.detach(|| unsafe {
             self.inner.clone().with_order(order(descending)).sort_foreign_pairs(
@@ -279,7 +267,7 @@ impl PySorter {
         stream: usize,
         descending: bool,
     ) -> PyResult<()> {
-        let key = device_key(key)?;
+        let key = key_types::of_device_name(key)?;
         let values = (values != 0).then_some(values);
         // SAFETY: as in `sort_device`, for the three arrays.
         py.detach(|| unsafe {
@@ -312,7 +300,7 @@ impl PySorter {
         stream: usize,
         descending: bool,
     ) -> PyResult<()> {
-        let key = device_key(key)?;
+        let key = key_types::of_device_name(key)?;
         // SAFETY: as in `sort_device`; positions below 2^63 read the same as int64.
         py.detach(|| unsafe {
             self.inner.clone().with_order(order(descending)).top_k_foreign(

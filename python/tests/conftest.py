@@ -15,8 +15,14 @@ import numpy as np
 import pytest
 
 import gpusort
+from gpusort._key_types import KEY_TYPES
 
-KEY_DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64]
+# The key types as the native module lists them (gpusort._key_types): every one (ALL_KEY_DTYPES),
+# those CUDA arrays sort on the device (KEY_DTYPES: the 32- and 64-bit keys, the ones make_keys'
+# patterns are for), and those host arrays only sort (SMALL_KEY_DTYPES: 8- and 16-bit integers).
+ALL_KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES]
+KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if k.sorts_on_device]
+SMALL_KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if not k.sorts_on_device]
 VALUE_DTYPES = [np.uint32, np.int32, np.float32]
 # 8-byte payloads (row ids past 2^32): host arrays only.
 VALUE_DTYPES_64 = [np.uint64, np.int64, np.float64]
@@ -28,19 +34,18 @@ LARGE = (1 << 20) + 3
 
 
 def rank(keys: np.ndarray, descending: bool = False) -> np.ndarray:
-    """Unsigned integers that order as gpusort orders ``keys``."""
-    if keys.dtype == np.float32:
-        bits = keys.view(np.uint32)
-        r = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x8000_0000)).astype(np.uint32)
-    elif keys.dtype == np.float64:
-        bits = keys.view(np.uint64)
-        r = np.where(bits >> np.uint64(63) == 1, ~bits, bits | np.uint64(1 << 63)).astype(np.uint64)
-    elif keys.dtype == np.int32:
-        r = keys.view(np.uint32) ^ np.uint32(0x8000_0000)
-    elif keys.dtype == np.int64:
-        r = keys.view(np.uint64) ^ np.uint64(1 << 63)
+    """Unsigned integers of the keys' width that order as gpusort orders ``keys``: unsigned keys
+    as they are, signed ones with the sign bit flipped, floats by IEEE total order (negatives'
+    bits reversed, positives' above them)."""
+    unsigned = np.dtype(f"u{keys.dtype.itemsize}")
+    sign = unsigned.type(1 << (8 * keys.dtype.itemsize - 1))
+    bits = keys.view(unsigned)
+    if keys.dtype.kind == "u":
+        r = bits.copy()
+    elif keys.dtype.kind == "f":
+        r = np.where(bits & sign, ~bits, bits | sign).astype(unsigned)
     else:
-        r = keys.copy()
+        r = bits ^ sign
     return ~r if descending else r
 
 

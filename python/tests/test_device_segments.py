@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import PATTERNS, has_cuda, make_keys, rank, values_for
+from conftest import KEY_DTYPES, PATTERNS, has_cuda, make_keys, rank, values_for
 
 if not has_cuda():
     pytest.skip("no CUDA device", allow_module_level=True)
@@ -20,9 +20,9 @@ if not has_cuda():
 from test_device import Lib, Raw, _ptr, bits, refused  # noqa: E402 - they need a device
 from test_segments import offsets_for, segment_perm  # noqa: E402
 
-KEYS_32 = [np.uint32, np.int32, np.float32]
+KEYS_32 = [d for d in KEY_DTYPES if np.dtype(d).itemsize == 4]
 # 64-bit keys take another route on the device (positions sorted by key, then by segment).
-KEYS_64 = [np.uint64, np.int64, np.float64]
+KEYS_64 = [d for d in KEY_DTYPES if np.dtype(d).itemsize == 8]
 SIZES = [0, 1, 2, 3, 8, 255, 256, 257, 2049, 4099, 65537]
 # As in test_segments.py: a positive cut is a row length, the others are named; 2048 and 4099
 # reach the one-block and radix kernels.

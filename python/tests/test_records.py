@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import LARGE, PATTERNS, expected_perm, make_keys
+from conftest import ALL_KEY_DTYPES, LARGE, PATTERNS, expected_perm, make_keys
 
 # Edge sizes around powers of two and the CPU backend's serial cut-offs, fewer than conftest's
 # (each size runs three layouts of ten key types).
 SIZES = [0, 1, 2, 3, 17, 255, 256, 257, 4099, 65537]
-ALL_KEYS = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64, np.uint16, np.int16, np.uint8, np.int8]
+ALL_KEYS = ALL_KEY_DTYPES
 
 
 def layouts(key_dtype):

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import has_cuda
+from conftest import SMALL_KEY_DTYPES, has_cuda
 
-SMALL_DTYPES = [np.uint16, np.int16, np.uint8, np.int8]
+SMALL_DTYPES = SMALL_KEY_DTYPES
 SMALL_PATTERNS = ["random", "equal", "zero_max", "min_max", "sorted", "reverse"]
 SMALL_SIZES = [0, 1, 2, 255, 256, 257, 65535, 65536, 65537, 100003]
 

@@ -1,0 +1,88 @@
+//! The key types, all from the library's one list (`gpusort::key_types!`, `gpusort::KeyType`):
+//! the per-type dispatch of the host sorts (`with_key_type!`), the key type of a NumPy array or
+//! of a NumPy dtype name, the key names the device sorts take, and `_native.KEY_TYPES`, the table
+//! `gpusort/_key_types.py` builds the Python side's dtype tables and messages from.
+
+use gpusort::KeyType;
+use numpy::{Element, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::errors::{type_error, value_error};
+
+/// Runs `$body` with `$k` the Rust type of the `gpusort::KeyType` `$key_type`, one arm per type
+/// of `gpusort::key_types!`. (`gpusort::with_key_type!` cannot be used here: `KeyType` is
+/// `#[non_exhaustive]`, so a match on it outside the library needs the wildcard arm this one
+/// adds, which no key type reaches.)
+macro_rules! with_key_type {
+    ($key_type:expr, $k:ident => $body:expr) => {
+        gpusort::key_types!(crate::key_types::__with_key_type_arms! { $key_type, $k, $body })
+    };
+}
+pub(crate) use with_key_type;
+
+macro_rules! __with_key_type_arms {
+    ({ $key_type:expr, $k:ident, $body:expr } $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
+        match $key_type {
+            $(
+                gpusort::KeyType::$v => {
+                    type $k = $t;
+                    $body
+                }
+            )*
+            other => unreachable!("{other}: a key type missing from gpusort::key_types!"),
+        }
+    };
+}
+pub(crate) use __with_key_type_arms;
+
+/// `_native.KEY_TYPES`: `(NumPy dtype name, Rust name, itemsize, sorts_on_device)` of every key
+/// type, in the order of `KeyType::ALL`.
+pub fn table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, KeyType::ALL.iter().map(|k| (k.numpy_dtype(), k.name(), k.size(), k.sorts_on_device())))
+}
+
+/// `names` as an English list: "a, b or c".
+pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<_> = names.into_iter().collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The NumPy dtypes of every key type, for messages.
+fn numpy_dtypes() -> String {
+    one_of(KeyType::ALL.iter().map(|k| k.numpy_dtype()))
+}
+
+/// Whether `arr`'s dtype is `T`'s (in native byte order).
+pub fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
+    arr.dtype().is_equiv_to(&numpy::dtype::<T>(arr.py()))
+}
+
+/// The key type of `arr`'s dtype, else `TypeError`.
+pub fn of_array(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyType> {
+    KeyType::ALL.iter().copied().find(|&key| with_key_type!(key, K => is::<K>(arr))).ok_or_else(|| {
+        type_error(what, format!("dtype {} is not a key type ({} in native byte order)", arr.dtype(), numpy_dtypes()))
+    })
+}
+
+/// The key type that NumPy calls `name` (a field's dtype name), else `TypeError`.
+pub fn of_numpy_name(name: &str) -> PyResult<KeyType> {
+    KeyType::ALL
+        .iter()
+        .copied()
+        .find(|k| k.numpy_dtype() == name)
+        .ok_or_else(|| type_error("key", format!("field dtype {name} is not a key type ({})", numpy_dtypes())))
+}
+
+/// The key type of a device sort named `name` (`KeyType::name`, "u32"): one that sorts on the
+/// device, else `ValueError` (`gpusort/_device.py` has refused other dtypes with a `TypeError`).
+pub fn of_device_name(name: &str) -> PyResult<KeyType> {
+    KeyType::from_name(name).filter(|k| k.sorts_on_device()).ok_or_else(|| {
+        let device = KeyType::ALL.iter().filter(|k| k.sorts_on_device()).map(|k| k.name());
+        value_error("key", format!("{name:?} is not {}", one_of(device)))
+    })
+}
