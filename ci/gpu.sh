@@ -7,6 +7,11 @@
 #                        demo binaries into bundle/ for a GPU machine without a Rust toolchain
 #   ci/gpu.sh run        on that GPU machine, from the repo root with bundle/ beside it: run the
 #                        bundle (tests, demo, optional sanitizer and bench passes)
+#   ci/gpu.sh compare    on that GPU machine: the bundle's bench binary against a reference build's
+#                        (bundle-before/bench-sort.xz, built from an earlier commit), rounds
+#                        alternating between the two, the radix shapes (device-resident) and the
+#                        host tables at fewer sizes; $OUT/compare.md has both side by side.
+#                        GPUSORT_COMPARE_ROUNDS (default 2), GPUSORT_COMPARE_PARTS (shapes,host)
 #   ci/gpu.sh report     on that GPU machine: the benchmark report (ci/report.sh) with the bundle's
 #                        bench binary; BENCHMARKS.md, bench.svg, bench-headline.md, raw.jsonl and
 #                        report.log land in $OUT (copy the first three into docs/).
@@ -165,7 +170,40 @@ report)
     GPUSORT_REPORT_BENCH_TIMEOUT="${GPUSORT_REPORT_BENCH_TIMEOUT:-400}" ci/report.sh
   ;;
 
+compare)
+  out="${OUT:-gpu-logs}"; mkdir -p "$out"
+  unpack_bundle bin/bench-sort
+  after="$bin/bench-sort"
+  mkdir -p /tmp/gpusort-before && xz -dc bundle-before/bench-sort.xz > /tmp/gpusort-before/bench-sort
+  chmod +x /tmp/gpusort-before/bench-sort
+  before=/tmp/gpusort-before/bench-sort
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
+  echo "before: $(cat bundle-before/commit 2>/dev/null)  after: $(cat bundle/commit 2>/dev/null)" | tee "$out/builds.txt"
+  export GPUSORT_BENCH_FAST=1
+  shapes="radix,radix-pairs,radix-keys,radix-keys-i32,radix-keys-f32,radix-keys-u64,radix-keys-f64,radix-pairs-u64,radix-desc,radix-keys-desc"
+  parts="${GPUSORT_COMPARE_PARTS:-shapes,host}"
+  for round in $(seq "${GPUSORT_COMPARE_ROUNDS:-2}"); do
+    for build in before after; do
+      b="$before"; [[ $build == after ]] && b="$after"
+      data="$out/$build-$round.jsonl"
+      if [[ $parts == *shapes* ]]; then
+        GPUSORT_BENCH_JSON="$data" GPUSORT_BENCH_HOST=0 GPUSORT_BENCH_SHAPES="$shapes" \
+          GPUSORT_BENCH_SHAPE_SIZES="${GPUSORT_COMPARE_SHAPE_SIZES:-16777216,67108864,268435456}" \
+          timeout 300 "$b" --bench shapes >> "$out/compare.log" 2>&1 || echo "$build round $round shapes: rc $?"
+      fi
+      if [[ $parts == *host* ]]; then
+        GPUSORT_BENCH_JSON="$data" GPUSORT_BENCH_HOST=only GPUSORT_BENCH_HOST_SIZES=16777216,67108864,268435456 \
+          GPUSORT_BENCH_HOST_SPLIT_SIZES=67108864 GPUSORT_BENCH_HOST_LOCKED_SIZES=67108864 GPUSORT_BENCH_HOST_CPU_MAX=0 \
+          GPUSORT_BENCH_OOC_N=268435456 GPUSORT_BENCH_OOC_BUDGETS=512,none \
+          timeout 300 "$b" --bench >> "$out/compare.log" 2>&1 || echo "$build round $round host: rc $?"
+      fi
+      echo "$build round $round done at $(date -u +%T)"
+    done
+  done
+  python3 ci/report.py compare --before "$out"/before-*.jsonl --after "$out"/after-*.jsonl | tee "$out/compare.md"
+  ;;
+
 *)
-  echo "usage: ci/gpu.sh [all|bundle|run|report]" >&2; exit 2
+  echo "usage: ci/gpu.sh [all|bundle|run|compare|report]" >&2; exit 2
   ;;
 esac

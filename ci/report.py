@@ -10,6 +10,9 @@
         prints that table for a shapes-only run's data
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
+    ci/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
+        prints the two builds' medians side by side with their ratio and whether each row lies
+        within the rounds' spread (ci/gpu.sh compare)
     ci/report.py plan DATA.jsonl segments|topk
         prints "N L,L,..." (segment lengths) or "N K,K,..." (values of k): what the run's segment or
         top-k rows measured, for ci/report.sh to run CUB and torch.topk on; nothing when none
@@ -82,6 +85,13 @@ def plan(args):
     return 0
 
 
+def compare(args):
+    import report_compare
+
+    print(report_compare.table(args.before, args.after))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -98,11 +108,15 @@ def main():
     t.add_argument("--patterns", default="")
     h = sub.add_parser("torch-host")
     h.add_argument("--sizes", default="1048576,16777216,67108864,268435456")
+    c = sub.add_parser("compare")
+    c.add_argument("--before", nargs="+", required=True)
+    c.add_argument("--after", nargs="+", required=True)
     p = sub.add_parser("plan")
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk"])
     args = ap.parse_args()
-    commands = {"render": render, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host, "plan": plan}
+    commands = {"render": render, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host, "plan": plan,
+                "compare": compare}
     return commands[args.cmd](args)
 
 

@@ -12,7 +12,8 @@ use numpy::{BorrowError, Element, PyArray1, PyArrayDyn, PyArrayMethods, PyUntype
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, type_error, value_error};
-use crate::key_types::{self, is, with_key_type};
+use crate::key_types::{self, is};
+use gpusort::with_key_type;
 
 /// Values are payloads moved bit for bit: indices (int32, uint32, and past 2^32 uint64, int64)
 /// or data (float32, float64); `gpusort::Value` takes each as it is.

@@ -1,5 +1,5 @@
 //! The key types, all from the library's one list (`gpusort::key_types!`, `gpusort::KeyType`):
-//! the per-type dispatch of the host sorts (`with_key_type!`), the key type of a NumPy array or
+//! the key type of a NumPy array or
 //! of a NumPy dtype name, the key names the device sorts take, and `_native.KEY_TYPES`, the table
 //! `gpusort/_key_types.py` builds the Python side's dtype tables and messages from.
 
@@ -9,32 +9,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::errors::{type_error, value_error};
-
-/// Runs `$body` with `$k` the Rust type of the `gpusort::KeyType` `$key_type`, one arm per type
-/// of `gpusort::key_types!`. (`gpusort::with_key_type!` cannot be used here: `KeyType` is
-/// `#[non_exhaustive]`, so a match on it outside the library needs the wildcard arm this one
-/// adds, which no key type reaches.)
-macro_rules! with_key_type {
-    ($key_type:expr, $k:ident => $body:expr) => {
-        gpusort::key_types!(crate::key_types::__with_key_type_arms! { $key_type, $k, $body })
-    };
-}
-pub(crate) use with_key_type;
-
-macro_rules! __with_key_type_arms {
-    ({ $key_type:expr, $k:ident, $body:expr } $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
-        match $key_type {
-            $(
-                gpusort::KeyType::$v => {
-                    type $k = $t;
-                    $body
-                }
-            )*
-            other => unreachable!("{other}: a key type missing from gpusort::key_types!"),
-        }
-    };
-}
-pub(crate) use __with_key_type_arms;
 
 /// `_native.KEY_TYPES`: `(NumPy dtype name, Rust name, itemsize, sorts_on_device)` of every key
 /// type, in the order of `KeyType::ALL`.
@@ -64,7 +38,7 @@ pub fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
 
 /// The key type of `arr`'s dtype, else `TypeError`.
 pub fn of_array(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyType> {
-    KeyType::ALL.iter().copied().find(|&key| with_key_type!(key, K => is::<K>(arr))).ok_or_else(|| {
+    KeyType::ALL.iter().copied().find(|&key| gpusort::with_key_type!(key, K => is::<K>(arr))).ok_or_else(|| {
         type_error(what, format!("dtype {} is not a key type ({} in native byte order)", arr.dtype(), numpy_dtypes()))
     })
 }

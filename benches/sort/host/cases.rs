@@ -1,7 +1,10 @@
 //! The inputs of the host tables, each with its sorts and checks: `Kvp` pairs, split `u32` pairs
 //! or keys, and `u32` keys with `u64` values.
 
+use gpusort::{Kvp, SortError, Sorter};
+
 use super::*;
+use crate::inputs::{check_keys, check_pairs, Pattern};
 
 /// Random `Kvp`s, values 0..n: the pairs of the device and CPU groups.
 pub struct KvpCase {
@@ -167,9 +170,3 @@ impl Case for Split64Case {
         }
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Timing
-
-/// (untimed warm-up runs, timed runs) at n; `GPUSORT_BENCH_HOST_REPS` sets the timed runs of
-/// every row. The CPU backend gets fewer: about 1.7 s a sort at 512M pairs on 16 cores.

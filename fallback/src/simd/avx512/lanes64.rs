@@ -237,4 +237,3 @@ r64x8!(
     _mm512_reduce_max_epi64
 );
 r64x8!(D64x8, Double, |x: Double| x.0 as i64, gt_f64, min_f64, max_f64, reduce_min_f64, reduce_max_f64);
-
