@@ -1,4 +1,5 @@
-//! Finding a usable GPU: the driver check, one shared context per device, created lazily.
+//! Finding a usable GPU: the driver check, one shared context per device, created lazily, which
+//! holds the device's kernel modules and the configs read from them (`modules.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -8,8 +8,6 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
-use std::fmt::Debug;
-use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
@@ -29,7 +27,7 @@ pub(crate) trait ImageConfig: Clone + Send + Sync + 'static {
     /// through `GPUSORT_KERNELS_DIR`) is refused, not misread.
     const WORDS: usize;
     /// Which of the image's configs: `()` where it has one.
-    type Key: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    type Key: Copy;
 
     /// The global's name for `key`.
     fn global(key: Self::Key) -> &'static str;

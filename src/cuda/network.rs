@@ -170,11 +170,11 @@ impl ImageConfig for Tuning {
     const WORDS: usize = TUNING_WORDS;
     type Key = ();
 
-    fn global((): ()) -> &'static str {
+    fn global(_: ()) -> &'static str {
         "net_tuning"
     }
 
-    fn parse((): (), words: &[u32]) -> Result<Tuning, SortError> {
+    fn parse(_: (), words: &[u32]) -> Result<Tuning, SortError> {
         Tuning::from_words(words).ok_or_else(|| SortError::Unsupported {
             backend: "cuda",
             what: format!("the network image's net_tuning is not one this build plans for: {words:x?}"),

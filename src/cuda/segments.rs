@@ -345,7 +345,7 @@ fn check(gpu: &Gpu, stream: &Arc<CudaStream>, offsets: &CudaSlice<u64>, n: usize
 /// grid, so every one launches as `Launch::Plain`.
 mod launch {
     use super::*;
-    pub(super) use crate::cuda::overlap::{self, Args, Launch};
+    use crate::cuda::overlap::{self, Args, Launch};
 
     pub(super) fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
         SortError::driver(what, 0)

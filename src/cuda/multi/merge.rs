@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 use crate::cuda::device::Gpu;
 use crate::cuda::dispatch::DeviceItem;
@@ -60,13 +60,10 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
             let (na, nb) = ((m - a) as u64, (e - m) as u64);
             let blocks = (e - a).div_ceil(TILE).clamp(1, most) as u32;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
-            let (first, second) = (from.slice(a..m), from.slice(m..e));
-            let mut out = to.slice_mut(a..e);
-            // The guards order the launch after the runs' last writes and the output's last use,
-            // and record it as their last use when they drop, after the launch.
-            let (fp, _gf) = first.device_ptr(stream);
-            let (sp, _gs) = second.device_ptr(stream);
-            let (op, _go) = out.device_ptr_mut(stream);
+            // Each guard records the launch as its view's last use when it drops, after the launch.
+            let (fp, _gf) = from.slice(a..m).view_ptr(stream);
+            let (sp, _gs) = from.slice(m..e).view_ptr(stream);
+            let (op, _go) = to.slice_mut(a..e).view_ptr_mut(stream);
             let mut args = Args::new();
             args.arg(fp).arg(na).arg(sp).arg(nb).arg(op).arg(flags);
             // SAFETY: matches multi_merge_*(const Item* a, u64 na, const Item* b, u64 nb, Item* out,

@@ -131,8 +131,9 @@ pub(super) fn sort<K: RadixKey>(
 /// do not wait for the previous grid).
 mod launch {
     pub(super) use super::super::launch::iota;
-    use super::super::launch::{blocks, config, err, overlap, Args, Launch};
+    use super::super::launch::{blocks, config, err};
     use super::*;
+    use crate::cuda::overlap::{self, Args, Launch};
 
     /// Items per sample (`SAMPLE_ITEMS` in segments.cu).
     pub(super) const SAMPLE_ITEMS: usize = 64;
