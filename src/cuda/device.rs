@@ -1,12 +1,13 @@
-//! Finding a usable GPU: the driver check, one shared context per device, created lazily.
+//! Finding a usable GPU: the driver check, one shared context per device, created lazily, which
+//! holds the device's kernel modules and the configs read from them (`modules.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::sys::{self, CUdevice_attribute};
-use cudarc::driver::{result, CudaContext, CudaFunction, CudaModule};
+use cudarc::driver::{result, CudaContext, CudaFunction};
 
-use super::modules::ModuleCache;
+use super::modules::{ImageConfig, ModuleCache};
 use super::staging::Staging;
 use super::streams::Streams;
 use crate::SortError;
@@ -84,8 +85,24 @@ impl Gpu {
     }
 
     /// The module of an image, loaded on first use.
-    pub(crate) fn module(&self, image: &'static gpusort_kernels::Image) -> Result<Arc<CudaModule>, SortError> {
+    #[cfg(test)]
+    pub(crate) fn module(
+        &self,
+        image: &'static gpusort_kernels::Image,
+    ) -> Result<Arc<cudarc::driver::CudaModule>, SortError> {
         self.modules.module(&self.ctx, image)
+    }
+
+    /// The config `key` of an image (`ImageConfig`): read, checked and granted on first use, then
+    /// cached for this device. Two threads asking at once may both read it; they get the same.
+    pub(crate) fn config<C: ImageConfig>(&self, key: C::Key) -> Result<C, SortError> {
+        if let Some(c) = self.modules.cached_config::<C>(key) {
+            return Ok(c);
+        }
+        let words = self.modules.config_words::<C>(&self.ctx, key)?;
+        let c = C::parse(key, &words)?.on_device(self, key)?;
+        self.modules.cache_config(key, c.clone());
+        Ok(c)
     }
 }
 

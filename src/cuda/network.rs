@@ -18,14 +18,14 @@
 
 mod plan;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, LaunchConfig};
 
 use super::device::Gpu;
-use super::overlap::{launch_following, Args};
+use super::modules::ImageConfig;
+use super::overlap::{self, Args, Launch};
 use crate::{Kvp, Order, SortError};
 use plan::{Kernel, Network, Pass, Tuning, MAX_LEN, TUNING_WORDS};
 
@@ -119,7 +119,7 @@ fn sort<T: Element>(
             what: format!("sorting networks take at most {MAX_LEN} elements, got {n}"),
         });
     }
-    let tuning = tuning(gpu, stream)?;
+    let tuning = gpu.config::<Tuning>(())?;
     let elem_bytes = std::mem::size_of::<T>();
     let passes = plan::plan(network, n, elem_bytes, &tuning);
     let desc = usize::from(order == Order::Descending);
@@ -165,27 +165,21 @@ fn sort<T: Element>(
 
 /// The tuning the network image was built with, read from its `net_tuning` once per device (the
 /// module is loaded once per device too, so the two always match).
-fn tuning(gpu: &Gpu, stream: &Arc<CudaStream>) -> Result<Tuning, SortError> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Tuning>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(t) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&gpu.ordinal) {
-        return Ok(*t);
+impl ImageConfig for Tuning {
+    const IMAGE: &'static gpusort_kernels::Image = &gpusort_kernels::NETWORK;
+    const WORDS: usize = TUNING_WORDS;
+    type Key = ();
+
+    fn global(_: ()) -> &'static str {
+        "net_tuning"
     }
-    let image = &gpusort_kernels::NETWORK;
-    let module = gpu.module(image)?;
-    let global = module
-        .get_global("net_tuning", stream)
-        .map_err(|source| SortError::KernelImage { image: image.name, source })?;
-    let bytes = stream.clone_dtoh(&global).map_err(SortError::driver("network tuning read", global.len()))?;
-    stream.synchronize().map_err(SortError::driver("network tuning read", bytes.len()))?;
-    let words: Vec<u32> =
-        bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).take(TUNING_WORDS + 1).collect();
-    let t = Tuning::from_words(&words).ok_or_else(|| SortError::Unsupported {
-        backend: "cuda",
-        what: format!("the network image's net_tuning is not one this build plans for: {words:x?}"),
-    })?;
-    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(gpu.ordinal, t);
-    Ok(t)
+
+    fn parse(_: (), words: &[u32]) -> Result<Tuning, SortError> {
+        Tuning::from_words(words).ok_or_else(|| SortError::Unsupported {
+            backend: "cuda",
+            what: format!("the network image's net_tuning is not one this build plans for: {words:x?}"),
+        })
+    }
 }
 
 fn launch(
@@ -199,9 +193,10 @@ fn launch(
     let cfg = LaunchConfig { grid_dim: (pass.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
     let [a, b, c] = pass.args;
     let mut args = Args::new();
-    args.arg(&src).arg(&dst).arg(&n).arg(&a).arg(&b).arg(&c);
+    args.arg(src).arg(dst).arg(n).arg(a).arg(b).arg(c);
     // SAFETY: the kernel takes (const T*, T*, long long, unsigned x3); src and dst are live device
     // buffers of n elements of the kernel's element type, held by the caller for the whole sort,
     // and every network kernel waits for the previous grid before its first access (network.cu).
-    unsafe { launch_following(gpu, stream, f, cfg, &mut args) }.map_err(SortError::driver("network kernel launch", 0))
+    unsafe { overlap::launch(gpu, stream, f, Launch::Follows, cfg, &mut args) }
+        .map_err(SortError::driver("network kernel launch", 0))
 }

@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
 
 use super::device::Gpu;
 use super::host_keys::Bits32;
@@ -165,9 +165,11 @@ impl<K> Keys<'_, K> {
     }
 }
 
-/// The typed wrapper of `records_gather_<unit>`.
+/// The typed wrapper of `records_gather_<unit>`, launched as `Launch::Plain` (records.cu's kernels
+/// do not wait for the previous grid).
 mod launch {
     use super::*;
+    use crate::cuda::overlap::{self, Args, Launch};
 
     const THREADS: u32 = 256;
 
@@ -197,12 +199,13 @@ mod launch {
         let total = n * units as usize;
         let blocks = total.div_ceil(THREADS as usize).clamp(1, gpu.multiprocessors as usize * 32) as u32;
         let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
-        let mut b = stream.launch_builder(&f);
-        b.arg(&fp).arg(&ap).arg(&tp).arg(&count).arg(&units);
+        let mut a = Args::new();
+        a.arg(fp).arg(ap).arg(tp).arg(count).arg(units);
         // SAFETY: matches records_gather_<unit>(const U* in, const unsigned* positions, U* out,
         // u64 n, unsigned units): the buffers, borrowed until the launch is queued on their
         // stream, hold n records of `units` units (device buffers are 256-byte aligned, a record
         // a whole number of units), and every position is below n.
-        unsafe { b.launch(config) }.map(drop).map_err(SortError::driver("records_gather", 0))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config, &mut a) }
+            .map_err(SortError::driver("records_gather", 0))
     }
 }

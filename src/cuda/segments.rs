@@ -29,7 +29,7 @@ pub(super) use launch::iota;
 use std::any::Any;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
 
 use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceStep};
@@ -341,9 +341,11 @@ fn check(gpu: &Gpu, stream: &Arc<CudaStream>, offsets: &CudaSlice<u64>, n: usize
     Ok(back[1] as usize)
 }
 
-/// Typed wrappers of the segments kernels.
+/// Typed wrappers of the segments kernels. None of segments.cu's kernels waits for the previous
+/// grid, so every one launches as `Launch::Plain`.
 mod launch {
     use super::*;
+    use crate::cuda::overlap::{self, Args, Launch};
 
     pub(super) fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
         SortError::driver(what, 0)
@@ -364,11 +366,11 @@ mod launch {
     /// `positions[i] = i`: the values of an argsort (64-bit keys' segments, records by key).
     pub(in crate::cuda) fn iota(gpu: &Gpu, stream: &Arc<CudaStream>, positions: Dev<u32>) -> Result<(), SortError> {
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_iota")?;
-        let (pp, n) = (positions.ptr(), positions.len() as u64);
-        let mut b = stream.launch_builder(&f);
-        b.arg(&pp).arg(&n);
+        let mut a = Args::new();
+        a.arg(positions.ptr()).arg(positions.len() as u64);
+        let lc = config(blocks(gpu, positions.len()));
         // SAFETY: matches segments_iota(u32* positions, u64 n); writes the n positions.
-        unsafe { b.launch(config(blocks(gpu, positions.len()))) }.map(drop).map_err(err("segments_iota"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_iota"))
     }
 
     pub(super) fn check(
@@ -380,12 +382,12 @@ mod launch {
     ) -> Result<(), SortError> {
         assert!(!offsets.is_empty() && result.len() == 2);
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_check")?;
-        let (op, count, n, rp) = (offsets.ptr(), offsets.len() as u64, n as u64, result.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&op).arg(&count).arg(&n).arg(&rp);
+        let mut a = Args::new();
+        a.arg(offsets.ptr()).arg(offsets.len() as u64).arg(n as u64).arg(result.ptr());
+        let lc = config(blocks(gpu, offsets.len()));
         // SAFETY: matches segments_check(const u64* offsets, u64 count, u64 n, u64* result); reads
         // `count` offsets, writes the two result words (zeroed by the caller).
-        unsafe { b.launch(config(blocks(gpu, offsets.len()))) }.map(drop).map_err(err("segments_check"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_check"))
     }
 
     pub(super) fn compose(
@@ -398,16 +400,14 @@ mod launch {
     ) -> Result<(), SortError> {
         assert!(words.len() == keys.len() && offsets.len() >= 2);
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_compose")?;
-        let (kp, n, op, segments, wp) =
-            (keys.ptr(), keys.len() as u64, offsets.ptr(), offsets.len() as u64 - 1, words.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&kp).arg(&n).arg(&order).arg(&op).arg(&segments).arg(&wp);
+        let mut a = Args::new();
+        a.arg(keys.ptr()).arg(keys.len() as u64).arg(order).arg(offsets.ptr()).arg(offsets.len() as u64 - 1);
+        a.arg(words.ptr());
+        let lc = config(blocks(gpu, keys.len().div_ceil(COMPOSE_ITEMS)));
         // SAFETY: matches segments_compose(const u32* keys, u64 n, int order, const u64* offsets,
         // u64 segments, u64* words); the offsets were checked (0 first, n last, never falling), so
         // every item's segment lies in [0, segments) and each of the n words is written once.
-        unsafe { b.launch(config(blocks(gpu, keys.len().div_ceil(COMPOSE_ITEMS)))) }
-            .map(drop)
-            .map_err(err("segments_compose"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_compose"))
     }
 
     /// Sorts every segment with one of the network kernels, each segment at most as long as the
@@ -459,14 +459,13 @@ mod launch {
             }
         };
         let f = gpu.function(&gpusort_kernels::SEGMENTS, name)?;
-        let (kp, vp, op, s) = (keys.ptr(), values.map_or(0, |v| v.ptr()), offsets.ptr(), segments as u64);
-        let mut b = stream.launch_builder(&f);
-        b.arg(&kp).arg(&vp).arg(&op).arg(&s).arg(&order);
+        let mut a = Args::new();
+        a.arg(keys.ptr()).arg(values.map_or(0, |v| v.ptr())).arg(offsets.ptr()).arg(segments as u64).arg(order);
         // SAFETY: matches segments_lanes[64]_<n> and segments_block_<n>(K* keys, u32* values or
         // null, const u64* offsets, u64 segments, int order), K the key word the name says; the
         // offsets were checked, so each segment's lanes or block read and write the keys (and
         // values) of its own segments only, inside the n.
-        unsafe { b.launch(config(grid as u32)) }.map(drop).map_err(err(name))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config(grid as u32), &mut a) }.map_err(err(name))
     }
 
     pub(super) fn decompose(
@@ -478,11 +477,11 @@ mod launch {
     ) -> Result<(), SortError> {
         assert!(words.len() == keys.len());
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_decompose")?;
-        let (wp, n, kp) = (words.ptr(), words.len() as u64, keys.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&wp).arg(&n).arg(&order).arg(&kp);
+        let mut a = Args::new();
+        a.arg(words.ptr()).arg(words.len() as u64).arg(order).arg(keys.ptr());
+        let lc = config(blocks(gpu, keys.len()));
         // SAFETY: matches segments_decompose(const u64* words, u64 n, int order, u32* keys); n
         // of each (checked above).
-        unsafe { b.launch(config(blocks(gpu, keys.len()))) }.map(drop).map_err(err("segments_decompose"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_decompose"))
     }
 }

@@ -11,12 +11,12 @@
 //! and per chosen key its key, a u32 slot and two u64 positions, plus the sort's scratch for `k`
 //! pairs.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
 
 use super::device::Gpu;
+use super::modules::ImageConfig;
 use super::radix::{self, order_flags, Dev, RadixKey};
 use crate::{Order, SortError};
 
@@ -40,26 +40,26 @@ impl Config {
     }
 }
 
-/// Read once per device (one blocking copy on a private stream, the first time only).
-fn config(gpu: &Gpu) -> Result<Config, SortError> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Config>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(c) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&gpu.ordinal) {
-        return Ok(*c);
+/// Read once per device, the first time only.
+impl ImageConfig for Config {
+    const IMAGE: &'static gpusort_kernels::Image = &gpusort_kernels::SELECT;
+    const WORDS: usize = 3;
+    type Key = ();
+
+    fn global(_: ()) -> &'static str {
+        "select_config"
     }
-    let module = gpu.module(&gpusort_kernels::SELECT)?;
-    let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
-    let global = module.get_global("select_config", &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 12];
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read select config", 12))?;
-    stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
-    let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-    let c = Config { threads: w[0], rounds: w[1] as usize, vector_bytes: w[2] as usize };
-    if c.threads == 0 || c.rounds == 0 || c.vector_bytes != 16 {
-        return Err(SortError::Unsupported { backend: "cuda", what: format!("select image has a bad config {w:?}") });
+
+    fn parse(_: (), w: &[u32]) -> Result<Config, SortError> {
+        let c = Config { threads: w[0], rounds: w[1] as usize, vector_bytes: w[2] as usize };
+        if c.threads == 0 || c.rounds == 0 || c.vector_bytes != 16 {
+            return Err(SortError::Unsupported {
+                backend: "cuda",
+                what: format!("select image has a bad config {w:?}"),
+            });
+        }
+        Ok(c)
     }
-    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(gpu.ordinal, c);
-    Ok(c)
 }
 
 /// Byte offsets of the parts of the one scratch allocation.
@@ -98,7 +98,7 @@ pub(crate) fn top_k<K: RadixKey>(
 ) -> Result<Chosen<K>, SortError> {
     let n = keys.len();
     assert!(k >= 1 && k <= n && k <= u32::MAX as usize, "top {k} of {n}");
-    let cfg = config(gpu)?;
+    let cfg = gpu.config::<Config>(())?;
     let tile = cfg.tile_keys::<K>();
     let tiles = n.div_ceil(tile);
     let l = Layout::new(tiles, k);
@@ -161,9 +161,11 @@ struct Out<K> {
     slots: Dev<u32>,
 }
 
-/// Typed wrappers of the select kernels: each builds its own launch from typed buffers.
+/// Typed wrappers of the select kernels: each builds its own launch from typed buffers. None of
+/// select.cu's kernels waits for the previous grid, so every one launches as `Launch::Plain`.
 mod launch {
     use super::*;
+    use crate::cuda::overlap::{self, Args, Launch};
 
     fn err(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> SortError {
         SortError::driver(what, 0)
@@ -195,9 +197,9 @@ mod launch {
         let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1, 1, 1), shared_mem_bytes: 0 };
         // SAFETY: matches select_init(State*, u64 k, u64* hist); 32 bytes of state and 256 words
         // of histogram, checked above.
-        unsafe { stream.launch_builder(&f).arg(&state.ptr()).arg(&k).arg(&hist.ptr()).launch(lc) }
-            .map(drop)
-            .map_err(err("select_init"))
+        let mut a = Args::new();
+        a.arg(state.ptr()).arg(k).arg(hist.ptr());
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_init"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -217,12 +219,11 @@ mod launch {
         let vectors = keys.len().div_ceil(cfg.vector_bytes / size_of::<K>());
         let blocks = grid(vectors, cfg.threads as usize, gpu.multiprocessors as usize * 8);
         let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.threads, 1, 1), shared_mem_bytes: 0 };
-        let mut b = stream.launch_builder(&f);
-        let (kp, sp, hp) = (keys.ptr(), state.ptr(), hist.ptr());
-        b.arg(&kp).arg(&n).arg(&order).arg(&shift).arg(&sp).arg(&hp);
+        let mut a = Args::new();
+        a.arg(keys.ptr()).arg(n).arg(order).arg(shift).arg(state.ptr()).arg(hist.ptr());
         // SAFETY: matches select_histogram_<name>(const Item*, u64 n, int order, int shift, const
         // State*, u64* hist); reads n keys, adds into 256 words (checked above).
-        unsafe { b.launch(lc) }.map(drop).map_err(err("select_histogram"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_histogram"))
     }
 
     pub(super) fn pick(
@@ -237,9 +238,9 @@ mod launch {
         let shift = shift as i32;
         let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
         // SAFETY: matches select_pick(u64* hist, State*, int shift); sizes checked above.
-        unsafe { stream.launch_builder(&f).arg(&hist.ptr()).arg(&state.ptr()).arg(&shift).launch(lc) }
-            .map(drop)
-            .map_err(err("select_pick"))
+        let mut a = Args::new();
+        a.arg(hist.ptr()).arg(state.ptr()).arg(shift);
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_pick"))
     }
 
     pub(super) fn count<K>(
@@ -256,12 +257,11 @@ mod launch {
         let f = gpu.function(&gpusort_kernels::SELECT, name::<K>("select_count_u32", "select_count_u64"))?;
         let n = keys.len() as u64;
         let lc = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (cfg.threads, 1, 1), shared_mem_bytes: 0 };
-        let mut b = stream.launch_builder(&f);
-        let (kp, sp, tp) = (keys.ptr(), state.ptr(), tile_counts.ptr());
-        b.arg(&kp).arg(&n).arg(&order).arg(&sp).arg(&tp);
+        let mut a = Args::new();
+        a.arg(keys.ptr()).arg(n).arg(order).arg(state.ptr()).arg(tile_counts.ptr());
         // SAFETY: matches select_count_<name>(const Item*, u64 n, int order, const State*, u64*
         // tile_counts); one block per tile writes its own word (checked above).
-        unsafe { b.launch(lc) }.map(drop).map_err(err("select_count"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_count"))
     }
 
     pub(super) fn scan(
@@ -276,9 +276,9 @@ mod launch {
         let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
         // SAFETY: matches select_scan(const u64* tile_counts, u64 tiles, u64* bases); two bases
         // per tile (checked above).
-        unsafe { stream.launch_builder(&f).arg(&tile_counts.ptr()).arg(&tiles).arg(&bases.ptr()).launch(lc) }
-            .map(drop)
-            .map_err(err("select_scan"))
+        let mut a = Args::new();
+        a.arg(tile_counts.ptr()).arg(tiles).arg(bases.ptr());
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_scan"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -300,15 +300,14 @@ mod launch {
         let f = gpu.function(&gpusort_kernels::SELECT, name::<K>("select_write_u32", "select_write_u64"))?;
         let n = keys.len() as u64;
         let lc = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (cfg.threads, 1, 1), shared_mem_bytes: 0 };
-        let mut b = stream.launch_builder(&f);
-        let (kp, sp, tp, bp) = (keys.ptr(), state.ptr(), tile_counts.ptr(), bases.ptr());
-        let (okp, opp, osp) = (out.keys.ptr(), out.positions.ptr(), out.slots.ptr());
-        b.arg(&kp).arg(&n).arg(&order).arg(&sp).arg(&tp).arg(&bp).arg(&okp).arg(&opp).arg(&osp);
+        let mut a = Args::new();
+        a.arg(keys.ptr()).arg(n).arg(order).arg(state.ptr()).arg(tile_counts.ptr()).arg(bases.ptr());
+        a.arg(out.keys.ptr()).arg(out.positions.ptr()).arg(out.slots.ptr());
         // SAFETY: matches select_write_<name>(const Item*, u64 n, int order, const State*, const
         // u64* tile_counts, const u64* bases, Item* out_keys, u64* out_positions, u32* out_slots).
         // The state after the digit passes makes exactly k keys chosen, each written once at a
         // place below k; the outputs hold k elements (checked above).
-        unsafe { b.launch(lc) }.map(drop).map_err(err("select_write"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_write"))
     }
 
     pub(super) fn gather(
@@ -326,8 +325,8 @@ mod launch {
         let k = k as u64;
         // SAFETY: matches select_gather(const u32* slots, const u64* positions, u64* out, u64 k);
         // the slots are a permutation of 0..k (the sort moved them), every range holds k.
-        unsafe { stream.launch_builder(&f).arg(&slots.ptr()).arg(&positions.ptr()).arg(&out.ptr()).arg(&k).launch(lc) }
-            .map(drop)
-            .map_err(err("select_gather"))
+        let mut a = Args::new();
+        a.arg(slots.ptr()).arg(positions.ptr()).arg(out.ptr()).arg(k);
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("select_gather"))
     }
 }

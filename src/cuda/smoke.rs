@@ -1,9 +1,10 @@
 //! Checks of the CUDA layer itself, independent of any sort: the driver probe, the module cache
 //! and a launch through a typed wrapper. Skipped loudly without a GPU.
 
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::{DevicePtrMut, LaunchConfig};
 
 use super::gpu;
+use super::overlap::{self, Args, Launch};
 
 #[test]
 fn probe_kernel_loads_once_and_runs() {
@@ -25,8 +26,13 @@ fn probe_kernel_loads_once_and_runs() {
     let n = 100_003u32;
     let mut buf = stream.clone_htod(&vec![0xFFFF_FFFFu32; n as usize]).unwrap();
     let cfg = LaunchConfig { grid_dim: (n.div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-    // SAFETY: probe_fill(unsigned *p, unsigned n) writes p[0..n); buf holds n elements.
-    unsafe { stream.launch_builder(&f).arg(&mut buf).arg(&n).launch(cfg) }.unwrap();
+    {
+        let (p, _written) = buf.device_ptr_mut(&stream);
+        let mut args = Args::new();
+        args.arg(p).arg(n);
+        // SAFETY: probe_fill(unsigned *p, unsigned n) writes p[0..n); buf holds n elements.
+        unsafe { overlap::launch(&g, &stream, &f, Launch::Plain, cfg, &mut args) }.unwrap();
+    }
     let host = stream.clone_dtoh(&buf).unwrap();
     assert!(host.iter().enumerate().all(|(i, &x)| x == i as u32));
     skip_loudly(&format!("{}: module load {:?}", g.describe(), first_load));

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 use crate::cuda::device::Gpu;
 use crate::cuda::dispatch::DeviceItem;
+use crate::cuda::overlap::{self, Args, Launch};
 use crate::cuda::radix::order_flags;
 use crate::{Order, SortError};
 
@@ -59,23 +60,18 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
             let (na, nb) = ((m - a) as u64, (e - m) as u64);
             let blocks = (e - a).div_ceil(TILE).clamp(1, most) as u32;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
-            let (first, second) = (from.slice(a..m), from.slice(m..e));
-            let mut out = to.slice_mut(a..e);
+            // Each guard records the launch as its view's last use when it drops, after the launch.
+            let (fp, _gf) = from.slice(a..m).view_ptr(stream);
+            let (sp, _gs) = from.slice(m..e).view_ptr(stream);
+            let (op, _go) = to.slice_mut(a..e).view_ptr_mut(stream);
+            let mut args = Args::new();
+            args.arg(fp).arg(na).arg(sp).arg(nb).arg(op).arg(flags);
             // SAFETY: matches multi_merge_*(const Item* a, u64 na, const Item* b, u64 nb, Item* out,
             // int order) for T's layout (DeviceItem::SPREAD); the runs are na and nb items of
-            // `from`, `out` their na + nb places in the other buffer.
-            unsafe {
-                stream
-                    .launch_builder(&f)
-                    .arg(&first)
-                    .arg(&na)
-                    .arg(&second)
-                    .arg(&nb)
-                    .arg(&mut out)
-                    .arg(&flags)
-                    .launch(cfg)
-            }
-            .map_err(SortError::driver(T::SPREAD.merge, 0))?;
+            // `from`, `out` their na + nb places in the other buffer. multi.cu's kernels do not
+            // wait for the previous grid, so it launches plainly.
+            unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, cfg, &mut args) }
+                .map_err(SortError::driver(T::SPREAD.merge, 0))?;
             next.push(e);
         }
         bounds = next;

@@ -12,10 +12,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
 
 use crate::cuda::device::Gpu;
 use crate::cuda::dispatch::DeviceItem;
+use crate::cuda::overlap::{self, Args, Launch};
 use crate::cuda::radix::order_flags;
 use crate::hooks::{self, Step};
 use crate::{Order, SortError};
@@ -104,12 +105,21 @@ fn count_below<T: DeviceItem>(
         let mut below = unsafe { stream.alloc::<u64>(queries.len()) }.map_err(err("rank search counts"))?;
         let n = share.len() as u64;
         let cfg = LaunchConfig { grid_dim: (nq.div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-        // SAFETY: matches multi_count_below_*(const Item*, u64 n, int order, const u64*, u32 nq, u64*):
-        // `share` holds n items of the kernel's item type (DeviceItem::SPREAD), `q` and `below` nq words.
-        unsafe {
-            stream.launch_builder(&f).arg(&**share).arg(&n).arg(&flags).arg(&q).arg(&nq).arg(&mut below).launch(cfg)
+        {
+            // The guards order the launch after the buffers' last writes, and record it as their
+            // last use when they drop, after the launch.
+            let (sp, _gs) = share.device_ptr(stream);
+            let (qp, _gq) = q.device_ptr(stream);
+            let (bp, _gb) = below.device_ptr_mut(stream);
+            let mut args = Args::new();
+            args.arg(sp).arg(n).arg(flags).arg(qp).arg(nq).arg(bp);
+            // SAFETY: matches multi_count_below_*(const Item*, u64 n, int order, const u64*, u32 nq,
+            // u64*): `share` holds n items of the kernel's item type (DeviceItem::SPREAD), `q` and
+            // `below` nq words. multi.cu's kernels do not wait for the previous grid, so it
+            // launches plainly.
+            unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, cfg, &mut args) }
+                .map_err(SortError::driver(kernel, 0))?;
         }
-        .map_err(SortError::driver(kernel, 0))?;
         pending.push(below);
     }
     let mut out = Vec::with_capacity(gpus.len());

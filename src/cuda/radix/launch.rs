@@ -1,289 +1,18 @@
 //! Typed, safe wrappers of the radix kernels (`kernels-cuda/cuda/radix.cu`): each takes the
 //! buffers and counts it needs and builds its launch itself, so no caller handles raw arguments.
+//! Every radix kernel waits for the previous grid before touching memory (radix.cu), so every
+//! one launches as `Launch::Follows`.
 
-use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::{Arc, Mutex, OnceLock};
-
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, LaunchConfig};
 
-use super::super::Gpu;
-use crate::cuda::overlap::{self, Args};
+use super::config::Config;
+use super::variants::Variant;
+use crate::cuda::overlap::{self, Args, Launch};
+use crate::cuda::Gpu;
 use crate::SortError;
-
-/// One set of entry points in the image: `radix_*_<name>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Variant {
-    /// `Kvp` structs, 8 bytes each, moved whole.
-    Kvp,
-    /// `Kvp` structs, fewer than `tuning::RADIX_MID_KEYS_BELOW`: tiles sized for these grids.
-    KvpMid,
-    /// `Kvp` structs, at least `tuning::RADIX_HUGE_FROM`: tiles whose digit runs of sorted keys
-    /// do not start in one shared-memory bank.
-    KvpHuge,
-    /// 32-bit keys alone (`u32`, `i32`, `f32`: the kernels flip float bits at run time).
-    U32,
-    /// `u32` or `i32` keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
-    U32Mid,
-    /// 32-bit keys alone, at least `tuning::RADIX_HUGE_FROM`: as `KvpHuge`, for sorted keys.
-    U32Huge,
-    /// `u32` (or `i32`) keys with a separate `u32` value array.
-    PairsU32,
-    /// `u32` or `i32` keys with a separate `u32` value array, fewer than
-    /// `tuning::RADIX_MID_KEYS_BELOW`: smaller tiles.
-    PairsU32Mid,
-    /// `u32` or `i32` keys with a separate `u32` value array, at least `tuning::RADIX_HUGE_FROM`:
-    /// as `KvpHuge`, for sorted keys.
-    PairsU32Huge,
-    /// `f32` keys with a separate `u32` value array.
-    PairsF32,
-    /// 64-bit keys alone.
-    U64,
-    /// 64-bit keys alone, fewer than `tuning::RADIX_MID_KEYS_BELOW`: more threads per tile.
-    U64Mid,
-    /// `u64` keys with a separate `u32` value array.
-    PairsU64,
-    /// The segmented sort of 32-bit keys alone (every 32-bit key type; `radix_segment_*_u32`).
-    SegmentU32,
-    /// The segmented sort of 32-bit keys with a separate `u32` value array.
-    SegmentPairsU32,
-}
-
-pub(super) struct Names {
-    config: &'static str,
-    pub(super) histogram: &'static str,
-    pub(super) onesweep: &'static str,
-    /// The one-block sort; the segmented sort has none.
-    small: Option<&'static str>,
-}
-
-impl Variant {
-    pub(super) fn names(self) -> Names {
-        match self {
-            Variant::Kvp => Names {
-                config: "radix_config_kvp",
-                histogram: "radix_histogram_kvp",
-                onesweep: "radix_onesweep_kvp",
-                small: Some("radix_small_kvp"),
-            },
-            Variant::KvpMid => Names {
-                config: "radix_config_kvp_mid",
-                histogram: "radix_histogram_kvp_mid",
-                onesweep: "radix_onesweep_kvp_mid",
-                small: Some("radix_small_kvp_mid"),
-            },
-            Variant::KvpHuge => Names {
-                config: "radix_config_kvp_huge",
-                histogram: "radix_histogram_kvp_huge",
-                onesweep: "radix_onesweep_kvp_huge",
-                small: Some("radix_small_kvp_huge"),
-            },
-            Variant::U32 => Names {
-                config: "radix_config_u32",
-                histogram: "radix_histogram_u32",
-                onesweep: "radix_onesweep_u32",
-                small: Some("radix_small_u32"),
-            },
-            Variant::U32Mid => Names {
-                config: "radix_config_u32_mid",
-                histogram: "radix_histogram_u32_mid",
-                onesweep: "radix_onesweep_u32_mid",
-                small: Some("radix_small_u32_mid"),
-            },
-            Variant::U32Huge => Names {
-                config: "radix_config_u32_huge",
-                histogram: "radix_histogram_u32_huge",
-                onesweep: "radix_onesweep_u32_huge",
-                small: Some("radix_small_u32_huge"),
-            },
-            Variant::PairsU32 => Names {
-                config: "radix_config_pairs_u32",
-                histogram: "radix_histogram_pairs_u32",
-                onesweep: "radix_onesweep_pairs_u32",
-                small: Some("radix_small_pairs_u32"),
-            },
-            Variant::PairsU32Mid => Names {
-                config: "radix_config_pairs_u32_mid",
-                histogram: "radix_histogram_pairs_u32_mid",
-                onesweep: "radix_onesweep_pairs_u32_mid",
-                small: Some("radix_small_pairs_u32_mid"),
-            },
-            Variant::PairsU32Huge => Names {
-                config: "radix_config_pairs_u32_huge",
-                histogram: "radix_histogram_pairs_u32_huge",
-                onesweep: "radix_onesweep_pairs_u32_huge",
-                small: Some("radix_small_pairs_u32_huge"),
-            },
-            Variant::PairsF32 => Names {
-                config: "radix_config_pairs_f32",
-                histogram: "radix_histogram_pairs_f32",
-                onesweep: "radix_onesweep_pairs_f32",
-                small: Some("radix_small_pairs_f32"),
-            },
-            Variant::U64 => Names {
-                config: "radix_config_u64",
-                histogram: "radix_histogram_u64",
-                onesweep: "radix_onesweep_u64",
-                small: Some("radix_small_u64"),
-            },
-            Variant::U64Mid => Names {
-                config: "radix_config_u64_mid",
-                histogram: "radix_histogram_u64_mid",
-                onesweep: "radix_onesweep_u64_mid",
-                small: Some("radix_small_u64_mid"),
-            },
-            Variant::PairsU64 => Names {
-                config: "radix_config_pairs_u64",
-                histogram: "radix_histogram_pairs_u64",
-                onesweep: "radix_onesweep_pairs_u64",
-                small: Some("radix_small_pairs_u64"),
-            },
-            Variant::SegmentU32 => Names {
-                config: "radix_config_segment_u32",
-                histogram: "radix_segment_histogram_u32",
-                onesweep: "radix_segment_onesweep_u32",
-                small: None,
-            },
-            Variant::SegmentPairsU32 => Names {
-                config: "radix_config_segment_pairs_u32",
-                histogram: "radix_segment_histogram_pairs_u32",
-                onesweep: "radix_segment_onesweep_pairs_u32",
-                small: None,
-            },
-        }
-    }
-}
-
-impl Variant {
-    /// The segmented sort's kernels for the keys of this variant: one set for integer and float
-    /// 32-bit keys; none for 64-bit keys.
-    pub(crate) fn segmented(self) -> Option<Variant> {
-        match self {
-            Variant::U32 | Variant::U32Mid | Variant::U32Huge | Variant::SegmentU32 => Some(Variant::SegmentU32),
-            Variant::PairsU32
-            | Variant::PairsU32Mid
-            | Variant::PairsU32Huge
-            | Variant::PairsF32
-            | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
-            Variant::Kvp | Variant::KvpMid | Variant::KvpHuge | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => {
-                None
-            }
-        }
-    }
-}
-
-/// The tuning the image was built with for this device's architecture (`radix_config_<name>`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Config {
-    pub(crate) sweep_threads: u32,
-    pub(crate) tile: usize,
-    pub(crate) small_threads: u32,
-    /// 0 when the one-block path cannot get its shared memory on this device.
-    pub(crate) small_tile: usize,
-    pub(crate) small_shared_bytes: u32,
-    pub(crate) hist_threads: u32,
-    pub(crate) hist_blocks_per_sm: u32,
-    pub(crate) passes: usize,
-    /// Dynamic shared memory of each sweep block; 0 where the sweep's fits in static memory.
-    pub(crate) sweep_shared_bytes: u32,
-    /// The scratch buffer holds split pairs as 8-byte (key, value) items (`B_INTERLEAVED` in
-    /// radix_keys.cuh): the passes that read the caller's arrays write items, the others split
-    /// them back, and `copy_back_split` ends a sort whose result is in the scratch buffer.
-    pub(crate) b_interleaved: bool,
-    /// With `b_interleaved`: the sweep takes a second item buffer where one is given
-    /// (`ScratchValues::Items`), so that only the first pass reads the caller's arrays and only
-    /// the last one writes them (`B_INTERLEAVED` 2).
-    pub(crate) second_items: bool,
-    /// Dynamic shared memory of each histogram block; 0 where its counts are static.
-    pub(crate) hist_shared_bytes: u32,
-    /// The sweep stages each key as it ranks it (`S::STAGE_IN_RANK`, 32-bit keys alone on the
-    /// architectures where `RADIX_STAGE_IN_RANK_KEYS` is on), which moves u32 keys' set boundary
-    /// (`super::sets`).
-    pub(crate) stages_in_rank: bool,
-}
-
-/// The tiling is compiled per architecture, so it is read from the loaded image once per device
-/// and variant (one blocking copy on a private stream, the first time only).
-pub(crate) fn config(gpu: &Gpu, variant: Variant) -> Result<Config, SortError> {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, Variant), Config>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(c) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&(gpu.ordinal, variant)) {
-        return Ok(*c);
-    }
-    let names = variant.names();
-    let module = gpu.module(&gpusort_kernels::RADIX)?;
-    let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
-    let global = module.get_global(names.config, &stream).map_err(SortError::driver("cuModuleGetGlobal", 0))?;
-    let mut bytes = [0u8; 48];
-    // An image built for another layout of the config (through GPUSORT_KERNELS_DIR) is refused
-    // here, not misread.
-    if global.len() != bytes.len() {
-        let what = format!("radix image's {} holds {} bytes, not {}", names.config, global.len(), bytes.len());
-        return Err(SortError::Unsupported { backend: "cuda", what });
-    }
-    stream.memcpy_dtoh(&global, &mut bytes[..]).map_err(SortError::driver("read radix config", 48))?;
-    stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
-    let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-    let mut c = Config {
-        sweep_threads: w[0],
-        tile: (w[0] * w[1]) as usize,
-        small_threads: w[2],
-        small_tile: (w[2] * w[3]) as usize,
-        small_shared_bytes: w[4],
-        hist_threads: w[5],
-        hist_blocks_per_sm: w[6],
-        passes: w[7] as usize,
-        sweep_shared_bytes: w[8],
-        b_interleaved: w[9] != 0,
-        second_items: w[9] == 2,
-        hist_shared_bytes: w[10],
-        stages_in_rank: w[11] != 0,
-    };
-    if c.tile == 0 || c.passes == 0 || c.passes > MAX_PASSES {
-        return Err(SortError::Unsupported { backend: "cuda", what: format!("radix image has a bad config {w:?}") });
-    }
-    // More than 48 KB of dynamic shared memory must be asked for per kernel; where the device
-    // cannot give it, inputs of one tile take the multi-block path instead.
-    let optin = gpu
-        .ctx
-        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
-        .map_err(SortError::driver("cuDeviceGetAttribute", 0))?;
-    let fits = match names.small {
-        Some(name) => opt_in_shared(gpu, name, c.small_shared_bytes, optin)?,
-        None => false,
-    };
-    if !fits {
-        c.small_tile = 0;
-    }
-    // Sweep tiles over 48 KB (tuning.cuh) need the same request, and so do the histogram's
-    // copies of its counts; without them no input above one tile could sort, so a device that
-    // refuses is told plainly.
-    require_shared(gpu, names.onesweep, c.sweep_shared_bytes, optin)?;
-    require_shared(gpu, names.histogram, c.hist_shared_bytes, optin)?;
-    cache.lock().unwrap_or_else(|p| p.into_inner()).insert((gpu.ordinal, variant), c);
-    Ok(c)
-}
-
-/// Lets kernel `name` launch with `bytes` of dynamic shared memory (past 48 KB a kernel must ask);
-/// false where the device's per-block limit (`optin`) or the driver refuses it.
-fn opt_in_shared(gpu: &Gpu, name: &'static str, bytes: u32, optin: i32) -> Result<bool, SortError> {
-    let f = gpu.function(&gpusort_kernels::RADIX, name)?;
-    Ok(i64::from(bytes) <= i64::from(optin)
-        && f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32).is_ok())
-}
-
-/// `opt_in_shared` for a kernel every sort above one tile launches: a refusal is an error.
-fn require_shared(gpu: &Gpu, name: &'static str, bytes: u32, optin: i32) -> Result<(), SortError> {
-    if bytes == 0 || opt_in_shared(gpu, name, bytes, optin)? {
-        return Ok(());
-    }
-    Err(SortError::Unsupported {
-        backend: "cuda",
-        what: format!("{name} needs {bytes} bytes of shared memory per block; this device gives {optin}"),
-    })
-}
 
 /// The kernels' `order` flags (`ORDER_*` in radix.cuh).
 pub(crate) const ORDER_DESCENDING: i32 = 1;
@@ -377,10 +106,10 @@ pub(crate) fn histogram<K>(
         shared_mem_bytes: cfg.hist_shared_bytes,
     };
     let mut a = Args::new();
-    a.arg(&keys.ptr).arg(&n).arg(&order).arg(&hist.ptr);
+    a.arg(keys.ptr).arg(n).arg(order).arg(hist.ptr);
     // SAFETY: matches radix_histogram_<name>(const Item*, u64 n, int, u64*); the kernel reads the
     // n items of `keys` and adds into passes * 256 words of `hist`, both checked above.
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_histogram"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }.map_err(launch_err("radix_histogram"))
 }
 
 /// Writes the plan (skipped passes, buffer parity) and each pass's digit starts into `bases`
@@ -401,8 +130,8 @@ pub(crate) fn prepare(
     let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
     // SAFETY: matches radix_prepare(const u64*, int, u64, u32*, u64*); sizes checked above.
     let mut a = Args::new();
-    a.arg(&hist.ptr).arg(&p).arg(&n).arg(&plan.ptr).arg(&bases.ptr);
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_prepare"))
+    a.arg(hist.ptr).arg(p).arg(n).arg(plan.ptr).arg(bases.ptr);
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }.map_err(launch_err("radix_prepare"))
 }
 
 /// The two buffers a pass reads from and writes to; the plan says which is which.
@@ -474,13 +203,13 @@ impl SweepArgs {
         }
     }
 
-    pub(super) fn push_buffers<'a>(&'a self, b: &mut Args<'a>) {
-        b.arg(&self.plan).arg(&self.pass).arg(&self.order).arg(&self.keys[0]).arg(&self.keys[1]);
-        b.arg(&self.values[0]).arg(&self.values[1]);
+    pub(super) fn push_buffers(&self, b: &mut Args) {
+        b.arg(self.plan).arg(self.pass).arg(self.order).arg(self.keys[0]).arg(self.keys[1]);
+        b.arg(self.values[0]).arg(self.values[1]);
     }
 
-    pub(super) fn push_status<'a>(&'a self, b: &mut Args<'a>) {
-        b.arg(&self.status[0]).arg(&self.status[1]).arg(&self.words).arg(&self.counter);
+    pub(super) fn push_status(&self, b: &mut Args) {
+        b.arg(self.status[0]).arg(self.status[1]).arg(self.words).arg(self.counter);
     }
 }
 
@@ -519,14 +248,14 @@ pub(crate) fn onesweep<K, V>(
     };
     let mut b = Args::new();
     args.push_buffers(&mut b);
-    b.arg(&begin).arg(&len);
+    b.arg(begin).arg(len);
     args.push_status(&mut b);
-    b.arg(&portion.base_in.ptr).arg(&portion.base_out.ptr);
+    b.arg(portion.base_in.ptr).arg(portion.base_out.ptr);
     // SAFETY: matches radix_onesweep_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
     // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
     // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
     // buffer and write inside the other, of the same length; every size is checked above.
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_onesweep"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }.map_err(launch_err("radix_onesweep"))
 }
 
 /// Copies the scratch keys over the caller's, and the scratch values over the caller's values
@@ -552,11 +281,11 @@ pub(crate) fn copy_back<K, V>(
     let blocks = grid_for(((words + vwords) / 4) as usize, 256, gpu.multiprocessors as usize * 8);
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
     let mut a = Args::new();
-    a.arg(&plan.ptr).arg(&keys.0.ptr).arg(&keys.1.ptr).arg(&words).arg(&vsrc).arg(&vdst).arg(&vwords);
+    a.arg(plan.ptr).arg(keys.0.ptr).arg(keys.1.ptr).arg(words).arg(vsrc).arg(vdst).arg(vwords);
     // SAFETY: matches radix_copy_back(const u32* plan, const u32* src, u32* dst, u64 words, const
     // u32* vsrc, u32* vdst, u64 vwords); each pair of ranges holds its count of 4-byte words
     // (checked above; no values: null and 0).
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_copy_back"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }.map_err(launch_err("radix_copy_back"))
 }
 
 /// Splits the (key, value) items of `src` into `keys` and `values` when the plan says the result
@@ -581,8 +310,9 @@ pub(crate) fn copy_back_split(
     // items_c, u32* keys, u32* values, u64 n); `src` and `items_c` (or null) hold n items, `keys`
     // and `values` n words each (checked above).
     let mut a = Args::new();
-    a.arg(&plan.ptr).arg(&src.ptr).arg(&c).arg(&keys.ptr).arg(&values.ptr).arg(&n);
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_copy_back_split"))
+    a.arg(plan.ptr).arg(src.ptr).arg(c).arg(keys.ptr).arg(values.ptr).arg(n);
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }
+        .map_err(launch_err("radix_copy_back_split"))
 }
 
 /// Sorts an input of at most `cfg.small_tile` keys in one block, in place.
@@ -610,6 +340,6 @@ pub(crate) fn small<K, V>(
     // SAFETY: matches radix_small_<name>(Item* keys, Value* values, u32 n, int order); one block
     // sorts the n items of both ranges (checked above).
     let mut a = Args::new();
-    a.arg(&keys.ptr).arg(&vptr).arg(&n).arg(&order);
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut a) }.map_err(launch_err("radix_small"))
+    a.arg(keys.ptr).arg(vptr).arg(n).arg(order);
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }.map_err(launch_err("radix_small"))
 }

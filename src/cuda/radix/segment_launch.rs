@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, LaunchConfig};
 
-use super::launch::{
-    grid_for, launch_err, Config, Dev, Names, PassWords, PingPong, SweepArgs, Variant, MAX_PASSES, RADIX,
-};
-use crate::cuda::overlap::{self, Args};
+use super::config::Config;
+use super::launch::{grid_for, launch_err, Dev, PassWords, PingPong, SweepArgs, MAX_PASSES, RADIX};
+use super::variants::{Names, Variant};
+use crate::cuda::overlap::{self, Args, Launch};
 use crate::cuda::Gpu;
 use crate::SortError;
 
@@ -53,10 +53,10 @@ pub(crate) fn segment_tiles(
     let (count, tile) = (segments.count(), cfg.tile as u32);
     let lc = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
     let mut b = Args::new();
-    b.arg(&segments.offsets.ptr).arg(&count).arg(&tile).arg(&segments.first_tile.ptr);
+    b.arg(segments.offsets.ptr).arg(count).arg(tile).arg(segments.first_tile.ptr);
     // SAFETY: matches radix_segment_tiles(const u64* offsets, u32 segments, u32 tile_items,
     // u32* first_tile); offsets and first_tile hold segments + 1 words (checked above).
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_tiles"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }.map_err(launch_err("radix_segment_tiles"))
 }
 
 /// Counts every pass's digits per segment into `hist` ([segment][pass][RADIX], zeroed).
@@ -79,12 +79,13 @@ pub(crate) fn segment_histogram<K>(
     let per_block = max_tiles.div_ceil(blocks as usize) as u32;
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (cfg.hist_threads, 1, 1), shared_mem_bytes: 0 };
     let mut b = Args::new();
-    b.arg(&keys.ptr).arg(&order).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count).arg(&per_block);
-    b.arg(&hist.ptr);
+    b.arg(keys.ptr).arg(order).arg(segments.offsets.ptr).arg(segments.first_tile.ptr).arg(count).arg(per_block);
+    b.arg(hist.ptr);
     // SAFETY: matches radix_segment_histogram_<name>(const Item* keys, int order, const u64* offsets,
     // const u32* first_tile, u32 segments, u32 tiles_per_block, u32* hist); the offsets were checked against the keys'
     // length on the device, and hist holds every segment's counts (checked above).
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_histogram"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }
+        .map_err(launch_err("radix_segment_histogram"))
 }
 
 /// Each segment's digit starts per pass (`bases`, [pass][segment][RADIX]), the counts of all
@@ -106,13 +107,13 @@ pub(crate) fn segment_bases(
     let p = passes as i32;
     let lc = LaunchConfig { grid_dim: (count, 1, 1), block_dim: (RADIX as u32, 1, 1), shared_mem_bytes: 0 };
     let mut b = Args::new();
-    b.arg(&hist.ptr).arg(&p).arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&count);
-    b.arg(&bases.ptr).arg(&all.ptr).arg(&segments.tile_segment.ptr);
+    b.arg(hist.ptr).arg(p).arg(segments.offsets.ptr).arg(segments.first_tile.ptr).arg(count);
+    b.arg(bases.ptr).arg(all.ptr).arg(segments.tile_segment.ptr);
     // SAFETY: matches radix_segment_bases(const u32* hist, int passes, const u64* offsets, const u32*
     // first_tile, u32 segments, u64* bases, u64* all, u32* tile_segment); one block per segment,
     // sizes checked above; first_tile's tiles are fewer than tile_segment's words (segment_onesweep
     // checks the same bound).
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_bases"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }.map_err(launch_err("radix_segment_bases"))
 }
 
 /// One digit pass of the segmented sort: a block per tile the segments can have (the extra ones
@@ -148,13 +149,14 @@ pub(crate) fn segment_onesweep<K, V>(
     };
     let mut b = Args::new();
     args.push_buffers(&mut b);
-    b.arg(&segments.offsets.ptr).arg(&segments.first_tile.ptr).arg(&segments.tile_segment.ptr).arg(&count);
-    b.arg(&p.bases.ptr);
+    b.arg(segments.offsets.ptr).arg(segments.first_tile.ptr).arg(segments.tile_segment.ptr).arg(count);
+    b.arg(p.bases.ptr);
     args.push_status(&mut b);
     // SAFETY: matches radix_segment_onesweep_<name>(plan, int pass, int order, Item* a, Item* b,
     // Value* va, Value* vb, const u64* offsets, const u32* first_tile, const u32* tile_segment,
     // u32 segments, const u64* bases, u32* status, u32* status_next, u64 words, u32* counter); the
     // segments cut [0, n) of both buffers (checked on the device before), and every size is
     // checked above.
-    unsafe { overlap::launch_following(gpu, stream, &f, lc, &mut b) }.map_err(launch_err("radix_segment_onesweep"))
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }
+        .map_err(launch_err("radix_segment_onesweep"))
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
+use super::config::config;
 use super::launch::{self, Dev, PassWords, PingPong, ScratchValues, RADIX, SWEEP_MAX_KEYS};
 use super::segment_launch::{self, SegmentPass, Segments};
 use super::{RadixKey, PLAN_SLOT};
@@ -29,7 +30,7 @@ pub(crate) fn takes<K: RadixKey>(
     let Some(variant) = if with_values { K::PAIRS } else { K::KEYS }.large.segmented() else {
         return Ok(false);
     };
-    let tile = launch::config(gpu, variant)?.tile;
+    let tile = config(gpu, variant)?.tile;
     Ok(longest <= SWEEP_MAX_KEYS && segments.saturating_mul(tile) <= n)
 }
 
@@ -57,7 +58,7 @@ pub(crate) fn sort<K: RadixKey>(
     let Some(variant) = if values.is_some() { K::PAIRS } else { K::KEYS }.large.segmented() else {
         return Err(SortError::Unsupported { backend: "cuda", what: "segmented radix sort of 64-bit keys".into() });
     };
-    let cfg = launch::config(gpu, variant)?;
+    let cfg = config(gpu, variant)?;
     let count = offsets.len().saturating_sub(1);
     if n < 2 || count == 0 {
         return Ok(());

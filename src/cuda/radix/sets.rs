@@ -2,7 +2,8 @@
 //! whether the image's large set for this GPU stages keys as it ranks them (`src/tuning.rs` has
 //! the boundaries and the figures behind them).
 
-use super::launch::{config, Variant};
+use super::config::config;
+use super::variants::Variant;
 use crate::cuda::device::Gpu;
 use crate::SortError;
 

@@ -127,12 +127,13 @@ pub(super) fn sort<K: RadixKey>(
     Ok(())
 }
 
-/// Typed wrappers of the 64-bit keys' kernels.
+/// Typed wrappers of the 64-bit keys' kernels, launched as `Launch::Plain` (segments.cu's kernels
+/// do not wait for the previous grid).
 mod launch {
     pub(super) use super::super::launch::iota;
     use super::super::launch::{blocks, config, err};
     use super::*;
-    use cudarc::driver::PushKernelArg;
+    use crate::cuda::overlap::{self, Args, Launch};
 
     /// Items per sample (`SAMPLE_ITEMS` in segments.cu).
     pub(super) const SAMPLE_ITEMS: usize = 64;
@@ -147,13 +148,13 @@ mod launch {
     ) -> Result<(), SortError> {
         assert!(offsets.len() >= 2 && samples.len() == n.div_ceil(SAMPLE_ITEMS));
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_samples")?;
-        let (op, segments, count, sp) = (offsets.ptr(), offsets.len() as u64 - 1, n as u64, samples.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&op).arg(&segments).arg(&count).arg(&sp);
+        let mut a = Args::new();
+        a.arg(offsets.ptr()).arg(offsets.len() as u64 - 1).arg(n as u64).arg(samples.ptr());
+        let lc = config(blocks(gpu, samples.len()));
         // SAFETY: matches segments_samples(const u64* offsets, u64 segments, u64 n, u32* samples);
         // the offsets were checked to cut n items (0 first, n last, never falling), so every
         // search stays inside them, and each of the samples (checked above) is written once.
-        unsafe { b.launch(config(blocks(gpu, samples.len()))) }.map(drop).map_err(err("segments_samples"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_samples"))
     }
 
     /// `seg[i]`: the segment of item `positions[i]`.
@@ -168,15 +169,15 @@ mod launch {
         let n = positions.len();
         assert!(seg.len() == n && offsets.len() >= 2 && samples.len() == n.div_ceil(SAMPLE_ITEMS));
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_of")?;
-        let (pp, count, op, segments) = (positions.ptr(), n as u64, offsets.ptr(), offsets.len() as u64 - 1);
-        let (samp, sp) = (samples.ptr(), seg.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&pp).arg(&count).arg(&op).arg(&segments).arg(&samp).arg(&sp);
+        let mut a = Args::new();
+        a.arg(positions.ptr()).arg(n as u64).arg(offsets.ptr()).arg(offsets.len() as u64 - 1);
+        a.arg(samples.ptr()).arg(seg.ptr());
         // SAFETY: matches segments_of(const u32* positions, u64 n, const u64* offsets, u64
         // segments, const u32* samples, u32* seg); the positions are a permutation of 0..n, so
         // each reads the samples of its own and the next, and the offsets between their segments
         // (checked offsets, written samples); each of the n numbers is written once.
-        unsafe { b.launch(config(blocks(gpu, n))) }.map(drop).map_err(err("segments_of"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config(blocks(gpu, n)), &mut a) }
+            .map_err(err("segments_of"))
     }
 
     /// `keys_out[i] = keys[positions[i]]`, and the same for the values (source, destination).
@@ -192,12 +193,12 @@ mod launch {
         assert!(keys.len() == n && keys_out.len() == n && values.is_none_or(|(v, o)| v.len() == n && o.len() == n));
         let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_gather")?;
         let (vp, vo) = values.map_or((0, 0), |(v, o)| (v.ptr(), o.ptr()));
-        let (pp, count, kp, ko) = (positions.ptr(), n as u64, keys.ptr(), keys_out.ptr());
-        let mut b = stream.launch_builder(&f);
-        b.arg(&pp).arg(&count).arg(&kp).arg(&ko).arg(&vp).arg(&vo);
+        let mut a = Args::new();
+        a.arg(positions.ptr()).arg(n as u64).arg(keys.ptr()).arg(keys_out.ptr()).arg(vp).arg(vo);
         // SAFETY: matches segments_gather(const u32* positions, u64 n, const u64* keys, u64*
         // keys_out, const u32* values or null, u32* values_out or null); the positions are a
         // permutation of 0..n, so every read and write is inside the n of each buffer (checked).
-        unsafe { b.launch(config(blocks(gpu, n))) }.map(drop).map_err(err("segments_gather"))
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config(blocks(gpu, n)), &mut a) }
+            .map_err(err("segments_gather"))
     }
 }
