@@ -199,8 +199,10 @@ compare)
       fi
       echo "$build round $round done at $(date -u +%T)"
     done
+    # After every round, so that a run stopped by its time limit still leaves a table.
+    python3 ci/report.py compare --before "$out"/before-*.jsonl --after "$out"/after-*.jsonl > "$out/compare.md"
   done
-  python3 ci/report.py compare --before "$out"/before-*.jsonl --after "$out"/after-*.jsonl | tee "$out/compare.md"
+  cat "$out/compare.md"
   ;;
 
 *)
