@@ -199,7 +199,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     let status_words = tiles * RADIX;
     let align = |x: usize| x.div_ceil(256) * 256;
     // The scratch copy of split pairs as (key, value) items, where the image says so: every other
-    // pass then writes 8-byte items (radix.cuh onesweep, B_INTERLEAVED), or with a second item
+    // pass then writes 8-byte items (radix_onesweep.cuh, B_INTERLEAVED), or with a second item
     // buffer every pass but the last.
     let interleaved = cfg.b_interleaved && values_a.is_some();
     assert!(!interleaved || (size_of::<K>() == 4 && size_of::<V>() == 4));

@@ -202,7 +202,7 @@ fn every_set_at_sanitizer_sizes() {
                         pairs_through(&gpu, &stream, how, &ints, signed, order)
                             .unwrap_or_else(|e| fail(v, &format!("i32 pairs, second items {second}"), e));
                         // One pass, and three with the one skipped between: where each pass
-                        // reads and writes differs with a second item buffer (radix.cuh onesweep).
+                        // reads and writes differs with a second item buffer (radix_onesweep.cuh).
                         for mask in [0xff, 0xff00_ffff] {
                             let masked: Vec<u32> = keys.iter().map(|&k| k & mask).collect();
                             pairs_through(&gpu, &stream, how, &masked, |k| k, order).unwrap_or_else(|e| {
