@@ -13,13 +13,15 @@
     ci/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
         prints the two builds' medians side by side with their ratio and whether each row lies
         within the rounds' spread (ci/gpu.sh compare)
-    ci/report.py plan DATA.jsonl segments|topk
-        prints "N L,L,..." (segment lengths) or "N K,K,..." (values of k): what the run's segment or
-        top-k rows measured, for ci/report.sh to run CUB and torch.topk on; nothing when none
+    ci/report.py plan DATA.jsonl segments|topk|argsort
+        prints "N L,L,..." (segment lengths), "N K,K,..." (values of k) or "N,N,..." (argsort
+        sizes): what the run's segment, top-k or device argsort rows measured, for ci/report.sh to
+        run CUB, torch.topk and torch / cupy argsort on; nothing when none
 
 DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort/,
 GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json, and ci/cub/cub_segmented.cu --json with
-"group": "segments"), "torch" (this script), "torch-topk" (ci/topk_torch.py --json), "cub-segments"
+"group": "segments"), "torch" (this script), "torch-topk" (ci/topk_torch.py --json), "argsort-torch"
+and "argsort-cupy" (ci/argsort_libs.py --json), "cub-segments"
 (only `absent` notes from ci/report.sh) or "machine" (ci/report.sh). Other lines are ignored. Quoted
 figures come from ci/report/reference.json. ci/report.sh runs the whole thing; this script only reads
 and writes files.
@@ -79,6 +81,11 @@ def shapes(args):
 
 def plan(args):
     data = Data(args.data)
+    if args.what == "argsort":
+        got = data.argsort_plan()
+        if got:
+            print(",".join(str(x) for x in got[0]))
+        return 0
     got = data.segments_plan() if args.what == "segments" else data.topk_plan()
     if got:
         print(got[0], ",".join(str(x) for x in got[1]))
@@ -113,7 +120,7 @@ def main():
     c.add_argument("--after", nargs="+", required=True)
     p = sub.add_parser("plan")
     p.add_argument("data")
-    p.add_argument("what", choices=["segments", "topk"])
+    p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host, "plan": plan,
                 "compare": compare}

@@ -15,7 +15,7 @@
 #   GPUSORT_REPORT_OUT    where the report files go (default: the repository root)
 #   GPUSORT_REPORT_FLAT=1 write the report, bench.svg and bench-headline.md into the output directory itself, not into its docs/
 #   GPUSORT_REPORT_LOGS   raw measurements (raw.jsonl) and the log (report.log); default target/report
-#   GPUSORT_REPORT_TORCH=0  skip the torch columns (torch.sort and torch.topk)
+#   GPUSORT_REPORT_TORCH=0  skip the torch columns (torch.sort, torch.topk, torch and cupy argsort)
 #   GPUSORT_REPORT_BENCH_TIMEOUT  seconds the gpusort benches may run; the report shows what they
 #                         measured by then (default: no limit; ci/gpu.sh report sets 400)
 #   GPUSORT_BENCH_BIN     a prebuilt `benches/sort/` executable, so no cargo is needed
@@ -238,6 +238,17 @@ if [[ $mode == gpu ]]; then
       124) absent torch-topk "ci/topk_torch.py ran out of its 90 s; later rows are missing" ;;
       *) absent torch-topk "ci/topk_torch.py failed, see report.log" ;;
     esac
+  fi
+  # torch.argsort and cupy.argsort on the keys of the bench's device argsort rows (about 30 s).
+  read -r argsort_sizes < <(python3 ci/report.py plan "$data" argsort 2>> "$log")
+  if [[ -z "${argsort_sizes:-}" ]]; then
+    :  # no device argsort rows: nothing for the libraries to stand beside
+  elif [[ "${GPUSORT_REPORT_TORCH:-1}" == 0 ]]; then
+    absent argsort-torch "skipped (GPUSORT_REPORT_TORCH=0)"; absent argsort-cupy "skipped (GPUSORT_REPORT_TORCH=0)"
+  else
+    step "torch.argsort and cupy.argsort ($argsort_sizes keys)"
+    timeout 120 python3 ci/argsort_libs.py --json --sizes "$argsort_sizes" >> "$data" 2>> "$log" ||
+      absent argsort-torch "ci/argsort_libs.py failed or ran out of its 120 s, see report.log"
   fi
 fi
 

@@ -24,6 +24,7 @@ class Data:
         self.cub_segments = {}  # (what, n) -> record (ci/cub/cub_segmented.cu: api, values, order, segment)
         self.torch = {}  # (pattern, n) -> record
         self.torch_topk = {}  # (where, k, n) -> record (ci/topk_torch.py --json)
+        self.argsort_libs = {}  # (lib, key, n) -> ms (ci/argsort_libs.py --json: torch, cupy)
         self.machine = {}  # key -> text
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
@@ -55,6 +56,8 @@ class Data:
                     self.torch[(r["pattern"], r["n"])] = r
                 elif src == "torch-topk":
                     self.torch_topk[(r["where"], r["k"], r["n"])] = r
+                elif src in ("argsort-torch", "argsort-cupy"):
+                    self.argsort_libs[(src[len("argsort-"):], r["key"], r["n"])] = r["median_ms"]
 
     def ms(self, group, sort, pattern, n):
         """Median milliseconds, or None (not measured), or a string (the error)."""
@@ -85,6 +88,12 @@ class Data:
         if not recs:
             return None
         return max(r["n"] for r in recs), sorted({r["segment"] for r in recs})
+
+    def argsort_plan(self):
+        """The sizes of the device-resident argsort rows, what torch.argsort and cupy.argsort are run
+        on; None when the run has none."""
+        ns = sorted({k[3] for k in self.bench if k[0] == "argsort-device"})
+        return (ns,) if ns else None
 
     def topk_plan(self):
         """(n, ks) of the top-k rows, what torch.topk is run on; None when the run has none."""

@@ -2,6 +2,7 @@
 host tables (report_host), segmented sorts (report_segments), top-k (report_topk), out of core
 (report_host), CPU rows, method and sources."""
 
+import report_argsort
 import report_host
 import report_segments
 import report_shapes
@@ -190,6 +191,7 @@ def gpu_report(data, ref):
         )
         out.append(host_table(data) + "\n")
     out += report_host.sections(data)
+    out += report_argsort.sections(data)
     out += report_segments.sections(data)
     out += report_topk.sections(data)
     out += report_host.out_of_core_section(data)

@@ -6,6 +6,8 @@
 # first run; later runs reuse it. A newer nvcc emits PTX that the 580-series driver rejects.
 #
 #   kernels-cuda/build-images.sh            rebuild every image
+#   kernels-cuda/build-images.sh radix ...  rebuild the named images only (the others' sources
+#                                           unchanged); src/images.rs and the hash as always
 #   kernels-cuda/build-images.sh --check    exit 1 if the committed images are stale
 #   NVCC=/path/to/nvcc kernels-cuda/build-images.sh   use another nvcc of the same version
 set -euo pipefail
@@ -48,6 +50,7 @@ exec 9>"$here/.build.lock"; flock 9   # helpers may rebuild at once; one at a ti
 mkdir -p images
 for cu in cuda/*.cu; do
   name="$(basename "$cu" .cu)"
+  if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
   echo "nvcc $cu -> images/$name.fatbin" >&2
   "$NVCC" "${flags[@]}" -I"$cu13/include" -Icuda --fatbin -o "images/$name.fatbin.tmp" "$cu"
   mv "images/$name.fatbin.tmp" "images/$name.fatbin"

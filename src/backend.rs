@@ -102,10 +102,64 @@ pub(crate) enum SortJob<'a> {
     Keys(KeySlice<'a>),
     /// Split arrays: keys and the u32 values that move with them (same length, checked).
     Pairs(KeySlice<'a>, &'a mut [u32]),
-    /// The stable permutation that sorts the keys, written to the `u32` slice (same length,
+    /// The stable permutation that sorts the keys, written to the positions (same length,
     /// checked; at most 2^32 keys); the keys are only read.
-    Argsort(KeyView<'a>, &'a mut [u32]),
+    Argsort(KeyView<'a>, Positions<'a>),
 }
+
+/// Where an argsort writes its positions: the caller's `u32` or `u64` indices, one per key. The
+/// backends write either width themselves, so no pass widens the result afterwards. (`pub` in
+/// this private module only so that the sealed [`ArgIndex`](crate::ArgIndex) can name it.)
+#[derive(Debug)]
+pub enum Positions<'a> {
+    U32(&'a mut [u32]),
+    U64(&'a mut [u64]),
+}
+
+impl Positions<'_> {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Positions::U32(p) => p.len(),
+            Positions::U64(p) => p.len(),
+        }
+    }
+
+    pub(crate) fn reborrow(&mut self) -> Positions<'_> {
+        match self {
+            Positions::U32(p) => Positions::U32(p),
+            Positions::U64(p) => Positions::U64(p),
+        }
+    }
+}
+
+/// A position type an argsort writes (`Positions`): every position fits a `u32`, since the
+/// backends argsort at most 2^32 keys.
+pub(crate) trait Position: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
+    fn from_u32(p: u32) -> Self;
+}
+
+impl Position for u32 {
+    fn from_u32(p: u32) -> u32 {
+        p
+    }
+}
+
+impl Position for u64 {
+    fn from_u32(p: u32) -> u64 {
+        p as u64
+    }
+}
+
+/// `$body` with `$p` bound to the slice of either width of the `Positions` `$out`.
+macro_rules! with_positions {
+    ($out:expr, $p:ident => $body:expr) => {
+        match $out {
+            $crate::backend::Positions::U32($p) => $body,
+            $crate::backend::Positions::U64($p) => $body,
+        }
+    };
+}
+pub(crate) use with_positions;
 
 impl SortJob<'_> {
     /// The same job borrowed for a shorter time, so a failed attempt can be retried elsewhere.
@@ -114,7 +168,7 @@ impl SortJob<'_> {
             SortJob::Kvp(v) => SortJob::Kvp(v),
             SortJob::Keys(k) => SortJob::Keys(k.reborrow()),
             SortJob::Pairs(k, v) => SortJob::Pairs(k.reborrow(), v),
-            SortJob::Argsort(k, out) => SortJob::Argsort(*k, out),
+            SortJob::Argsort(k, out) => SortJob::Argsort(*k, out.reborrow()),
         }
     }
 

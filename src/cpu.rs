@@ -1,6 +1,6 @@
 //! The CPU backend: a thin adapter over the `gpusort-cpu` crate.
 
-use crate::backend::{with_keys, with_view, BackendKind, SortBackend, SortJob};
+use crate::backend::{with_keys, with_positions, with_view, BackendKind, Position, SortBackend, SortJob};
 use crate::{Algorithm, Order, SortError};
 
 #[derive(Debug, Default)]
@@ -30,7 +30,7 @@ impl SortBackend for CpuBackend {
             SortJob::Kvp(v) => gpusort_cpu::sort_stable(v, order),
             SortJob::Keys(keys) => with_keys!(keys, k => gpusort_cpu::sort_keys(k, order)),
             SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
-            SortJob::Argsort(keys, out) => with_view!(keys, k => argsort(k, out, order)),
+            SortJob::Argsort(keys, out) => with_view!(keys, k => with_positions!(out, o => argsort(k, o, order))),
         };
         // gpusort-cpu allocates before it writes: the job's data is untouched on failure.
         sorted.map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU sort", bytes: e.bytes })
@@ -55,13 +55,18 @@ impl<K: gpusort_cpu::SortKey> gpusort_cpu::Keyed for Positioned<K> {
 /// Keys with their positions sorted as one array of items, the positions then read out: one
 /// allocation, and the radix passes move each key and position together. On the backend's own
 /// pool, as every CPU sort (it survives fork).
-fn argsort<K: gpusort_cpu::SortKey>(keys: &[K], out: &mut [u32], order: Order) -> Result<(), gpusort_cpu::AllocError> {
+/// `out` is written only once the sort has succeeded: on failure it holds what it held.
+pub(crate) fn argsort<K: gpusort_cpu::SortKey, P: Position>(
+    keys: &[K],
+    out: &mut [P],
+    order: Order,
+) -> Result<(), gpusort_cpu::AllocError> {
     gpusort_cpu::install(|| argsort_on_pool(keys, out, order))
 }
 
-fn argsort_on_pool<K: gpusort_cpu::SortKey>(
+fn argsort_on_pool<K: gpusort_cpu::SortKey, P: Position>(
     keys: &[K],
-    out: &mut [u32],
+    out: &mut [P],
     order: Order,
 ) -> Result<(), gpusort_cpu::AllocError> {
     use rayon::prelude::*;
@@ -72,6 +77,6 @@ fn argsort_on_pool<K: gpusort_cpu::SortKey>(
     // At most 2^32 keys come here (`Sorter::argsort_into` checks): every position fits.
     items.par_extend(keys.par_iter().enumerate().map(|(i, &key)| Positioned { key, at: i as u32 }));
     gpusort_cpu::sort_stable(&mut items, order)?;
-    out.par_iter_mut().zip(&items).for_each(|(o, s)| *o = s.at);
+    out.par_iter_mut().zip(&items).for_each(|(o, s)| *o = P::from_u32(s.at));
     Ok(())
 }

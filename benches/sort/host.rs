@@ -84,6 +84,7 @@ pub fn run() {
     };
     in_core(&gpu, &floor);
     crate::records::run(&gpu);
+    crate::argsort::run(&gpu, &floor);
     crate::segments::run(&gpu);
     crate::topk::run(&gpu);
     crate::multi::run(&gpu);
@@ -100,7 +101,7 @@ pub fn run() {
 // The floor
 
 /// The pinned copy rates of this run, bytes per millisecond each way.
-struct Floor {
+pub struct Floor {
     up: f64,
     down: f64,
 }
@@ -109,7 +110,12 @@ impl Floor {
     /// One upload and one download of `bytes` at the pinned rates, one after the other: no sort
     /// can send its first item back before its last one is up, so none can beat this.
     fn ms(&self, bytes: usize) -> f64 {
-        bytes as f64 / self.up + bytes as f64 / self.down
+        self.ms_each(bytes, bytes)
+    }
+
+    /// `up` bytes up, then `down` bytes down (an argsort's keys and indices).
+    pub fn ms_each(&self, up: usize, down: usize) -> f64 {
+        up as f64 / self.up + down as f64 / self.down
     }
 
     /// Median of 7 copies each way (after 2) of `GPUSORT_BENCH_BW_MIB` (512) MiB between a pinned

@@ -11,47 +11,15 @@
 //! threshold from which `sort_by_key` puts the records in order on the GPU (the tuning's
 //! `RECORDS_ON_DEVICE_FROM_BYTES`), to time both paths at one size.
 
-use gpusort::{SortError, Sorter};
+use gpusort::{Order, SortError, Sorter};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::argsort::HostCase;
 use crate::host::{measure, Case};
 use crate::inputs::{env_count, env_sizes, par_copy, splitmix, Pattern};
 
 const MIB: usize = 1 << 20;
-
-/// The argsort's input (never written) and its output.
-struct ArgsortCase {
-    keys: Vec<u32>,
-    out: Vec<u32>,
-}
-
-impl Case for ArgsortCase {
-    fn len(&self) -> usize {
-        self.keys.len()
-    }
-    fn bytes(&self) -> usize {
-        std::mem::size_of_val(&self.keys[..])
-    }
-    fn restore(&mut self) {}
-    fn sort(&mut self, s: &Sorter) -> Result<(), SortError> {
-        s.argsort_into(&self.keys, &mut self.out)
-    }
-    /// Ordered by (key, position) with every position below n: within a run of equal keys the
-    /// positions rise strictly, so none repeats, and n distinct positions below n are all of them.
-    fn check(&self) -> Result<(), String> {
-        let n = self.keys.len() as u32;
-        let key = |i: u32| self.keys.get(i as usize).copied();
-        match self.out.par_windows(2).position_any(|w| {
-            w[1] >= n || !matches!((key(w[0]), key(w[1])), (Some(a), Some(b)) if a < b || (a == b && w[0] < w[1]))
-        }) {
-            Some(i) => {
-                Err(format!("argsort: positions {} then {} at {i} are out of order", self.out[i], self.out[i + 1]))
-            }
-            None => Ok(()),
-        }
-    }
-}
 
 /// A 32-byte record: its key, its input position, and fields that must stay with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,8 +73,7 @@ impl Case for RecordsCase {
         }
         s.sort_by_key(&mut self.work, |r| r.key)
     }
-    /// Ordered by (key, input position), every record whole: a stable permutation (as for
-    /// `ArgsortCase`).
+    /// Ordered by (key, input position), every record whole: a stable permutation.
     fn check(&self) -> Result<(), String> {
         if self.copy_only {
             return if self.work == self.input { Ok(()) } else { Err("copy-twice changed the records".into()) };
@@ -131,8 +98,7 @@ pub fn run(gpu: &Sorter) {
     }
     let cpu = Sorter::cpu();
     for n in env_sizes("GPUSORT_BENCH_RECORDS_SIZES", &[64 * MIB]) {
-        let keys = Pattern::Random.keys(n, 0);
-        let mut argsort = ArgsortCase { keys, out: vec![0; n] };
+        let mut argsort = HostCase::<u32, u32>::of(Pattern::Random.keys(n, 0), Order::Ascending);
         let b = [("bytes", Value::from(argsort.bytes()))];
         measure("records", "cuda-argsort", &mut argsort, gpu, false, &b);
         if n <= cpu_max {

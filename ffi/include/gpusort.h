@@ -179,8 +179,9 @@ extern "C" {
 // NumPy-style `int64`/`uint64` index buffers are filled directly (every index is below `len`).
 //
 // `sorter` may be NULL (the default sorter). `keys` and `out` may be NULL only when `len` is 0;
-// they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` is
-// not written: it holds its original contents (except after `GPUSORT_PANIC`, a bug).
+// they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` holds
+// its original contents or, where the GPU failed while the indices came down, the complete result
+// (finished on the CPU from the keys); never part of one (except after `GPUSORT_PANIC`, a bug).
 //
 // ```c
 // uint32_t keys[] = {30, 10, 30, 20};
@@ -387,6 +388,30 @@ enum gpusort_status gpusort_top_k_device(const struct gpusort_sorter *sorter,
                                          void *out_indices,
                                          gpusort_order order,
                                          void *stream);
+
+// Writes the stable permutation that sorts the `len` keys of type `key_type` at `keys` in
+// `order` to the `len` `uint64_t` indices at `out`, both in GPU memory, on `stream`: the device
+// form of `gpusort_argsort_u32` and its siblings. `keys` is only read. The positions are made on
+// the device and sorted with a scratch copy of the keys. `len` 0 is `GPUSORT_OK` at once, nothing
+// checked; past 2^32 keys, and when `out` overlaps the keys, `GPUSORT_INVALID_ARGUMENT`.
+// Otherwise as `gpusort_sort_device_keys`.
+//
+// ```c
+// uint64_t *d_order;                   /* where keys[d_order[0]], keys[d_order[1]], ... are in order */
+// cudaMalloc((void **)&d_order, n * sizeof(uint64_t));
+// gpusort_argsort_device(NULL, GPUSORT_KEY_F32, d_keys, n, d_order, GPUSORT_ASCENDING, stream);
+// ```
+//
+// # Safety
+// As `gpusort_sort_device_keys`, for both arrays, except that other work may read (not write)
+// `keys` meanwhile.
+enum gpusort_status gpusort_argsort_device(const struct gpusort_sorter *sorter,
+                                           gpusort_key_type key_type,
+                                           const void *keys,
+                                           size_t len,
+                                           void *out,
+                                           gpusort_order order,
+                                           void *stream);
 
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls

@@ -1,4 +1,4 @@
-//! The entry points for arrays already in GPU memory: keys, split pairs, segments and top-k of
+//! The entry points for arrays already in GPU memory: keys, split pairs, segments, argsort and top-k of
 //! buffers the caller allocated (`cudaMalloc`, `cuMemAlloc`, a framework's tensor), sorted on the
 //! caller's CUDA stream without a trip through host memory.
 //!
@@ -243,6 +243,44 @@ pub unsafe extern "C" fn gpusort_top_k_device(
     }
 }
 
+/// Writes the stable permutation that sorts the `len` keys of type `key_type` at `keys` in
+/// `order` to the `len` `uint64_t` indices at `out`, both in GPU memory, on `stream`: the device
+/// form of `gpusort_argsort_u32` and its siblings. `keys` is only read. The positions are made on
+/// the device and sorted with a scratch copy of the keys. `len` 0 is `GPUSORT_OK` at once, nothing
+/// checked; past 2^32 keys, and when `out` overlaps the keys, `GPUSORT_INVALID_ARGUMENT`.
+/// Otherwise as `gpusort_sort_device_keys`.
+///
+/// ```c
+/// uint64_t *d_order;                   /* where keys[d_order[0]], keys[d_order[1]], ... are in order */
+/// cudaMalloc((void **)&d_order, n * sizeof(uint64_t));
+/// gpusort_argsort_device(NULL, GPUSORT_KEY_F32, d_keys, n, d_order, GPUSORT_ASCENDING, stream);
+/// ```
+///
+/// # Safety
+/// As `gpusort_sort_device_keys`, for both arrays, except that other work may read (not write)
+/// `keys` meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_argsort_device(
+    sorter: *const gpusort_sorter,
+    key_type: gpusort_key_type,
+    keys: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    order: gpusort_order,
+    stream: *mut c_void,
+) -> gpusort_status {
+    // Stable by definition, as the host entry points: AUTO is the radix sort.
+    #[cfg(feature = "cuda")]
+    return on_device::run(sorter, order, crate::args::GPUSORT_ALGORITHM_AUTO, key_type, |s, t| {
+        s.argsort_foreign::<u64>(address(keys), len, t, address(out), on_device::stream(stream))
+    });
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = (sorter, key_type, keys, len, out, order, stream);
+        without_cuda()
+    }
+}
+
 #[cfg(all(test, feature = "cuda"))]
 mod tests {
     //! The checks that need no GPU run everywhere; the sorts skip without one unless
@@ -307,6 +345,8 @@ mod tests {
         assert_eq!(st, GPUSORT_UNSUPPORTED);
         let st = unsafe { gpusort_top_k_device(cpu.0, GPUSORT_KEY_U64, junk, 10, 2, junk, junk, 0, s) };
         assert_eq!(st, GPUSORT_UNSUPPORTED);
+        let st = unsafe { gpusort_argsort_device(cpu.0, GPUSORT_KEY_F32, junk, 10, junk, 0, s) };
+        assert_eq!(st, GPUSORT_UNSUPPORTED);
         // Before any backend is asked: unknown options, small keys, k past len.
         let st = unsafe { gpusort_sort_device_keys(null(), 10, junk, 10, 0, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
@@ -357,6 +397,15 @@ mod tests {
                     unsafe { gpusort_sort_device_keys(h.0, key_type, addr(&dk, &s), n, ord, 0, s.cu_stream().cast()) };
                 assert_eq!(st, GPUSORT_OK);
                 assert_eq!(bits(&s.clone_dtoh(&dk).unwrap()), bits(&want_k), "keys {key_type} n={n} {order:?}");
+                // The values were positions: the pairs' order is the argsort.
+                let (dk, out) = (s.clone_htod(&keys).unwrap(), s.alloc_zeros::<u64>(n).unwrap());
+                let st = unsafe {
+                    gpusort_argsort_device(h.0, key_type, addr(&dk, &s), n, addr(&out, &s), ord, s.cu_stream().cast())
+                };
+                assert_eq!(st, GPUSORT_OK);
+                let want: Vec<u64> = want_v.iter().map(|&v| v as u64).collect();
+                assert_eq!(s.clone_dtoh(&out).unwrap(), want, "argsort {key_type} n={n} {order:?}");
+                assert_eq!(bits(&s.clone_dtoh(&dk).unwrap()), bits(&keys), "argsort keys {key_type} n={n}");
             }
         }
     }
@@ -419,6 +468,11 @@ mod tests {
         }
         let st = unsafe { gpusort_sort_device_pairs(h.0, GPUSORT_KEY_U32, p, p.wrapping_byte_add(8), 4, 0, 0, stream) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT, "overlapping keys and values");
+        let st = unsafe { gpusort_argsort_device(h.0, GPUSORT_KEY_U32, p, 4, p.wrapping_byte_add(8), 0, stream) };
+        assert_eq!(st, GPUSORT_INVALID_ARGUMENT, "an output over the keys");
+        let (one, at) = (s.clone_htod(&[9u64]).unwrap(), s.clone_htod(&[7u64]).unwrap());
+        let st = unsafe { gpusort_argsort_device(h.0, GPUSORT_KEY_U64, addr(&one, &s), 1, addr(&at, &s), 0, stream) };
+        assert_eq!((st, s.clone_dtoh(&at).unwrap()), (GPUSORT_OK, vec![0]), "one key: position 0");
         assert_eq!(s.clone_dtoh(&d).unwrap(), [3, 2, 1, 0]);
         assert_eq!(host, [4, 3, 2, 1]);
     }

@@ -12,7 +12,7 @@
 // keys leave no room for the segment beside them in one word, so src/cuda/segments/wide.rs sorts
 // positions instead, by two stable radix sorts: by key, then by segment (a one-block network of
 // 64-bit words took longer than those: 9.4 ms for 64K segments of 1024 keys with values, H200).
-//   segments_iota:    the positions 0..n;
+//   (the positions 0..n: positions_iota, positions.cu)
 //   segments_samples: the segment of every SAMPLE_ITEMS-th item;
 //   segments_of:      the segment of each sorted position, searched between two samples;
 //   segments_gather:  the keys (8 bytes) and values in the order of the positions.
@@ -325,13 +325,6 @@ extern "C" __global__ void segments_decompose(const unsigned long long *words, u
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         keys[i] = segments::unordered((unsigned)words[i], order);
-}
-
-// Positions fit 32 bits (n < 2^32, checked by the caller), as the radix sort's values.
-extern "C" __global__ void segments_iota(unsigned *positions, unsigned long long n) {
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        positions[i] = (unsigned)i;
 }
 
 // Items per sample of segments_samples (SAMPLE_ITEMS in wide.rs): the samples of 64M keys take

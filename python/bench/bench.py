@@ -4,10 +4,12 @@ the device. Prints a markdown table and writes the figures as JSON.
     python bench.py [--out bench.json] [--quick]
 
 Host rows: 64M uint32 keys and 64M uint32 pairs in NumPy arrays, gpusort (default sorter) against
-``numpy.sort(kind="stable")`` and ``numpy.argsort(kind="stable")``; wall-clock, median of the
-repeats after one warm-up, the input restored before each (untimed). Device rows: 16K, 1M and
-64M keys in CUDA tensors and CuPy arrays, gpusort (in place, on the current stream) against
-``torch.sort``/``torch.argsort`` (stable) and ``cupy.sort``/``cupy.argsort``, timed with CUDA
+``numpy.sort(kind="stable")`` and ``numpy.argsort(kind="stable")``, and the argsort of 64M float32
+keys (beside the Rust call in the report); wall-clock, median of the repeats after one warm-up,
+the input restored before each (untimed). Device rows: 16K, 1M, 16M and 64M keys in CUDA tensors
+and CuPy arrays, gpusort (sorts in place; argsort of int32, float32, int64 and float64 keys into
+int64 indices, on the current stream) against ``torch.sort``/``torch.argsort`` (stable) and
+``cupy.sort``/``cupy.argsort``, timed with CUDA
 events on the current stream, median after warm-up. ``call us`` is the host time one gpusort call
 takes to queue its work (median, no synchronisation), and ``python us`` the part of it spent in
 the Python layer (the same call made straight to the native method, subtracted).
@@ -64,6 +66,10 @@ def host_rows(n: int, repeats: int) -> list:
     ga = median_wall(lambda: gpusort.argsort(keys), reset, repeats)
     npa = median_wall(lambda: np.argsort(keys, kind="stable"), reset, nr, warmup=False)
     rows.append(dict(where="host", what="argsort u32", n=n, gpusort_s=ga, numpy_s=npa))
+    # float32 keys, the Rust call's figure beside it in the report (NumPy's would take a minute).
+    floats = rng.standard_normal(n, dtype=np.float32)
+    gf = median_wall(lambda: gpusort.argsort(floats), lambda: None, repeats)
+    rows.append(dict(where="host", what="argsort f32", n=n, gpusort_s=gf, numpy_s=None))
     return rows
 
 
@@ -135,27 +141,39 @@ def call_overheads(d: Any, sync: Callable[[], Any], repeats: int) -> tuple:
     return full, full - raw
 
 
+def random_keys(rng: Any, dtype: Any, n: int) -> np.ndarray:
+    if np.dtype(dtype).kind == "f":
+        return rng.standard_normal(n).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
 def device_rows(dev: Device, sizes: list, repeats: int) -> list:
     rows = []
     rng = np.random.default_rng(2)
     for n in sizes:
-        src_np = rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+        src_np = random_keys(rng, np.int32, n)
         src = dev.array(src_np)
         d = dev.array(src_np)
         reset = (lambda: d.copy_(src)) if dev.name == "torch" else (lambda: dev.m.copyto(d, src))
         r = max(3, repeats if n < 8 * M else repeats // 2)
         g_sort = dev.event_ms(lambda: gpusort.sort(d), reset, r)
         l_sort = dev.event_ms(lambda: dev.sort(d), reset, r)
-        g_arg = dev.event_ms(lambda: gpusort.argsort(d), reset, r)
-        l_arg = dev.event_ms(lambda: dev.argsort(d), reset, r)
         dev.sync()
         call_us, python_us = call_overheads(d, dev.sync, 500 if n <= M else 20)
         dev.sync()
         rows.append(
             dict(where=dev.name, what="keys i32", n=n, gpusort_ms=g_sort, lib_ms=l_sort, call_us=call_us, python_us=python_us)
         )
-        rows.append(dict(where=dev.name, what="argsort i32", n=n, gpusort_ms=g_arg, lib_ms=l_arg))
         del src, d
+        # Argsort reads its keys only: nothing to restore between runs.
+        for dtype in (np.int32, np.float32, np.int64, np.float64):
+            d = dev.array(random_keys(rng, dtype, n))
+            g_arg = dev.event_ms(lambda: gpusort.argsort(d), lambda: None, r)
+            l_arg = dev.event_ms(lambda: dev.argsort(d), lambda: None, r)
+            name = {np.int32: "i32", np.float32: "f32", np.int64: "i64", np.float64: "f64"}[dtype]
+            rows.append(dict(where=dev.name, what=f"argsort {name}", n=n, gpusort_ms=g_arg, lib_ms=l_arg))
+            del d
     return rows
 
 
@@ -188,9 +206,13 @@ def table(rows: list, describe: str) -> str:
     lines += ["|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         if r["where"] == "host":
-            g, o, other = r["gpusort_s"] * 1e3, r["numpy_s"] * 1e3, "numpy"
+            g, other = r["gpusort_s"] * 1e3, "numpy"
+            o = None if r["numpy_s"] is None else r["numpy_s"] * 1e3
         else:
             g, o, other = r["gpusort_ms"], r["lib_ms"], r["where"]
+        if o is None:
+            lines.append(f"| {r['where']} | {r['what']} | {r['n']:,} | {g:.3f} | - | - | - | - |")
+            continue
         lines.append(
             f"| {r['where']} | {r['what']} (vs {other}) | {r['n']:,} | {g:.3f} | {o:.3f} | {o / g:.2f}x "
             f"| {fmt(r.get('call_us'), 1, 1)} | {fmt(r.get('python_us'), 1, 1)} |"
@@ -203,7 +225,7 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("--out", default="bench.json", help="where to write the JSON figures")
     p.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
     args = p.parse_args(argv)
-    host_n, sizes, repeats = (1 * M, [16 * 1024, M], 3) if args.quick else (64 * M, [16 * 1024, M, 64 * M], 10)
+    host_n, sizes, repeats = (1 * M, [16 * 1024, M], 3) if args.quick else (64 * M, [16 * 1024, M, 16 * M, 64 * M], 10)
     describe = gpusort.default_sorter().describe()
     rows = host_rows(host_n, repeats)
     for dev in libraries():

@@ -274,33 +274,40 @@ def _library_keys(keys: Any, what: str) -> Optional[Tuple[str, Any, int]]:
     return lib, m, shape[0]
 
 
-def argsort_device(keys: Any, stream: Any, sort_pairs: Any) -> Any:
+def argsort_device(keys: Any, stream: Any, argsort: Any) -> Any:
     """The stable permutation that sorts the CUDA array ``keys`` (int64, as ``torch.argsort`` and
     ``cupy.argsort`` return it), or None when ``keys`` is no PyTorch or CuPy CUDA array.
 
-    A contiguous copy of the keys and the indices 0..n (int32) are made by the keys' library on
-    the sort's stream, then ``sort_pairs(keys_view, indices_view, stream_handle)`` sorts them
-    there. The keys may be strided, read-only or require grad: they are only read.
+    The int64 result is allocated by the keys' library on the argsort's stream, then
+    ``argsort(keys_view, out_ptr, stream_handle)`` fills it there: the library makes the positions
+    on the device and widens them to int64 itself. ``keys`` is only read, so it may be read-only or
+    require grad; a strided one is read through a contiguous copy. At most 2^32 keys.
     """
     found = _library_keys(keys, "keys")
     if found is None:
         return None
     lib, m, n = found
-    if n >= 2**31:
-        raise ValueError(f"keys: {n} keys; device argsort carries int32 indices, so fewer than 2^31")
+    if n > 2**32:
+        raise InvalidArgumentError(f"keys: {n} keys; a device argsort takes at most 2^32")
     if lib == "torch":
         with _torch_stream(m, keys.device, stream):
-            k = keys.detach().clone(memory_format=m.contiguous_format)
-            idx = m.arange(n, dtype=m.int32, device=keys.device)
-            kv, iv = view(k, "keys"), view(idx, "indices")
-            sort_pairs(kv, iv, stream_handle(kv, None))
-            return idx.long()
+            k = keys.detach()
+            if not k.is_contiguous():
+                k = k.contiguous()
+            out = m.empty(n, dtype=m.int64, device=keys.device)
+            return _argsort(k, out, argsort)
     with keys.device, _cupy_stream(m, stream):
-        k = keys.copy(order="C")
-        idx = m.arange(n, dtype=m.int32)
-        kv, iv = view(k, "keys"), view(idx, "indices")
-        sort_pairs(kv, iv, stream_handle(kv, None))
-        return idx.astype(m.int64)
+        k = keys if keys.flags.c_contiguous else m.ascontiguousarray(keys)
+        return _argsort(k, m.empty(n, dtype=m.int64), argsort)
+
+
+def _argsort(keys: Any, out: Any, argsort: Any) -> Any:
+    # Inside the library's stream context: its current stream is the argsort's.
+    if len(out) == 0:
+        return out
+    kv = view(keys, "keys")
+    argsort(kv, view(out, "out").ptr, stream_handle(kv, None))
+    return out
 
 
 def top_k_device(a: Any, k: int, stream: Any, select: Any) -> Optional[Tuple[Any, Any]]:

@@ -49,6 +49,8 @@ class Sorter:
     def sort_pairs_device(
         self, keys: int, values: int, n: int, key: str, stream: int, descending: bool
     ) -> None: ...
+    # out: the device address of n int64 indices.
+    def argsort_device(self, keys: int, n: int, key: str, out: int, stream: int, descending: bool) -> None: ...
     # values 0: keys alone; offsets: the device address of num_offsets uint64 (or int64) offsets.
     def sort_segments_device(
         self,

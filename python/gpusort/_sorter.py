@@ -265,9 +265,9 @@ class Sorter:
 
     def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
-        left as it is. Equal keys keep their input order: host (NumPy) arrays are always argsorted
-        stably, whatever ``stable`` and this sorter's algorithm say, at any length (int64 positions);
-        device arrays are stable unless this sorter uses a sorting network. ``descending`` orders
+        left as it is. Equal keys keep their input order, whatever ``stable`` and this sorter's
+        algorithm say: host (NumPy) arrays at any length, device arrays (torch, CuPy; int64 indices
+        on the array's device and the current or given stream) up to 2^32 keys. ``descending`` orders
         from the largest key and is stable as well: equal keys keep their input order (it is not
         the reverse of the ascending permutation).
 
@@ -278,10 +278,10 @@ class Sorter:
         native = self._native
         desc = bool(descending)
 
-        def sort_pairs(k: Any, i: Any, handle: int) -> None:
-            native.sort_pairs_device(k.ptr, i.ptr, k.n, _device.key_name(k, "keys"), handle, desc)
+        def argsort(k: Any, out: int, handle: int) -> None:
+            native.argsort_device(k.ptr, k.n, _device.key_name(k, "keys"), out, handle, desc)
 
-        out = _device.argsort_device(keys, stream, sort_pairs)
+        out = _device.argsort_device(keys, stream, argsort)
         if out is not None:
             return out
         if _device.view(keys, "keys") is not None:

@@ -247,6 +247,34 @@ impl PySorter {
         .map_err(|e| sort_error(py, e))
     }
 
+    /// Queues the stable permutation of the `n` keys at `keys` into the `n` int64s at `out` on
+    /// `stream`. Both pointers are checked as in `sort_device`, and must not overlap;
+    /// `_device.py` allocates `out` with the keys' library.
+    #[allow(clippy::too_many_arguments)]
+    fn argsort_device(
+        &self,
+        py: Python<'_>,
+        keys: u64,
+        n: usize,
+        key: &str,
+        out: u64,
+        stream: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        let key = key_types::of_device_name(key)?;
+        // SAFETY: as in `sort_device`; positions below 2^63 read the same as int64.
+        py.detach(|| unsafe {
+            self.inner.clone().with_order(order(descending)).argsort_foreign::<u64>(
+                keys,
+                n,
+                key,
+                out,
+                stream as CUstream,
+            )
+        })
+        .map_err(|e| sort_error(py, e))
+    }
+
     /// Queues a sort of each segment of the `n` keys at `keys` (with the u32 values at `values`
     /// moving with them; `values` 0: keys alone) on `stream`, segment `s` running from
     /// `offsets[s]` to `offsets[s + 1]` of the `num_offsets` u64 (or non-negative int64) offsets at

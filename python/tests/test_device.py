@@ -88,6 +88,11 @@ def test_device_sort_and_pairs_match_the_reference(lib, dtype, descending):
             dk, dv = lib.put(keys), lib.put(np.arange(n, dtype=np.int32))
             gpusort.sort_pairs(dk, dv, descending=descending)
             np.testing.assert_array_equal(lib.get(dv), perm, err_msg=f"pairs {pattern} n={n}")
+            d = lib.put(keys)
+            idx = gpusort.argsort(d, descending=descending)
+            assert str(idx.dtype).endswith("int64")
+            np.testing.assert_array_equal(lib.get(idx), perm, err_msg=f"argsort {pattern} n={n}")
+            np.testing.assert_array_equal(bits(lib.get(d)), bits(keys), err_msg=f"argsort keys {pattern} n={n}")
 
 
 def test_against_the_libraries_stable_sorts(lib):

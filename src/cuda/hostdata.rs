@@ -10,6 +10,7 @@ use cudarc::driver::DeviceRepr;
 
 use super::host_keys::Bits32;
 use super::staging::Plain;
+use crate::backend::Position;
 use crate::hostcopy::{par_copy, par_pieces, par_pieces2, par_stage, Staging};
 use crate::{Kvp, SortError};
 
@@ -61,6 +62,11 @@ pub(crate) trait HostSource {
     fn len(&self) -> usize;
     /// Staged items `start..start + dst.len()` into `dst`, which is pinned memory of the kind `to`.
     fn gather(&self, start: usize, dst: &mut [Self::Item], to: Staging);
+    /// The caller's memory itself, where it holds the staged items as they are (so the copy
+    /// engine may read it in place when it is page-locked).
+    fn items(&self) -> Option<&[Self::Item]> {
+        None
+    }
 }
 
 impl<H: HostData> HostSource for H {
@@ -83,6 +89,9 @@ impl<T: Plain + DeviceRepr> HostSource for ReadOnly<'_, T> {
     }
     fn gather(&self, start: usize, dst: &mut [T], to: Staging) {
         par_stage(dst, &self.0[start..start + dst.len()], to);
+    }
+    fn items(&self) -> Option<&[T]> {
+        Some(self.0)
     }
 }
 
@@ -196,23 +205,23 @@ fn unzip_into<K: Bits32>(k: &mut [K], v: &mut [u32], s: &[Kvp]) {
 }
 
 /// An argsort of 32-bit keys, staged as `Kvp { key: ordered bits, value: position }`: the
-/// positions are made while the keys are copied, and only they come back. The keys are never
-/// written, and `out` holds nothing the caller needs until the sort succeeds, so nothing is
-/// put back on failure.
-pub(crate) struct ArgsortAsKvp<'a, K> {
+/// positions are made while the keys are copied, and only they come back, written at the
+/// caller's width. The keys are never written. (The out-of-core and multi-device path: in core,
+/// `argsort::round_trip` moves half the bytes.)
+pub(crate) struct ArgsortAsKvp<'a, K, P> {
     pub(crate) keys: &'a [K],
-    pub(crate) out: &'a mut [u32],
+    pub(crate) out: &'a mut [P],
     /// The position of `keys[0]` in the whole argsort (a part of one starts past 0).
     pub(crate) first: usize,
 }
 
-impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
+impl<K: Bits32 + Plain, P: Position + Plain> HostData for ArgsortAsKvp<'_, K, P> {
     type Item = Kvp;
     type Part<'b>
-        = ArgsortAsKvp<'b, K>
+        = ArgsortAsKvp<'b, K, P>
     where
         Self: 'b;
-    fn parts(&mut self, cuts: &[usize]) -> Vec<ArgsortAsKvp<'_, K>> {
+    fn parts(&mut self, cuts: &[usize]) -> Vec<ArgsortAsKvp<'_, K, P>> {
         let keys = self.keys;
         cut(self.out, cuts)
             .into_iter()
@@ -239,13 +248,13 @@ impl<K: Bits32 + Plain> HostData for ArgsortAsKvp<'_, K> {
         par_pieces(&mut self.out[start..start + src.len()], |o, r| {
             let s = &src[r];
             if !streaming {
-                o.iter_mut().zip(s).for_each(|(o, s)| *o = s.value);
+                o.iter_mut().zip(s).for_each(|(o, s)| *o = P::from_u32(s.value));
                 return;
             }
-            let mut block = [0u32; BLOCK];
+            let mut block = [P::default(); BLOCK];
             for (o, s) in o.chunks_mut(BLOCK).zip(s.chunks(BLOCK)) {
                 let b = &mut block[..s.len()];
-                b.iter_mut().zip(s).for_each(|(b, s)| *b = s.value);
+                b.iter_mut().zip(s).for_each(|(b, s)| *b = P::from_u32(s.value));
                 gpusort_cpu::copy_streaming(o, b);
             }
         });
@@ -281,6 +290,21 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
                 *k = K::from_ordered_bits(s);
             }
         });
+    }
+}
+
+/// Keys that are only read (an argsort's), staged as their 32-bit ordered bits: the small keys,
+/// which have no kernels of their own.
+pub(crate) struct ReadBits<'a, K>(pub(crate) &'a [K]);
+
+impl<K: Bits32 + Plain> HostSource for ReadBits<'_, K> {
+    type Item = u32;
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn gather(&self, start: usize, dst: &mut [u32], to: Staging) {
+        let keys = &self.0[start..start + dst.len()];
+        stage(dst, to, |d, r| d.iter_mut().zip(&keys[r]).for_each(|(d, k)| *d = k.to_ordered_bits()));
     }
 }
 

@@ -7,13 +7,14 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 
+use super::argsort::{self, DevicePosition};
 use super::dispatch::DeviceSort;
-use super::hostdata::{self, ArgsortAsKvp, Direct, KeysAsBits, SplitAsKvp};
+use super::hostdata::{self, Direct, KeysAsBits, ReadBits, ReadOnly, SplitAsKvp};
 use super::records::Keys;
 use super::staging::{MergeKey, Plain};
 use super::CudaBackend;
 use crate::backend::RecordWord;
-use crate::{Algorithm, Key, Order, SortError};
+use crate::{Algorithm, Key, KeyType, Order, SortError};
 
 /// A key type as the CUDA backend sorts it (every type of the key list).
 pub(crate) trait CudaKey: Key + Plain {
@@ -22,7 +23,19 @@ pub(crate) trait CudaKey: Key + Plain {
     /// Sorts host keys and their `u32` values on the device.
     fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError>;
     /// The stable permutation of host keys, written to `out` (radix only; checked by the caller).
-    fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError>;
+    fn host_argsort<P: DevicePosition>(
+        b: &CudaBackend,
+        keys: &[Self],
+        out: &mut [P],
+        sort: DeviceSort,
+    ) -> Result<(), SortError>;
+    /// The stable permutation of device-resident keys, which are only read, into `out` on `stream`.
+    fn device_argsort<P: DevicePosition>(
+        sort: &DeviceSort,
+        stream: &Arc<CudaStream>,
+        keys: &CudaSlice<Self>,
+        out: &mut CudaSlice<P>,
+    ) -> Result<(), SortError>;
     /// Sorts device-resident keys, with their `u32` values when given, on `stream`.
     fn device(
         sort: &DeviceSort,
@@ -55,6 +68,18 @@ fn radix_only(algorithm: Algorithm) -> SortError {
     SortError::Unsupported {
         backend: "cuda",
         what: format!("64-bit keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
+    }
+}
+
+/// Why a key type without device kernels of its own cannot be sorted where it lies.
+fn small_on_device(name: &str) -> SortError {
+    let on_device: Vec<&str> = KeyType::ALL.iter().filter(|t| t.sorts_on_device()).map(|t| t.name()).collect();
+    SortError::Unsupported {
+        backend: "cuda",
+        what: format!(
+            "device-resident {name} keys: the device sorts take {} keys; widen the keys or sort them from the host",
+            on_device.join(", ")
+        ),
     }
 }
 
@@ -103,9 +128,8 @@ macro_rules! key_class {
         fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
             b.sort_pairs_narrow(keys, values, sort)
         }
-        fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
-            b.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-        }
+        key_class!(@argsort ReadOnly, argsort_kvp);
+        key_class!(@device_argsort);
         fn device(
             sort: &DeviceSort,
             stream: &Arc<CudaStream>,
@@ -131,9 +155,8 @@ macro_rules! key_class {
                 }
                 b.sort_pairs_wide(keys, values, sort)
             }
-            fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
-                b.argsort_wide(keys, out, sort)
-            }
+            key_class!(@argsort ReadOnly, argsort_wide);
+            key_class!(@device_argsort);
             fn device(
                 sort: &DeviceSort,
                 stream: &Arc<CudaStream>,
@@ -143,6 +166,28 @@ macro_rules! key_class {
                 device_sort(sort, stream, keys, values)
             }
             key_class!(@selected $t);
+        }
+    };
+    // The host argsort: the keys staged as `$source` in core, `CudaBackend::$beyond` past it.
+    (@argsort $source:ident, $beyond:ident) => {
+        fn host_argsort<P: DevicePosition>(
+            b: &CudaBackend,
+            keys: &[Self],
+            out: &mut [P],
+            sort: DeviceSort,
+        ) -> Result<(), SortError> {
+            b.argsort_host(keys, &$source(keys), out, sort, |out| b.$beyond(keys, out, sort))
+        }
+    };
+    // The device argsort of keys with kernels of their own.
+    (@device_argsort) => {
+        fn device_argsort<P: DevicePosition>(
+            sort: &DeviceSort,
+            stream: &Arc<CudaStream>,
+            keys: &CudaSlice<Self>,
+            out: &mut CudaSlice<P>,
+        ) -> Result<(), SortError> {
+            argsort::device(sort, stream, keys, out)
         }
     };
     // Top-k and records of keys with kernels of their own.
@@ -178,8 +223,14 @@ macro_rules! key_class {
             fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
                 b.host_sort(&mut SplitAsKvp { keys, values }, sort)
             }
-            fn host_argsort(b: &CudaBackend, keys: &[Self], out: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
-                b.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+            key_class!(@argsort ReadBits, argsort_kvp);
+            fn device_argsort<P: DevicePosition>(
+                _: &DeviceSort,
+                _: &Arc<CudaStream>,
+                _: &CudaSlice<Self>,
+                _: &mut CudaSlice<P>,
+            ) -> Result<(), SortError> {
+                Err(small_on_device(stringify!($t)))
             }
             fn device(
                 _: &DeviceSort,
@@ -187,14 +238,7 @@ macro_rules! key_class {
                 _: &mut CudaSlice<Self>,
                 _: Option<&mut CudaSlice<u32>>,
             ) -> Result<(), SortError> {
-                Err(SortError::Unsupported {
-                    backend: "cuda",
-                    what: format!(
-                        "device-resident {} keys: the device sorts take u32, i32, f32, u64, i64 and f64 keys; widen \
-                         the keys or sort them from the host",
-                        stringify!($t)
-                    ),
-                })
+                Err(small_on_device(stringify!($t)))
             }
             fn top_k(
                 b: &CudaBackend,

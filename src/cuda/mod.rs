@@ -5,6 +5,7 @@
 //! staging, upload, download), and `dispatch` runs the kernels. The device-resident entry
 //! points go to `dispatch` directly.
 
+mod argsort;
 mod device;
 mod dispatch;
 pub(crate) mod foreign;
@@ -19,6 +20,7 @@ pub(crate) mod network;
 mod outofcore;
 mod overlap;
 mod pinned;
+mod positions;
 pub(crate) mod radix;
 mod records;
 mod segments;
@@ -38,7 +40,7 @@ use rayon::prelude::*;
 
 pub(crate) use device::{device_count, gpu, Gpu};
 
-use crate::backend::{with_keys, with_view, BackendKind, SortBackend, SortJob};
+use crate::backend::{with_keys, with_positions, with_view, BackendKind, Position, SortBackend, SortJob};
 use crate::{Algorithm, Key, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
 use dispatch::{DeviceItem, DeviceSort, WideKey};
@@ -255,19 +257,25 @@ impl CudaBackend {
         }
     }
 
-    /// Argsort of 64-bit keys: a copy of the keys sorted as split pairs with the positions as
-    /// values, written straight into `out`.
-    pub(crate) fn argsort_wide<K: WideKey>(
+    /// Argsort of 64-bit keys past the device budget: a copy of the keys sorted as split pairs
+    /// with their positions as values (runs merged on the host), the positions then written to
+    /// `out`, which holds what it held until then.
+    pub(crate) fn argsort_wide<K: WideKey, P: Position>(
         &self,
         keys: &[K],
-        out: &mut [u32],
+        out: &mut [P],
         sort: DeviceSort,
     ) -> Result<(), SortError> {
         let mut copy = hostdata::ZeroedBuf::<K>::new(keys.len())?;
+        let mut positions = hostdata::ZeroedBuf::<u32>::new(keys.len())?;
         crate::hostcopy::par_copy(copy.as_mut_slice(), keys);
         // Positions fit u32: argsort takes at most 2^32 keys (`Sorter::argsort_into`).
-        gpusort_cpu::install(|| out.par_iter_mut().enumerate().for_each(|(i, o)| *o = i as u32));
-        self.sort_pairs_wide(copy.as_mut_slice(), out, sort)
+        let sorted = positions.as_mut_slice();
+        gpusort_cpu::install(|| sorted.par_iter_mut().enumerate().for_each(|(i, o)| *o = i as u32));
+        self.sort_pairs_wide(copy.as_mut_slice(), sorted, sort)?;
+        let sorted = positions.as_slice();
+        gpusort_cpu::install(|| out.par_iter_mut().zip(sorted).for_each(|(o, &p)| *o = P::from_u32(p)));
+        Ok(())
     }
 
     /// The run length of an out-of-core sort of `n` items needing `need` bytes, from the longest
@@ -361,7 +369,9 @@ impl SortBackend for CudaBackend {
                     what: format!("argsort with {algorithm:?}: argsort is stable; use Auto or Radix"),
                 })
             }
-            SortJob::Argsort(keys, out) => with_view!(keys, k => CudaKey::host_argsort(self, k, out, sort)),
+            SortJob::Argsort(keys, out) => {
+                with_view!(keys, k => with_positions!(out, o => CudaKey::host_argsort(self, k, o, sort)))
+            }
         }
     }
 }

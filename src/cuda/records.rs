@@ -19,7 +19,7 @@ use super::device::Gpu;
 use super::host_keys::Bits32;
 use super::hostdata::{narrow, widen, Direct, ReadOnly};
 use super::key_class::CudaKey;
-use super::radix::{self, Dev, RadixKey};
+use super::radix::{self, RadixKey};
 use super::staging::{split_offset, Plain};
 use super::transfer::{begin, chunks, device_buffer, download, finish, held_fits, upload};
 use super::{split_need, CudaBackend};
@@ -114,11 +114,7 @@ impl CudaBackend {
             let mut at = device_buffer::<u32>(&stream, n)?;
             let mut dk = device_buffer::<K>(&stream, n)?;
             upload(&stream, &ReadOnly(keys.read()), 0, keys_up, &mut dk, ck.chunk)?;
-            {
-                let (ap, _ga) = at.device_ptr_mut(&stream);
-                // SAFETY: borrowed until the launch is queued; `at` holds n positions.
-                super::segments::iota(gpu, &stream, unsafe { Dev::<u32>::new(ap, n) })?;
-            }
+            super::positions::iota(gpu, &stream, &mut at)?;
             hooks::hit(Step::Sort)?;
             radix::sort_pairs(gpu, &stream, &mut dk, &mut at, order)?;
             // Keys that are only read are spent: their memory goes back to the stream's pool for

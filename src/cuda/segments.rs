@@ -24,8 +24,6 @@
 
 mod wide;
 
-pub(super) use launch::iota;
-
 use std::any::Any;
 use std::sync::Arc;
 
@@ -364,15 +362,6 @@ mod launch {
     }
 
     /// `positions[i] = i`: the values of an argsort (64-bit keys' segments, records by key).
-    pub(in crate::cuda) fn iota(gpu: &Gpu, stream: &Arc<CudaStream>, positions: Dev<u32>) -> Result<(), SortError> {
-        let f = gpu.function(&gpusort_kernels::SEGMENTS, "segments_iota")?;
-        let mut a = Args::new();
-        a.arg(positions.ptr()).arg(positions.len() as u64);
-        let lc = config(blocks(gpu, positions.len()));
-        // SAFETY: matches segments_iota(u32* positions, u64 n); writes the n positions.
-        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, lc, &mut a) }.map_err(err("segments_iota"))
-    }
-
     pub(super) fn check(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,

@@ -157,6 +157,20 @@ impl Lease<'_> {
         (h, b.ring.as_mut().expect("leased").view(0, ring))
     }
 
+    /// `held` items of the held buffer, and the ring as raw pinned memory (for staging of more
+    /// than one item type).
+    pub(crate) fn held_and_pinned_ring<T: Plain>(&mut self, held: usize) -> (&mut [T], &mut Pinned) {
+        let b = self.buffers();
+        let h: &mut [T] = match b.held.as_mut() {
+            Some(p) if held > 0 => p.view(0, held),
+            _ => {
+                assert_eq!(held, 0, "no held buffer leased");
+                &mut []
+            }
+        };
+        (h, b.ring.as_mut().expect("leased"))
+    }
+
     /// The held buffer as `a` items of `A` then, from `split_offset::<A>(a)`, `b` items of `B`
     /// (split pairs: keys, then values); and the ring as raw pinned memory.
     pub(crate) fn split_held<A: Plain, B: Plain>(&mut self, a: usize, b: usize) -> (&mut [A], &mut [B], &mut Pinned) {

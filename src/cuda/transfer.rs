@@ -49,19 +49,25 @@ pub(crate) fn held_fits(bytes: usize) -> bool {
 /// when the input fits the held cap and the held buffer can be had, else 0 (the ring alone).
 pub(crate) fn lease<T>(gpu: &Gpu, n: usize, c: Chunks) -> Result<(Lease<'_>, usize), SortError> {
     let size = std::mem::size_of::<T>();
-    let ring = c.ring * size;
-    if held_fits(n * size) {
-        match gpu.staging.lease(&gpu.ctx, n * size, ring, false) {
+    let (lease, held) = lease_bytes(gpu, n * size, c.ring * size)?;
+    Ok((lease, if held { n } else { 0 }))
+}
+
+/// A held buffer of `held` bytes where it fits the held cap and can be had (`true`), and a ring
+/// of `ring` bytes either way.
+pub(crate) fn lease_bytes(gpu: &Gpu, held: usize, ring: usize) -> Result<(Lease<'_>, bool), SortError> {
+    if held_fits(held) {
+        match gpu.staging.lease(&gpu.ctx, held, ring, false) {
             Ok(mut lease) => {
-                let held = if lease.held_bytes() >= n * size { n } else { 0 };
-                return Ok((lease, held));
+                let got = lease.held_bytes() >= held;
+                return Ok((lease, got));
             }
             // Too much to pin now: the ring alone needs little.
             Err(SortError::OutOfMemory { .. }) => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((gpu.staging.lease(&gpu.ctx, 0, ring, false)?, 0))
+    Ok((gpu.staging.lease(&gpu.ctx, 0, ring, false)?, false))
 }
 
 /// What one host sort holds from its start to its end: a stream on the device's context (bound

@@ -1,11 +1,12 @@
 //! Sorts of data already on the device (`cuda` feature): the caller's buffers and stream, no host
 //! round trip.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DeviceRepr};
 
-use super::Sorter;
+use super::{ArgIndex, Sorter};
 use crate::gpu::GpuBackend;
 use crate::{Key, Kvp, SortError};
 
@@ -159,6 +160,51 @@ impl Sorter {
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
         let r = self.device_backend()?.sort_keys_device(stream, keys, Some(values), self.order, self.algorithm);
+        self.after_sort(r)
+    }
+
+    /// The stable permutation that sorts keys already on the device in the sorter's order,
+    /// written to `out` (`u32` or `u64` indices, one per key) on the caller's stream, as
+    /// [`Sorter::argsort_into`] writes it on the host: `keys[out[0]]`, `keys[out[1]]`, ... are in
+    /// order, equal keys in input order. `keys` is only read; keys as
+    /// [`Sorter::sort_keys_device`] takes them, whatever the sorter's algorithm (an argsort is the
+    /// stable radix sort). The positions are made on the device and sorted with a scratch copy of
+    /// the keys as split pairs, then widened there for `u64` indices: device scratch of about
+    /// three copies of the keys and two of `u32` positions. `InvalidArgument` when the lengths
+    /// differ or past 2^32 keys.
+    ///
+    /// ```no_run
+    /// use gpusort::Sorter;
+    /// let sorter = Sorter::cuda()?;
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let keys = stream.clone_htod(&[2.5f32, -1.0, 2.5, 0.0]).expect("upload");
+    /// let mut order = stream.alloc_zeros::<u64>(4).expect("alloc");
+    /// sorter.argsort_device(&keys, &mut order, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&order).expect("download"), [1, 3, 0, 2]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn argsort_device<K: Key + DeviceRepr, I: ArgIndex + DeviceRepr>(
+        &self,
+        keys: &CudaSlice<K>,
+        out: &mut CudaSlice<I>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<(), SortError> {
+        let n = keys.len();
+        if out.len() != n {
+            return Err(SortError::InvalidArgument(format!("{n} keys but room for {} indices", out.len())));
+        }
+        if n as u64 > 1 << 32 {
+            return Err(SortError::InvalidArgument(format!("{n} keys: a device argsort takes at most 2^32")));
+        }
+        let backend = self.device_backend()?;
+        let out = out as &mut dyn Any;
+        let r = if let Some(out) = out.downcast_mut::<CudaSlice<u32>>() {
+            backend.argsort_device(stream, keys, out, self.order)
+        } else if let Some(out) = out.downcast_mut::<CudaSlice<u64>>() {
+            backend.argsort_device(stream, keys, out, self.order)
+        } else {
+            unreachable!("ArgIndex is sealed: u32 and u64")
+        };
         self.after_sort(r)
     }
 

@@ -6,7 +6,7 @@
 
 use cudarc::driver::sys::{CUdeviceptr, CUstream};
 
-use crate::{KeyType, SortError, Sorter};
+use crate::{ArgIndex, KeyType, SortError, Sorter};
 
 impl Sorter {
     /// Sorts `len` keys of type `key_type` at device address `keys`, in place, in the sorter's order
@@ -55,6 +55,34 @@ impl Sorter {
     ) -> Result<(), SortError> {
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { crate::cuda::foreign::sort_foreign_pairs(self, keys, values, len, key_type, stream) }
+    }
+
+    /// The stable permutation that sorts the `len` keys of type `key_type` at device address
+    /// `keys` in the sorter's order, written to the `len` indices of `I` (`u32` or `u64`) at
+    /// device address `out`, on the caller's `stream`: [`Sorter::argsort_device`] for arrays known
+    /// only by address. `keys` is only read. Uses this sorter's device whatever its policy and
+    /// algorithm (an argsort is the stable radix sort). Returns once the work is queued, as
+    /// [`Sorter::sort_foreign_keys`] does. `len` 0: `Ok` at once, nothing checked.
+    ///
+    /// `InvalidArgument`, before any work is queued, past 2^32 keys, for an array or stream
+    /// [`Sorter::sort_foreign_keys`] would refuse (`out` as `len` items of `I`), and when the two
+    /// arrays overlap; `Unsupported` for key types without device kernels and for a sorter
+    /// without a device.
+    ///
+    /// # Safety
+    ///
+    /// As [`Sorter::sort_foreign_keys`], for both arrays, except that other work may read (not
+    /// write) `keys` meanwhile.
+    pub unsafe fn argsort_foreign<I: ArgIndex>(
+        &self,
+        keys: CUdeviceptr,
+        len: usize,
+        key_type: KeyType,
+        out: CUdeviceptr,
+        stream: CUstream,
+    ) -> Result<(), SortError> {
+        // SAFETY: the caller's contract, which this function's own restates.
+        unsafe { crate::cuda::foreign::argsort_foreign::<I>(self, keys, len, key_type, out, stream) }
     }
 
     /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device

@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::Sorter;
-use crate::backend::{record_words, words_per_record, BackendKind, SortJob};
+use crate::backend::{record_words, words_per_record, BackendKind, Positions, SortJob};
 use crate::gpu::GpuBackend;
 use crate::{Key, SortError};
 
@@ -29,9 +29,9 @@ pub trait ArgIndex: Copy + Send + Sync + sealed::Sealed + 'static {
     fn from_position(i: u64) -> Self;
     #[doc(hidden)]
     fn position(self) -> u64;
-    /// `out` itself where the backends can write it (u32), else `None`.
+    /// `out` as the backends write it.
     #[doc(hidden)]
-    fn as_positions(out: &mut [Self]) -> Option<&mut [u32]>;
+    fn positions(out: &mut [Self]) -> Positions<'_>;
 }
 
 mod sealed {
@@ -48,8 +48,8 @@ impl ArgIndex for u32 {
     fn position(self) -> u64 {
         self as u64
     }
-    fn as_positions(out: &mut [u32]) -> Option<&mut [u32]> {
-        Some(out)
+    fn positions(out: &mut [u32]) -> Positions<'_> {
+        Positions::U32(out)
     }
 }
 
@@ -61,8 +61,8 @@ impl ArgIndex for u64 {
     fn position(self) -> u64 {
         self
     }
-    fn as_positions(_: &mut [u64]) -> Option<&mut [u32]> {
-        None
+    fn positions(out: &mut [u64]) -> Positions<'_> {
+        Positions::U64(out)
     }
 }
 
@@ -124,9 +124,10 @@ impl Sorter {
 
     /// [`Sorter::argsort`] into `out` (`u32` or `u64` indices, one per key; `InvalidArgument`
     /// when the lengths differ or the indices cannot count that far). Up to `u32::MAX + 1` keys
-    /// the sorter's backend sorts the keys with their `u32` positions; longer inputs, which only
-    /// `u64` indices reach, are sorted by the CPU backend. On failure `out` holds what it held or
-    /// a partial result; the keys are never written.
+    /// the sorter's backend sorts the keys with their positions and writes the indices at `out`'s
+    /// width itself (on the GPU only the keys go up and only the indices come down); longer
+    /// inputs, which only `u64` indices reach, are sorted by the CPU backend. On failure `out`
+    /// holds what it held or the complete result, never part of one; the keys are never written.
     ///
     /// ```
     /// let keys = [30u64, 10, 20];
@@ -150,17 +151,7 @@ impl Sorter {
             return Ok(());
         }
         if n <= 1 << 32 {
-            if let Some(out) = I::as_positions(out) {
-                return self.run_stable(SortJob::Argsort(K::view(keys), out));
-            }
-            let mut positions = zeroed_positions(n, "argsort positions (host memory)")?;
-            self.run_stable(SortJob::Argsort(K::view(keys), &mut positions))?;
-            gpusort_cpu::install(|| {
-                out.par_chunks_mut(PIECE)
-                    .zip(positions.par_chunks(PIECE))
-                    .for_each(|(o, p)| o.iter_mut().zip(p).for_each(|(o, &p)| *o = I::from_position(p as u64)))
-            });
-            return Ok(());
+            return self.run_stable(SortJob::Argsort(K::view(keys), I::positions(out)));
         }
         self.check_config()?;
         let mut items = host_buffer::<Positioned<K>>(n, "argsort items (host memory)")?;
@@ -263,7 +254,7 @@ impl Sorter {
             keys.set_len(n);
         }
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
-        self.run_stable(SortJob::Argsort(K::view(&keys), &mut positions))?;
+        self.run_stable(SortJob::Argsort(K::view(&keys), Positions::U32(&mut positions)))?;
         drop(keys);
         // From the copy in huge pages, whose random reads miss the TLB far less than the caller's
         // pages would; nothing can fail from here on, so `v` ends sorted or untouched.
@@ -276,7 +267,7 @@ impl Sorter {
     /// the GPU. (Whether the records can move as whole words is the caller's check.)
     pub(super) fn records_gpu<K: Key>(&self, n: usize, size: usize) -> Option<&GpuBackend> {
         let gpu = self.live_gpu()?;
-        let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
+        let shape = SortJob::Argsort(K::view(&[]), Positions::U32(&mut [])).shape();
         let on_gpu = self.pick(shape, n).kind() == BackendKind::Cuda;
         (on_gpu && gpu.records_on_device(n.saturating_mul(size))).then_some(gpu)
     }

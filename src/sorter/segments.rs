@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::records::{host_buffer, PIECE};
 use super::{Policy, Sorter};
-use crate::backend::{with_keys, KeySlice, SortJob};
+use crate::backend::{with_keys, KeySlice, Positions, SortJob};
 use crate::tuning;
 use crate::value::ValueSlice;
 use crate::{Key, Order, SortError, SortKey, Value};
@@ -197,7 +197,7 @@ impl Sorter {
         match self.policy {
             Policy::GpuOnly => Some(gpu),
             Policy::Auto { crossover } => {
-                let shape = SortJob::Argsort(K::view(&[]), &mut []).shape();
+                let shape = SortJob::Argsort(K::view(&[]), Positions::U32(&mut [])).shape();
                 (n >= crossover.unwrap_or_else(|| tuning::gpu_from_items(shape))).then_some(gpu)
             }
             Policy::CpuOnly => None,
@@ -228,7 +228,7 @@ impl Sorter {
             })?),
             None => None,
         };
-        self.run_stable(SortJob::Argsort(K::view(keys), &mut positions))?;
+        self.run_stable(SortJob::Argsort(K::view(keys), Positions::U32(&mut positions)))?;
         let out = Out(segment_of.as_mut_ptr());
         for_each_segment_id(offsets, n, |i, seg| {
             // SAFETY: i < n = the buffer's capacity; each i is visited once.

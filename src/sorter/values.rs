@@ -10,7 +10,7 @@
 use super::records::zeroed_positions;
 use super::segments::permute;
 use super::Sorter;
-use crate::backend::{record_words, BackendKind, SortJob};
+use crate::backend::{record_words, BackendKind, Positions, SortJob};
 use crate::{Key, SortError};
 
 impl Sorter {
@@ -23,7 +23,7 @@ impl Sorter {
         }
         // The argsort job's shape (32- or 64-bit keys with u32 positions) picks the backend, so
         // the choice here is the one the argsort below makes.
-        let shape = SortJob::Argsort(K::view(keys), &mut []).shape();
+        let shape = SortJob::Argsort(K::view(keys), Positions::U32(&mut [])).shape();
         // Positions are u32: past 2^32 pairs only the CPU's pair sort can go, as for argsort.
         if self.pick(shape, n).kind() == BackendKind::Cpu || n > 1 << 32 {
             let r = self.pairs_wide_on_cpu(keys, values);
@@ -56,7 +56,7 @@ impl Sorter {
             .map_err(|e| SortError::OutOfMemory { op: "sort_pairs value copy (host memory)", bytes: e.bytes })?;
         // On the calling thread (a GPU sort must not run on a pool worker, see `Sorter::run`);
         // in auto mode a GPU short of memory hands the argsort to the CPU there.
-        self.run_stable(SortJob::Argsort(K::view(keys), &mut positions))?;
+        self.run_stable(SortJob::Argsort(K::view(keys), Positions::U32(&mut positions)))?;
         permute(keys, key_copy, &positions);
         permute(values, value_copy, &positions);
         Ok(())

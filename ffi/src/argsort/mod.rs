@@ -10,7 +10,7 @@
 //! 64-bit, so their callers pass their own `int64`/`uint64` buffer with no conversion; and one
 //! function per key type instead of two keeps the API one obvious choice. The cost, four more
 //! bytes written per key, is small beside the sort: up to 2^32 keys the library sorts with
-//! 32-bit positions and widens them in one parallel pass.
+//! 32-bit positions and widens them where they are made (on the GPU, before they come down).
 
 use gpusort_core::Key;
 
@@ -36,8 +36,7 @@ pub(crate) unsafe fn argsort<K: Key>(
         let (keys, out) = (RawArray::new(keys.cast_mut(), len, "keys")?, RawArray::new(out, len, "out")?);
         // A shared and a `&mut` slice over the same bytes would be undefined behaviour.
         disjoint(&keys, &out, "the key and output arrays")?;
-        // `argsort_into` writes `out` only once its sort has succeeded (every path of it sorts
-        // into its own buffer first), which is what keeps `out` untouched on failure.
+        // On failure `argsort_into` leaves `out` as it was or holding the complete result.
         Ok(s.argsort_into(keys.into_ref(), out.into_slice())?)
     })
 }

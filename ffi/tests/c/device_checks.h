@@ -1,5 +1,5 @@
 /* Checks of the device-array entry points (gpusort_sort_device_keys, _pairs, _segments,
- * gpusort_top_k_device) that need no GPU: a CPU sorter refuses them with GPUSORT_UNSUPPORTED,
+ * gpusort_top_k_device, gpusort_argsort_device) that need no GPU: a CPU sorter refuses them with GPUSORT_UNSUPPORTED,
  * unknown options are GPUSORT_INVALID_ARGUMENT and small key types GPUSORT_UNSUPPORTED before any
  * backend is asked, fewer than two keys succeed untouched, and host memory passed as a device
  * array is refused (by the CPU sorter, or by the driver's check where a GPU is) with the array
@@ -31,6 +31,15 @@ static void device_checks(const gpusort_sorter *cpu) {
     check(st == GPUSORT_UNSUPPORTED && out[0] == 9 && idx[0] == 7,
           "device top-k: a cpu sorter is GPUSORT_UNSUPPORTED, outputs untouched");
 
+    st = gpusort_argsort_device(cpu, GPUSORT_KEY_U32, k, 4, idx, GPUSORT_ASCENDING, NULL);
+    check(st == GPUSORT_UNSUPPORTED && idx[0] == 7 && memcmp(k, k0, sizeof k) == 0,
+          "device argsort: a cpu sorter is GPUSORT_UNSUPPORTED, keys and indices untouched");
+    st = gpusort_argsort_device(NULL, GPUSORT_KEY_I16, k, 2, idx, GPUSORT_ASCENDING, NULL);
+    check(st == GPUSORT_UNSUPPORTED && last_error_contains("16-bit") && idx[0] == 7,
+          "device argsort: int16_t keys are GPUSORT_UNSUPPORTED on the device, indices untouched");
+    check(gpusort_argsort_device(cpu, GPUSORT_KEY_F64, NULL, 0, NULL, GPUSORT_DESCENDING, NULL) == GPUSORT_OK,
+          "device argsort: no keys succeed on any sorter without looking at anything");
+
     st = gpusort_sort_device_keys(NULL, 10, k, 4, GPUSORT_ASCENDING, GPUSORT_ALGORITHM_AUTO, NULL);
     check(st == GPUSORT_INVALID_ARGUMENT && last_error_contains("key type 10"),
           "device keys: key type 10 is GPUSORT_INVALID_ARGUMENT, named in the message");
@@ -56,6 +65,10 @@ static void device_checks(const gpusort_sorter *cpu) {
     check((st == GPUSORT_UNSUPPORTED || (st == GPUSORT_INVALID_ARGUMENT && last_error_contains("device memory"))) &&
               memcmp(k, k0, sizeof k) == 0,
           "device keys: host memory through the default sorter is refused (status %d), keys untouched", (int)st);
+    st = gpusort_argsort_device(NULL, GPUSORT_KEY_U32, k, 2, idx, GPUSORT_ASCENDING, NULL);
+    check((st == GPUSORT_UNSUPPORTED || (st == GPUSORT_INVALID_ARGUMENT && last_error_contains("device memory"))) &&
+              idx[0] == 7 && idx[1] == 7,
+          "device argsort: host memory through the default sorter is refused (status %d), indices untouched", (int)st);
 }
 
 #endif

@@ -236,8 +236,9 @@ Indices are `uint64_t` for every key type, so that any `size_t` length is reacha
 NumPy-style `int64`/`uint64` index buffers are filled directly (every index is below `len`).
 
 `sorter` may be NULL (the default sorter). `keys` and `out` may be NULL only when `len` is 0;
-they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` is
-not written: it holds its original contents (except after `GPUSORT_PANIC`, a bug).
+they must be aligned and must not overlap (`GPUSORT_INVALID_ARGUMENT`). On failure `out` holds
+its original contents or, where the GPU failed while the indices came down, the complete result
+(finished on the CPU from the keys); never part of one (except after `GPUSORT_PANIC`, a bug).
 
 ```c
 uint32_t keys[] = {30, 10, 30, 20};

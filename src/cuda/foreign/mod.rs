@@ -8,8 +8,10 @@
 //! context. The memory is wrapped for the length of one call and never freed by gpusort. The
 //! public calls are in `sorter/foreign.rs`; each function here does the work of one of them.
 
+mod argsort;
 mod segments;
 
+pub(crate) use argsort::argsort_foreign;
 pub(crate) use segments::sort_foreign_segments;
 
 use std::ffi::c_void;

@@ -70,14 +70,10 @@ pub(super) fn sort<K: RadixKey>(
         return network::<K, u64>(gpu, stream, kernel, keys, values, offsets, order_flags(K::ORDER_FLAGS, order));
     }
     let mut sorted = stream.clone_dtod(keys).map_err(SortError::driver("segmented sort key copy", n * 8))?;
-    // SAFETY: segments_iota writes every position before the sort reads it.
+    // SAFETY: positions_iota writes every position before the sort reads it.
     let mut positions =
         unsafe { stream.alloc::<u32>(n) }.map_err(SortError::driver("segmented sort positions", n * 4))?;
-    {
-        let (pp, _gp) = positions.device_ptr_mut(stream);
-        // SAFETY: borrowed until the block ends; the launch is queued before.
-        launch::iota(gpu, stream, unsafe { Dev::<u32>::new(pp, n) })?;
-    }
+    crate::cuda::positions::iota(gpu, stream, &mut positions)?;
     radix::sort_pairs(gpu, stream, &mut sorted, &mut positions, order)?;
     // Made after the first sort, so that its ping-pong copy is back in the stream's pool.
     // SAFETY: segments_of writes every number before the sort reads it.
@@ -130,7 +126,6 @@ pub(super) fn sort<K: RadixKey>(
 /// Typed wrappers of the 64-bit keys' kernels, launched as `Launch::Plain` (segments.cu's kernels
 /// do not wait for the previous grid).
 mod launch {
-    pub(super) use super::super::launch::iota;
     use super::super::launch::{blocks, config, err};
     use super::*;
     use crate::cuda::overlap::{self, Args, Launch};

@@ -1,0 +1,249 @@
+//! Argsort on the device, one pipeline for host and device callers: the keys are read where they
+//! lie (or go up at their own width, small keys as their 32-bit ordered bits), the positions are
+//! made on the device (`positions::iota`) and sorted with the keys as split pairs, then widened
+//! there when the caller takes 64-bit indices. A host caller gets only the positions back,
+//! downloaded straight into its output.
+//!
+//! On failure the output holds its earlier contents or the complete result: nothing is written to
+//! it before the first downloaded chunk has arrived (the upload and the sort have succeeded), and
+//! a download that fails after some chunks were written is completed on the CPU from the keys,
+//! which are never written.
+//!
+//! Out of core (keys past the device budget) and spread over several devices, 32-bit keys take
+//! the `Kvp` host path instead (`hostdata::ArgsortAsKvp`: 8 bytes a key each way), 64-bit keys
+//! runs of split pairs merged on the host (`CudaBackend::argsort_wide`).
+
+use std::any::Any;
+use std::mem::size_of;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
+
+use super::device::Gpu;
+use super::dispatch::DeviceSort;
+use super::host_keys::Bits32;
+use super::hostdata::{ArgsortAsKvp, Direct, HostSource};
+use super::key_class::CudaKey;
+use super::pinned::page_locked;
+use super::positions;
+use super::radix::RadixKey;
+use super::staging::Plain;
+use super::transfer::{begin, chunks, device_buffer, download, driver, finish, lease_bytes, upload};
+use super::{inplace, split_need, CudaBackend};
+use crate::backend::Position;
+use crate::hooks::{self, Step};
+use crate::hostcopy::par_pieces;
+use crate::{Algorithm, Key, Kvp, Order, SortError, SortKey};
+
+/// A position width the device writes: `u32` as the sort leaves it, `u64` widened on the device.
+pub(crate) trait DevicePosition: Position + Plain + DeviceRepr + ValidAsZeroBits {
+    /// Sorts `keys` (scratch, overwritten) with their positions, which land in `out`.
+    fn sort_into<K: RadixKey>(
+        sort: &DeviceSort,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        out: &mut CudaSlice<Self>,
+    ) -> Result<(), SortError>;
+}
+
+impl DevicePosition for u32 {
+    fn sort_into<K: RadixKey>(
+        sort: &DeviceSort,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        out: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError> {
+        positions::iota(sort.gpu, stream, out)?;
+        hooks::hit(Step::Sort)?;
+        sort.run_pairs(stream, keys, out)
+    }
+}
+
+impl DevicePosition for u64 {
+    fn sort_into<K: RadixKey>(
+        sort: &DeviceSort,
+        stream: &Arc<CudaStream>,
+        keys: &mut CudaSlice<K>,
+        out: &mut CudaSlice<u64>,
+    ) -> Result<(), SortError> {
+        let mut narrow = device_buffer::<u32>(stream, keys.len())?;
+        u32::sort_into(sort, stream, keys, &mut narrow)?;
+        positions::widen(sort.gpu, stream, &narrow, out)
+    }
+}
+
+/// Device bytes an argsort of `n` keys of `K` into positions of `P` needs: the keys' split-pairs
+/// sort, and the widened positions beside the sorted ones.
+pub(crate) fn need_bytes<K, P>(n: usize) -> usize {
+    let wide = if size_of::<P>() > 4 { size_of::<P>() } else { 0 };
+    split_need::<K>(n).1.saturating_add(n.saturating_mul(wide))
+}
+
+/// The permutation of device-resident `keys` into `out`, on `stream`: the keys are only read (a
+/// scratch copy of them is sorted).
+pub(crate) fn device<K: RadixKey + DeviceRepr + ValidAsZeroBits, P: DevicePosition>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    out: &mut CudaSlice<P>,
+) -> Result<(), SortError> {
+    SortError::check_pair_lengths(keys.len(), out.len())?;
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let mut scratch = device_buffer::<K>(stream, keys.len())?;
+    let bytes = keys.len() * size_of::<K>();
+    stream.memcpy_dtod(keys, &mut scratch).map_err(driver("copy of the keys (device)", bytes))?;
+    P::sort_into(sort, stream, &mut scratch, out)
+}
+
+/// The permutation of host `keys` into `out`: the keys up, the positions down (see the module
+/// docs for what `out` holds after a failure; `complete` writes the whole result on the CPU).
+pub(crate) fn round_trip<S, P>(
+    gpu: &Gpu,
+    keys: &S,
+    out: &mut [P],
+    sort: &DeviceSort,
+    complete: impl FnOnce(&mut [P]),
+) -> Result<(), SortError>
+where
+    S: HostSource,
+    S::Item: RadixKey,
+    P: DevicePosition,
+{
+    let n = keys.len();
+    debug_assert_eq!(n, out.len());
+    let (ck, cp) = (chunks::<S::Item>(n), chunks::<P>(n));
+    let stream = begin(gpu)?;
+    let key_bytes = n * size_of::<S::Item>();
+    let (mut lease, held) =
+        lease_bytes(gpu, key_bytes, (ck.ring * size_of::<S::Item>()).max(cp.ring * size_of::<P>()))?;
+    let (held_keys, ring) = lease.held_and_pinned_ring::<S::Item>(if held { n } else { 0 });
+    let mut touched = false;
+    let result = (|| {
+        let mut dk = device_buffer::<S::Item>(&stream, n)?;
+        let mut dout = device_buffer::<P>(&stream, n)?;
+        match keys.items().filter(|k| inplace::pays(key_bytes) && page_locked(k)) {
+            Some(items) => {
+                hooks::in_place();
+                for (a, b) in spans(n, ck.chunk) {
+                    hooks::hit(Step::Upload)?;
+                    let bytes = (b - a) * size_of::<S::Item>();
+                    stream
+                        .memcpy_htod(&items[a..b], &mut dk.slice_mut(a..b))
+                        .map_err(driver("copy to device", bytes))?;
+                }
+            }
+            None => {
+                let room = if held { held_keys } else { ring.view::<S::Item>(0, ck.ring) };
+                upload(&stream, keys, 0, room, &mut dk, ck.chunk)?;
+            }
+        }
+        P::sort_into(sort, &stream, &mut dk, &mut dout)?;
+        drop(dk);
+        let direct = inplace::pays(n * size_of::<P>()) && page_locked(out);
+        if !direct {
+            map_pages(out);
+        }
+        if direct {
+            for (a, b) in spans(n, cp.chunk) {
+                hooks::hit(Step::Download)?;
+                touched = true;
+                let bytes = (b - a) * size_of::<P>();
+                stream.memcpy_dtoh(&dout.slice(a..b), &mut out[a..b]).map_err(driver("copy to host", bytes))?;
+            }
+            return Ok(());
+        }
+        let ring = ring.view::<P>(0, cp.ring);
+        download(&stream, &dout.as_view(), &mut Direct(&mut *out), 0, ring, cp.chunk).map_err(|(e, written)| {
+            touched |= written > 0;
+            e
+        })
+    })();
+    let result = finish(&stream, result);
+    if result.is_err() && touched {
+        complete(out);
+    }
+    result
+}
+
+/// Maps the pages of `out` that are not mapped yet, on all cores, while the device sorts, and
+/// leaves what it holds as it was: a fresh output (NumPy's `empty`, a zeroed `Vec`) would
+/// otherwise fault its pages in one by one as the positions come down.
+fn map_pages<P: Plain>(out: &mut [P]) {
+    let per_page = (4096 / size_of::<P>()).max(1);
+    par_pieces(out, |o, _| {
+        for i in (0..o.len()).step_by(per_page) {
+            // SAFETY: `i` is inside `o`, which this piece borrows alone; the value written back is
+            // the one read, so the contents stay as they were.
+            unsafe {
+                let p = o.as_mut_ptr().add(i);
+                p.write_volatile(p.read_volatile());
+            }
+        }
+    });
+}
+
+/// `0..n` in chunks of `chunk`.
+fn spans(n: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).step_by(chunk.max(1)).map(move |a| (a, (a + chunk).min(n)))
+}
+
+impl CudaBackend {
+    /// Argsort of host `keys`, staged as `source` (as they are, or as their 32-bit ordered bits):
+    /// one round trip where it fits the device budget on one device, else `beyond` (out of core,
+    /// or spread over the sorter's devices).
+    pub(crate) fn argsort_host<K, S, P>(
+        &self,
+        keys: &[K],
+        source: &S,
+        out: &mut [P],
+        sort: DeviceSort,
+        beyond: impl FnOnce(&mut [P]) -> Result<(), SortError>,
+    ) -> Result<(), SortError>
+    where
+        K: SortKey,
+        S: HostSource,
+        S::Item: RadixKey,
+        P: DevicePosition,
+    {
+        let n = out.len();
+        let need = need_bytes::<S::Item, P>(n);
+        let spreads = size_of::<S::Item>() == 4 && self.spreads::<Kvp>(n, sort.algorithm)?;
+        if spreads || self.budget(need)?.is_some_and(|limit| need > limit) {
+            return beyond(out);
+        }
+        // The CPU's argsort writes `out` only once it has succeeded.
+        let complete = |out: &mut [P]| {
+            let _ = crate::cpu::argsort(keys, out, sort.order);
+        };
+        round_trip(&self.gpu, source, out, &sort, complete)
+    }
+
+    /// Argsort of 32-bit (and smaller) keys past the device budget or over several devices: staged
+    /// as `Kvp`s with their positions (`hostdata::ArgsortAsKvp`), the positions coming back.
+    pub(crate) fn argsort_kvp<K: Bits32 + Plain, P: DevicePosition>(
+        &self,
+        keys: &[K],
+        out: &mut [P],
+        sort: DeviceSort,
+    ) -> Result<(), SortError> {
+        self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
+    }
+
+    /// The stable permutation of device-resident `keys` (only read) into `out`, on `stream`.
+    pub(crate) fn argsort_device<K: Key, P: DevicePosition>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &CudaSlice<K>,
+        out: &mut CudaSlice<P>,
+        order: Order,
+    ) -> Result<(), SortError> {
+        let sort = self.device_sort(order, Algorithm::Radix)?;
+        let any = keys as &dyn Any;
+        crate::with_key_type!(K::TYPE, T => match any.downcast_ref::<CudaSlice<T>>() {
+            Some(keys) => T::device_argsort(&sort, stream, keys, out),
+            None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),
+        })
+    }
+}
