@@ -119,14 +119,15 @@ where
     let (mut lease, held) =
         lease_bytes(gpu, key_bytes, (ck.ring * size_of::<S::Item>()).max(cp.ring * size_of::<P>()))?;
     let (held_keys, ring) = lease.held_and_pinned_ring::<S::Item>(if held { n } else { 0 });
-    let mut touched = false;
+    // Leading items of `out` a download may have written.
+    let mut written = 0;
     let result = (|| {
         let mut dk = device_buffer::<S::Item>(&stream, n)?;
         let mut dout = device_buffer::<P>(&stream, n)?;
         match keys.items().filter(|k| inplace::pays(key_bytes) && page_locked(k)) {
             Some(items) => {
                 hooks::in_place();
-                for (a, b) in spans(n, ck.chunk) {
+                for (a, b) in inplace::spans(n, ck.chunk) {
                     hooks::hit(Step::Upload)?;
                     let bytes = (b - a) * size_of::<S::Item>();
                     stream
@@ -141,27 +142,18 @@ where
         }
         P::sort_into(sort, &stream, &mut dk, &mut dout)?;
         drop(dk);
-        let direct = inplace::pays(n * size_of::<P>()) && page_locked(out);
-        if !direct {
-            map_pages(out);
+        if inplace::pays(n * size_of::<P>()) && page_locked(out) {
+            return inplace::download_direct(&stream, &dout, out, cp.chunk, &mut written);
         }
-        if direct {
-            for (a, b) in spans(n, cp.chunk) {
-                hooks::hit(Step::Download)?;
-                touched = true;
-                let bytes = (b - a) * size_of::<P>();
-                stream.memcpy_dtoh(&dout.slice(a..b), &mut out[a..b]).map_err(driver("copy to host", bytes))?;
-            }
-            return Ok(());
-        }
+        map_pages(out);
         let ring = ring.view::<P>(0, cp.ring);
-        download(&stream, &dout.as_view(), &mut Direct(&mut *out), 0, ring, cp.chunk).map_err(|(e, written)| {
-            touched |= written > 0;
+        download(&stream, &dout.as_view(), &mut Direct(&mut *out), 0, ring, cp.chunk).map_err(|(e, w)| {
+            written = w;
             e
         })
     })();
     let result = finish(&stream, result);
-    if result.is_err() && touched {
+    if result.is_err() && written > 0 {
         complete(out);
     }
     result
@@ -182,11 +174,6 @@ fn map_pages<P: Plain>(out: &mut [P]) {
             }
         }
     });
-}
-
-/// `0..n` in chunks of `chunk`.
-fn spans(n: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
-    (0..n).step_by(chunk.max(1)).map(move |a| (a, (a + chunk).min(n)))
 }
 
 impl CudaBackend {

@@ -122,18 +122,13 @@ impl<'a, T: DeviceRepr + Copy + Send + Sync> Array<'a, T> {
         Ok(Array { dev: device_buffer(stream, items.len())?, items, backup, queued: 0 })
     }
 
-    fn spans(&self, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
-        let n = self.items.len();
-        (0..n).step_by(chunk).map(move |a| (a, (a + chunk).min(n)))
-    }
-
     /// Queues each chunk's upload on `stream` and its echo into the backup on `echo`.
     fn up(&mut self, stream: &Arc<CudaStream>, echo: &Arc<CudaStream>, chunk: usize) -> Result<(), SortError> {
         // The echo orders itself by an event per chunk; a read recorded on `dev` would make each
         // next upload wait for the echo before it, and the two directions would take turns.
         let (base, guard) = self.dev.device_ptr(stream);
         std::mem::forget(guard);
-        for (a, b) in self.spans(chunk) {
+        for (a, b) in spans(self.items.len(), chunk) {
             let bytes = (b - a) * size_of::<T>();
             hooks::hit(Step::Upload)?;
             stream
@@ -154,13 +149,7 @@ impl<'a, T: DeviceRepr + Copy + Send + Sync> Array<'a, T> {
 
     /// Queues each chunk's download into the caller's items.
     fn down(&mut self, stream: &Arc<CudaStream>, chunk: usize) -> Result<(), SortError> {
-        for (a, b) in self.spans(chunk) {
-            hooks::hit(Step::Download)?;
-            let bytes = (b - a) * size_of::<T>();
-            stream.memcpy_dtoh(&self.dev.slice(a..b), &mut self.items[a..b]).map_err(driver("copy to host", bytes))?;
-            self.queued = b;
-        }
-        Ok(())
+        download_direct(stream, &self.dev, self.items, chunk, &mut self.queued)
     }
 
     /// Puts back, from the backup, whatever a queued download may have written.
@@ -168,4 +157,27 @@ impl<'a, T: DeviceRepr + Copy + Send + Sync> Array<'a, T> {
         let q = self.queued;
         par_copy(&mut self.items[..q], &self.backup[..q]);
     }
+}
+
+/// `0..n` in spans of `chunk` items.
+pub(crate) fn spans(n: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).step_by(chunk.max(1)).map(move |a| (a, (a + chunk).min(n)))
+}
+
+/// Queues copies of `dev` into the page-locked `items` by the copy engine, `chunk` items each;
+/// `queued` is how many leading items the copies queued so far may have written (on error too).
+pub(crate) fn download_direct<T: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    dev: &CudaSlice<T>,
+    items: &mut [T],
+    chunk: usize,
+    queued: &mut usize,
+) -> Result<(), SortError> {
+    for (a, b) in spans(items.len(), chunk) {
+        hooks::hit(Step::Download)?;
+        *queued = b;
+        let bytes = (b - a) * size_of::<T>();
+        stream.memcpy_dtoh(&dev.slice(a..b), &mut items[a..b]).map_err(driver("copy to host", bytes))?;
+    }
+    Ok(())
 }
