@@ -1,7 +1,7 @@
 //! The seam between `Sorter` and the implementations: each backend sorts a `SortJob`.
 
 use crate::tuning::JobShape;
-use crate::{Algorithm, Kvp, Order, SortError};
+use crate::{Algorithm, Column, Kvp, Order, SortError};
 
 macro_rules! key_slices {
     ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
@@ -81,6 +81,14 @@ impl KeyView<'_> {
     fn is_wide(&self) -> bool {
         with_view!(self, k => key_bytes(k) > 4)
     }
+
+    pub(crate) fn key_type(&self) -> crate::KeyType {
+        with_view!(self, k => key_type_of(k))
+    }
+}
+
+fn key_type_of<K: crate::Key>(_: &[K]) -> crate::KeyType {
+    K::TYPE
 }
 
 impl KeySlice<'_> {
@@ -105,6 +113,10 @@ pub(crate) enum SortJob<'a> {
     /// The stable permutation that sorts the keys, written to the positions (same length,
     /// checked; at most 2^32 keys); the keys are only read.
     Argsort(KeyView<'a>, Positions<'a>),
+    /// The stable permutation that sorts the rows of the columns (the first the most
+    /// significant), written to the positions; every column has one key per position (checked),
+    /// at most 2^32 of them, and is only read.
+    Lexsort(&'a [Column<'a>], Positions<'a>),
 }
 
 /// Where an argsort writes its positions: the caller's `u32` or `u64` indices, one per key. The
@@ -169,6 +181,7 @@ impl SortJob<'_> {
             SortJob::Keys(k) => SortJob::Keys(k.reborrow()),
             SortJob::Pairs(k, v) => SortJob::Pairs(k.reborrow(), v),
             SortJob::Argsort(k, out) => SortJob::Argsort(*k, out.reborrow()),
+            SortJob::Lexsort(c, out) => SortJob::Lexsort(c, out.reborrow()),
         }
     }
 
@@ -182,6 +195,8 @@ impl SortJob<'_> {
             SortJob::Pairs(..) => JobShape::Pairs32,
             SortJob::Argsort(k, _) if k.is_wide() => JobShape::Pairs64,
             SortJob::Argsort(..) => JobShape::Pairs32,
+            // A lexsort is a pair sort per word; its words are mostly 64-bit.
+            SortJob::Lexsort(..) => JobShape::Pairs64,
         }
     }
 
@@ -189,7 +204,7 @@ impl SortJob<'_> {
         match self {
             SortJob::Kvp(v) => v.len(),
             SortJob::Keys(k) | SortJob::Pairs(k, _) => k.len(),
-            SortJob::Argsort(_, out) => out.len(),
+            SortJob::Argsort(_, out) | SortJob::Lexsort(_, out) => out.len(),
         }
     }
 }

@@ -31,6 +31,9 @@ impl SortBackend for CpuBackend {
             SortJob::Keys(keys) => with_keys!(keys, k => gpusort_cpu::sort_keys(k, order)),
             SortJob::Pairs(keys, values) => with_keys!(keys, k => gpusort_cpu::sort_pairs(k, values, order)),
             SortJob::Argsort(keys, out) => with_view!(keys, k => with_positions!(out, o => argsort(k, o, order))),
+            SortJob::Lexsort(columns, out) => {
+                with_positions!(out, o => crate::columns::cpu::lexsort(columns, o, order))
+            }
         };
         // gpusort-cpu allocates before it writes: the job's data is untouched on failure.
         sorted.map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU sort", bytes: e.bytes })

@@ -58,6 +58,7 @@
 
 mod algorithm;
 mod backend;
+mod columns;
 mod config;
 mod cpu;
 #[cfg(feature = "cuda")]
@@ -88,6 +89,9 @@ mod value;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
+pub use columns::{Column, FloatOrder, NullPlacement};
+#[cfg(feature = "cuda")]
+pub use columns::{DeviceColumn, ForeignColumn};
 pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 pub use key::Key;

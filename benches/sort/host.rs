@@ -19,6 +19,9 @@
 //!   none), `cpu`, and `auto` (`Sorter::auto()`, with its `backend` for n and `describe`); `bytes`,
 //!   `floor_ms` on every row.
 //! - a meta line `host-seconds`: how long the whole section took.
+//!
+//! `GPUSORT_BENCH_TABLES` (comma separated: `in-core`, `records`, `argsort`, `lexsort`,
+//! `segments`, `topk`, `multi`, `out-of-core`) runs those tables only.
 
 use std::time::Instant;
 
@@ -82,13 +85,23 @@ pub fn run() {
             return;
         }
     };
-    in_core(&gpu, &floor);
-    crate::records::run(&gpu);
-    crate::argsort::run(&gpu, &floor);
-    crate::segments::run(&gpu);
-    crate::topk::run(&gpu);
-    crate::multi::run(&gpu);
-    out_of_core(&gpu, &floor);
+    let tables: [(&str, &dyn Fn()); 8] = [
+        ("in-core", &|| in_core(&gpu, &floor)),
+        ("records", &|| crate::records::run(&gpu)),
+        ("argsort", &|| crate::argsort::run(&gpu, &floor)),
+        ("lexsort", &|| crate::lexsort::run(&gpu, &floor)),
+        ("segments", &|| crate::segments::run(&gpu)),
+        ("topk", &|| crate::topk::run(&gpu)),
+        ("multi", &|| crate::multi::run(&gpu)),
+        ("out-of-core", &|| out_of_core(&gpu, &floor)),
+    ];
+    // `GPUSORT_BENCH_TABLES` (names, comma separated) runs some tables only.
+    let only = std::env::var("GPUSORT_BENCH_TABLES").ok();
+    for (name, table) in tables {
+        if only.as_deref().is_none_or(|o| o.split(',').any(|t| t.trim() == name)) {
+            table();
+        }
+    }
     // The pinned copy of the largest input (8 GiB at 1G pairs) and the device pool would
     // otherwise stay for the criterion groups.
     gpu.release_memory();

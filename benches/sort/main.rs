@@ -6,7 +6,7 @@
 //! radix-keys, bitonic, odd-even; before them the radix sort's other key types and orders,
 //! `shapes.rs`), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
 //! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `records`, `argsort-host`,
-//! `argsort-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
+//! `argsort-device`, `lexsort-host`, `lexsort-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
 //!
@@ -36,12 +36,14 @@
 //! default 11 down to 3 with n), `GPUSORT_BENCH_BW_MIB` (the pinned copies that set the floor,
 //! default 512), `GPUSORT_BENCH_SEGMENTS_N` and `GPUSORT_BENCH_SEGMENTS_LENGTHS` (the segmented
 //! sorts, `segments.rs`), `GPUSORT_BENCH_TOPK_N` (`topk.rs`), `GPUSORT_BENCH_ARGSORT_SIZES` and
-//! `GPUSORT_BENCH_ARGSORT_DEVICE_SIZES` (the argsort table, `argsort.rs`). Sizes are item counts (1M = 1048576).
+//! `GPUSORT_BENCH_ARGSORT_DEVICE_SIZES` (the argsort table, `argsort.rs`), `GPUSORT_BENCH_LEXSORT_SIZES`,
+//! `GPUSORT_BENCH_LEXSORT_DEVICE_SIZES` (the lexsort table, `lexsort.rs`). Sizes are item counts (1M = 1048576).
 
 mod argsort;
 mod cpu;
 mod host;
 mod inputs;
+mod lexsort;
 mod multi;
 mod record;
 mod records;

@@ -12,8 +12,8 @@
  *   GPUSORT_INVALID_ARGUMENT, found before any element is read. Sorts happen in place, and
  *   outputs are written only on success: on any failure (but GPUSORT_PANIC, a bug) the arrays
  *   hold their original contents.
- * - Orders, algorithms and backends are plain uint32_t values: an unknown value is
- *   GPUSORT_INVALID_ARGUMENT, never undefined behaviour.
+ * - Orders, algorithms, backends, key types, float orders and null placements are plain
+ *   uint32_t values: an unknown value is GPUSORT_INVALID_ARGUMENT, never undefined behaviour.
  * - No panic or exception ever crosses into the caller: a bug inside is GPUSORT_PANIC.
  *
  * Thread safety
@@ -94,6 +94,46 @@ typedef uint32_t gpusort_key_type;
 // Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
 typedef uint32_t gpusort_algorithm;
 
+// How float keys are ordered: one of the `GPUSORT_FLOAT_ORDER_*` values, a sorter's
+// (`gpusort_sorter_with_float_order`) or a column's (`gpusort_column`). Other key types ignore it.
+typedef uint32_t gpusort_float_order;
+
+// Where a column's null rows go (`gpusort_column`): `GPUSORT_NULLS_LAST` or `GPUSORT_NULLS_FIRST`.
+typedef uint32_t gpusort_null_placement;
+
+// One key column of a multi-key sort (`gpusort_lexsort`, `gpusort_lexsort_device`): `len` keys
+// of `key_type` at `keys`, only read, and how they order. Zero every field you do not set
+// (`gpusort_column c = {0};` or a designated initializer): a zeroed column is ascending,
+// orders floats as its sorter does and has no nulls.
+//
+// ```c
+// gpusort_column by[2] = {
+//     {.keys = year, .key_type = GPUSORT_KEY_U16},
+//     {.keys = price, .key_type = GPUSORT_KEY_F32, .order = GPUSORT_DESCENDING,
+//      .float_order = GPUSORT_FLOAT_ORDER_NAN_LAST, .nulls = price_missing,
+//      .null_placement = GPUSORT_NULLS_FIRST},
+// };
+// ```
+typedef struct gpusort_column {
+    // The keys: host memory for `gpusort_lexsort*`, device memory for `gpusort_lexsort_device`,
+    // aligned to the key size. May be NULL only when there are no rows.
+    const void *keys;
+    // NULL, or one byte per row, nonzero where the row is null (NumPy's and Arrow-unpacked
+    // masks), in the same memory as `keys`. Null rows sort together, in input order, at
+    // `null_placement`, whatever their keys hold.
+    const uint8_t *nulls;
+    // The keys' type, a `GPUSORT_KEY_*` value.
+    gpusort_key_type key_type;
+    // `GPUSORT_ASCENDING` (0) or `GPUSORT_DESCENDING`: this column's own order.
+    gpusort_order order;
+    // A `GPUSORT_FLOAT_ORDER_*` value for float keys; `GPUSORT_FLOAT_ORDER_DEFAULT` (0) takes the
+    // sorter's (`gpusort_sorter_with_float_order`). Other key types ignore it.
+    gpusort_float_order float_order;
+    // `GPUSORT_NULLS_LAST` (0) or `GPUSORT_NULLS_FIRST`, in both orders; checked even without
+    // `nulls`.
+    gpusort_null_placement null_placement;
+} gpusort_column;
+
 // A 32-bit key and its 32-bit value: 8 bytes, 4-byte aligned, key first.
 typedef struct gpusort_kvp {
     uint32_t key;
@@ -135,13 +175,41 @@ typedef uint32_t gpusort_backend;
 // The first CUDA GPU only, for every length; `gpusort_sorter_new` fails without one.
 #define GPUSORT_BACKEND_CUDA 2
 
+// The default of where it is given: a column's float order is then its sorter's, and a
+// sorter's `GPUSORT_FLOAT_ORDER_TOTAL`. A zeroed `gpusort_column` holds it.
+#define GPUSORT_FLOAT_ORDER_DEFAULT 0
+
+// IEEE 754 totalOrder, the library's default: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+// +NaN`, NaNs ordered by their bits (sign and payload).
+#define GPUSORT_FLOAT_ORDER_TOTAL 1
+
+// NumPy's, CuPy's and pandas' order: every NaN after every other value, ascending and
+// descending alike. `-0.0` and `+0.0` are one value, as are all NaNs: a stable sort keeps
+// them in input order.
+#define GPUSORT_FLOAT_ORDER_NAN_LAST 2
+
+// Every NaN before every other value in both orders; zeros and NaNs as `GPUSORT_FLOAT_ORDER_NAN_LAST`.
+#define GPUSORT_FLOAT_ORDER_NAN_FIRST 3
+
+// PyTorch's order: NaN is the largest value (last ascending, first descending); zeros and NaNs
+// as `GPUSORT_FLOAT_ORDER_NAN_LAST`.
+#define GPUSORT_FLOAT_ORDER_NAN_LARGEST 4
+
+// After every other row, ascending and descending alike (pandas' `na_position="last"`, Arrow's
+// `at_end`).
+#define GPUSORT_NULLS_LAST 0
+
+// Before every other row, ascending and descending alike.
+#define GPUSORT_NULLS_FIRST 1
+
 // `uint32_t`.
 #define GPUSORT_KEY_U32 0
 
 // `int32_t`.
 #define GPUSORT_KEY_I32 1
 
-// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`).
+// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`) unless a `GPUSORT_FLOAT_ORDER_*`
+// value says otherwise.
 #define GPUSORT_KEY_F32 2
 
 // `uint64_t`.
@@ -150,7 +218,8 @@ typedef uint32_t gpusort_backend;
 // `int64_t`.
 #define GPUSORT_KEY_I64 4
 
-// `double`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f64`).
+// `double`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f64`) unless a `GPUSORT_FLOAT_ORDER_*`
+// value says otherwise.
 #define GPUSORT_KEY_F64 5
 
 // `uint16_t`.
@@ -210,7 +279,7 @@ enum gpusort_status gpusort_argsort_i32(const struct gpusort_sorter *sorter,
                                         gpusort_order order);
 
 // The stable permutation that sorts `float` keys (see `gpusort_argsort_u32`), in IEEE 754
-// totalOrder (see `gpusort_sort_keys_f32`).
+// totalOrder or the sorter's float order (see `gpusort_sort_keys_f32`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -241,7 +310,7 @@ enum gpusort_status gpusort_argsort_i64(const struct gpusort_sorter *sorter,
                                         gpusort_order order);
 
 // The stable permutation that sorts `double` keys (see `gpusort_argsort_u32`), in IEEE 754
-// totalOrder (see `gpusort_sort_keys_f64`).
+// totalOrder or the sorter's float order (see `gpusort_sort_keys_f64`).
 //
 // # Safety
 // As `gpusort_argsort_u32`.
@@ -429,6 +498,88 @@ enum gpusort_status gpusort_argsort_device(const struct gpusort_sorter *sorter,
 // `buf` must be valid for writes of `len` bytes; `written` must be NULL or valid for a write.
 enum gpusort_status gpusort_last_error_message(char *buf, size_t len, size_t *written);
 
+// Writes to `out` the stable permutation that orders `len` rows by several key columns: by
+// `columns[0]`, rows equal there by `columns[1]`, and so on; rows equal in every column keep
+// their input order. `rows[out[0]]`, `rows[out[1]]`, ... are in order. Each column has its own
+// key type, order, float order and null mask (`gpusort_column`); the keys are only read. Like
+// pandas' `sort_values(by=[...], ascending=[...], kind="stable")`, and `np.lexsort` with the
+// columns in reverse (NumPy's primary key is its last). Always stable, on the sorter's backend
+// (the GPU when the sorter picks it). Columns whose keys fit 64 bits together (two `uint32_t`,
+// a `uint8_t` and a `double`, ...) are sorted as one key.
+//
+// `sorter` may be NULL (the default sorter). `columns` holds `num_columns` descriptors, at
+// least one. Every column's `keys` (and `nulls`, unless NULL) hold `len` entries and may be
+// NULL only when `len` is 0; `out` holds `len` indices. `GPUSORT_INVALID_ARGUMENT`, with `out`
+// untouched, for: `num_columns` 0, a NULL array with `len` > 0, an unknown key type, order, float
+// order or null placement in any column (named as `columns[i]` in the message), an array that is
+// misaligned or runs past the end of the address space, `out` overlapping a column's arrays or
+// the descriptors, and more than 2^32 rows. Columns may share arrays. On any failure `out` holds
+// its original contents or the complete result, never part of one (except after `GPUSORT_PANIC`,
+// a bug).
+//
+// ```c
+// uint16_t year[] = {2024, 2023, 2024, 2023};
+// float price[] = {9.5f, 3.0f, 12.0f, 3.0f};
+// gpusort_column by[2] = {{.keys = year, .key_type = GPUSORT_KEY_U16},
+//                         {.keys = price, .key_type = GPUSORT_KEY_F32, .order = GPUSORT_DESCENDING}};
+// uint64_t idx[4];
+// gpusort_lexsort(NULL, by, 2, 4, idx);    /* idx: 1 3 2 0 */
+// ```
+//
+// # Safety
+// `columns` must point to `num_columns` descriptors, and each column's `keys` and `nulls`
+// (unless NULL) to `len` entries, that nothing writes during the call; `out` to `len` writable
+// `uint64_t` that nothing else touches during the call.
+enum gpusort_status gpusort_lexsort(const struct gpusort_sorter *sorter,
+                                    const struct gpusort_column *columns,
+                                    size_t num_columns,
+                                    size_t len,
+                                    uint64_t *out);
+
+// `gpusort_lexsort` into `uint32_t` indices: half the bytes written, and every length a
+// lexsort takes (up to 2^32 rows, whose last index is `UINT32_MAX`).
+//
+// # Safety
+// As `gpusort_lexsort`, with `out` pointing to `len` writable `uint32_t`.
+enum gpusort_status gpusort_lexsort_u32(const struct gpusort_sorter *sorter,
+                                        const struct gpusort_column *columns,
+                                        size_t num_columns,
+                                        size_t len,
+                                        uint32_t *out);
+
+// Writes the stable permutation that orders `len` rows by the key columns `columns[0]`,
+// `columns[1]`, ... (as `gpusort_lexsort`) to the `len` `uint64_t` indices at `out`, the keys,
+// null masks and `out` all in GPU memory, on `stream`: the device form of `gpusort_lexsort`. The
+// `num_columns` descriptors themselves are host memory, read during the call only. The columns
+// are only read; they are packed into as few radix keys as their widths allow, and the
+// permutation stays on the device between passes.
+//
+// The descriptors are checked as `gpusort_lexsort` checks them (at least one column, every enum
+// field known: `GPUSORT_INVALID_ARGUMENT` naming `columns[i]`) before any backend is asked. Then
+// the sorter must have a GPU (`GPUSORT_UNSUPPORTED` otherwise) and every array must be memory of
+// its device, aligned, inside one allocation, with `out` apart from the columns, and `stream` a
+// stream of that device's primary context or NULL: else `GPUSORT_INVALID_ARGUMENT`, before any
+// work is queued. Past 2^32 rows, `GPUSORT_INVALID_ARGUMENT`. Returns once the sort is queued;
+// synchronize `stream` before reading `out` on the host.
+//
+// ```c
+// gpusort_column by[2] = {{.keys = d_city, .key_type = GPUSORT_KEY_U32},
+//                         {.keys = d_score, .key_type = GPUSORT_KEY_F64, .order = GPUSORT_DESCENDING,
+//                          .nulls = d_score_missing}};
+// gpusort_lexsort_device(NULL, by, 2, n, d_order, stream);   /* d_order: n uint64_t, cudaMalloc'd */
+// cudaStreamSynchronize(stream);
+// ```
+//
+// # Safety
+// `columns` must point to `num_columns` readable descriptors. As `gpusort_sort_device_keys` for
+// every device array, except that other work may read (not write) the columns meanwhile.
+enum gpusort_status gpusort_lexsort_device(const struct gpusort_sorter *sorter,
+                                           const struct gpusort_column *columns,
+                                           size_t num_columns,
+                                           size_t len,
+                                           void *out,
+                                           void *stream);
+
 // Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the key of
 // type `key_type` (a `GPUSORT_KEY_*` value) that each record holds at byte `key_offset`: an
 // array of C structs sorted by one field (`sizeof(struct row)`, `offsetof(struct row, field)`).
@@ -519,8 +670,9 @@ enum gpusort_status gpusort_sort_segments_i32(const struct gpusort_sorter *sorte
                                               size_t num_offsets,
                                               gpusort_order order);
 
-// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`), with
-// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
+// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their `uint32_t` values
+// or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
 //
 // # Safety
 // As `gpusort_sort_segments_u32`.
@@ -558,9 +710,9 @@ enum gpusort_status gpusort_sort_segments_i64(const struct gpusort_sorter *sorte
                                               size_t num_offsets,
                                               gpusort_order order);
 
-// Sorts each segment of `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`), with
-// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32
-// keys.
+// Sorts each segment of `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their `uint32_t` values
+// or (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32 keys.
 //
 // # Safety
 // As `gpusort_sort_segments_u32`.
@@ -661,7 +813,8 @@ enum gpusort_status gpusort_sort_keys_i32(const struct gpusort_sorter *sorter,
                                           gpusort_algorithm algorithm);
 
 // Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
 //
 // # Safety
 // As `gpusort_sort_keys_u32`.
@@ -692,7 +845,8 @@ enum gpusort_status gpusort_sort_keys_i64(const struct gpusort_sorter *sorter,
                                           gpusort_algorithm algorithm);
 
 // Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
 //
 // # Safety
 // As `gpusort_sort_keys_u32`.
@@ -768,8 +922,9 @@ enum gpusort_status gpusort_sort_pairs_i32(const struct gpusort_sorter *sorter,
                                            gpusort_order order,
                                            gpusort_algorithm algorithm);
 
-// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint32_t`
-// values (see `gpusort_sort_pairs_u32`).
+// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint32_t` values
+// (see `gpusort_sort_pairs_u32`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32`.
@@ -802,8 +957,9 @@ enum gpusort_status gpusort_sort_pairs_i64(const struct gpusort_sorter *sorter,
                                            gpusort_order order,
                                            gpusort_algorithm algorithm);
 
-// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint32_t`
-// values (see `gpusort_sort_pairs_u32`).
+// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint32_t` values
+// (see `gpusort_sort_pairs_u32`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32`.
@@ -889,8 +1045,9 @@ enum gpusort_status gpusort_sort_pairs_i32_u64(const struct gpusort_sorter *sort
                                                gpusort_order order,
                                                gpusort_algorithm algorithm);
 
-// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint64_t`
-// values (see `gpusort_sort_pairs_u32_u64`).
+// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint64_t` values
+// (see `gpusort_sort_pairs_u32_u64`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32_u64`.
@@ -923,8 +1080,9 @@ enum gpusort_status gpusort_sort_pairs_i64_u64(const struct gpusort_sorter *sort
                                                gpusort_order order,
                                                gpusort_algorithm algorithm);
 
-// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint64_t`
-// values (see `gpusort_sort_pairs_u32_u64`).
+// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint64_t` values
+// (see `gpusort_sort_pairs_u32_u64`).
 //
 // # Safety
 // As `gpusort_sort_pairs_u32_u64`.
@@ -1006,6 +1164,36 @@ enum gpusort_status gpusort_sorter_new_devices(const size_t *ordinals,
                                                size_t count,
                                                size_t multi_gpu_from,
                                                struct gpusort_sorter **out);
+
+// Creates a sorter like `sorter` (NULL: the default sorter) that orders float keys as
+// `float_order` (a `GPUSORT_FLOAT_ORDER_*` value; `_DEFAULT` is `_TOTAL`) says, and stores it in
+// `*out`. The new sorter shares the backend of `sorter` (its GPU, loaded kernels and the memory
+// kept between calls), so it is cheap to make; free it with `gpusort_sorter_free`, before or
+// after `sorter`. An unknown `float_order` or a NULL `out` is `GPUSORT_INVALID_ARGUMENT`, with
+// `*out` left as it was.
+//
+// The float order applies to `gpusort_sort_keys_f32`/`_f64`, `gpusort_argsort_f32`/`_f64`,
+// `gpusort_argsort_device` of float keys, and the float columns of `gpusort_lexsort*` that name
+// no float order of their own. In a keys-only sort, keys that the order makes equal but whose
+// bits differ (`-0.0` and `+0.0`, NaNs of other signs or payloads) keep their input order. Every
+// other sort of float keys (pairs, segments, top-k, records, device keys) on a sorter whose float
+// order is not `GPUSORT_FLOAT_ORDER_TOTAL` is `GPUSORT_INVALID_ARGUMENT`, nothing written; keys of
+// other types sort as before.
+//
+// ```c
+// gpusort_sorter *np = NULL;        /* NumPy's order: NaN last, -0.0 == +0.0 */
+// gpusort_sorter_with_float_order(NULL, GPUSORT_FLOAT_ORDER_NAN_LAST, &np);
+// double x[] = {NAN, 1.0, -0.0, 0.0};
+// uint64_t idx[4];
+// gpusort_argsort_f64(np, x, 4, idx, GPUSORT_DESCENDING);   /* idx: 1 2 3 0 */
+// gpusort_sorter_free(np);
+// ```
+//
+// # Safety
+// `sorter` must be NULL or live; `out` NULL (an error) or valid for a write.
+enum gpusort_status gpusort_sorter_with_float_order(const struct gpusort_sorter *sorter,
+                                                    gpusort_float_order float_order,
+                                                    struct gpusort_sorter **out);
 
 // Frees a sorter from `gpusort_sorter_new`. NULL is a no-op. The sorter must not be used again,
 // nor be in use by another thread.
@@ -1099,8 +1287,8 @@ enum gpusort_status gpusort_top_k_i32(const struct gpusort_sorter *sorter,
                                       gpusort_order order);
 
 // The `k` first `float` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`: a
-// NaN is among the largest keys, or the smallest when negative), with their positions (see
-// `gpusort_top_k_u32`).
+// NaN is among the largest keys, or the smallest when negative; `GPUSORT_INVALID_ARGUMENT` on a
+// sorter with another float order), with their positions (see `gpusort_top_k_u32`).
 //
 // # Safety
 // As `gpusort_top_k_u32`.
@@ -1137,8 +1325,8 @@ enum gpusort_status gpusort_top_k_i64(const struct gpusort_sorter *sorter,
                                       gpusort_order order);
 
 // The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`: a
-// NaN is among the largest keys, or the smallest when negative), with their positions (see
-// `gpusort_top_k_u32`).
+// NaN is among the largest keys, or the smallest when negative; `GPUSORT_INVALID_ARGUMENT` on a
+// sorter with another float order), with their positions (see `gpusort_top_k_u32`).
 //
 // # Safety
 // As `gpusort_top_k_u32`.

@@ -12,6 +12,8 @@
 //! `gpusort_sort_records` does, rather than one function per type: the arrays are untyped
 //! addresses anyway.
 //!
+//! The multi-key sort of device columns, `gpusort_lexsort_device`, is in `lexsort/device.rs`.
+//!
 //! Built without the `cuda` feature, every one of them is `GPUSORT_UNSUPPORTED`.
 
 use std::ffi::c_void;
@@ -21,7 +23,7 @@ use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
 
 #[cfg(feature = "cuda")]
-mod on_device {
+pub(crate) mod on_device {
     //! The calls into the library, which exist only with the `cuda` feature.
     use std::ffi::c_void;
 
@@ -51,7 +53,7 @@ mod on_device {
 
     /// The stream handle as the driver takes it: both `cudaStream_t` and `CUstream` are pointers
     /// to the same opaque struct.
-    pub(super) fn stream(stream: *mut c_void) -> CUstream {
+    pub(crate) fn stream(stream: *mut c_void) -> CUstream {
         stream.cast()
     }
 
@@ -75,7 +77,7 @@ mod on_device {
 }
 
 #[cfg(not(feature = "cuda"))]
-fn without_cuda() -> gpusort_status {
+pub(crate) fn without_cuda() -> gpusort_status {
     crate::guard::guard(|| {
         Err(crate::failure::Failure {
             status: gpusort_status::GPUSORT_UNSUPPORTED,
@@ -86,7 +88,7 @@ fn without_cuda() -> gpusort_status {
 
 /// The address C passed, as the driver numbers device memory.
 #[cfg(feature = "cuda")]
-fn address(ptr: *const c_void) -> u64 {
+pub(crate) fn address(ptr: *const c_void) -> u64 {
     ptr as usize as u64
 }
 

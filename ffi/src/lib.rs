@@ -7,12 +7,14 @@
 //!
 //! Small modules, one job each, each using only the ones listed before it: `status` (the status
 //! enum and its strings), `failure` (a failed call and the per-thread last error), `args` (order,
-//! algorithm, backend and key type constants, raw pointers to slices), `text` (strings into caller
-//! buffers), `guard` (the panic boundary), `error` (`gpusort_last_error_message`), `sorter` (the
-//! handle), `sort` (the sorts of keys and of pairs), `argsort` (permutations), `records` (records
-//! of a run-time size sorted by a key inside them), `segments` (runs of one array, each sorted on
-//! its own), `topk` (the first `k` keys of an order, without sorting the rest), `device` (arrays
-//! already in GPU memory, sorted on the caller's stream).
+//! algorithm, backend, key type, float order and null placement constants, raw pointers to
+//! slices), `text` (strings into caller buffers), `guard` (the panic boundary), `error`
+//! (`gpusort_last_error_message`), `sorter` (the handle and its float order), `sort` (the sorts of
+//! keys and of pairs), `argsort` (permutations), `records` (records of a run-time size sorted by a
+//! key inside them), `segments` (runs of one array, each sorted on its own), `topk` (the first `k`
+//! keys of an order, without sorting the rest), `device` (arrays already in GPU memory, sorted on
+//! the caller's stream), `lexsort` (the permutation that sorts rows by several key columns, host
+//! or device).
 //!
 //! Each family of per-key-type functions (`gpusort_sort_keys_<t>`, `gpusort_argsort_<t>`, ...)
 //! is a directory: the generic implementation in `mod.rs`, and the functions, one per entry of
@@ -28,6 +30,7 @@ mod device;
 mod error;
 mod failure;
 mod guard;
+mod lexsort;
 mod records;
 mod segments;
 mod sort;
@@ -38,16 +41,22 @@ mod topk;
 
 pub use args::key_types::*;
 pub use args::{
-    gpusort_algorithm, gpusort_backend, gpusort_key_type, gpusort_order, GPUSORT_ALGORITHM_AUTO,
-    GPUSORT_ALGORITHM_BITONIC, GPUSORT_ALGORITHM_ODD_EVEN_MERGE, GPUSORT_ALGORITHM_RADIX, GPUSORT_ASCENDING,
-    GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA, GPUSORT_DESCENDING,
+    gpusort_algorithm, gpusort_backend, gpusort_float_order, gpusort_key_type, gpusort_null_placement, gpusort_order,
+    GPUSORT_ALGORITHM_AUTO, GPUSORT_ALGORITHM_BITONIC, GPUSORT_ALGORITHM_ODD_EVEN_MERGE, GPUSORT_ALGORITHM_RADIX,
+    GPUSORT_ASCENDING, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA, GPUSORT_DESCENDING,
+    GPUSORT_FLOAT_ORDER_DEFAULT, GPUSORT_FLOAT_ORDER_NAN_FIRST, GPUSORT_FLOAT_ORDER_NAN_LARGEST,
+    GPUSORT_FLOAT_ORDER_NAN_LAST, GPUSORT_FLOAT_ORDER_TOTAL, GPUSORT_NULLS_FIRST, GPUSORT_NULLS_LAST,
 };
 pub use argsort::*;
 pub use device::*;
 pub use error::gpusort_last_error_message;
+pub use lexsort::{gpusort_column, gpusort_lexsort, gpusort_lexsort_device, gpusort_lexsort_u32};
 pub use records::gpusort_sort_records;
 pub use segments::*;
 pub use sort::*;
-pub use sorter::{gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new};
+pub use sorter::{
+    gpusort_describe, gpusort_release_memory, gpusort_sorter, gpusort_sorter_free, gpusort_sorter_new,
+    gpusort_sorter_with_float_order,
+};
 pub use status::{gpusort_status, gpusort_status_str, gpusort_version};
 pub use topk::*;

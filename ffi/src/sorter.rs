@@ -1,13 +1,16 @@
-//! The sorter handle, the process-wide default sorter, `gpusort_describe` and
-//! `gpusort_release_memory`.
+//! The sorter handle, the process-wide default sorter, the float order option
+//! (`gpusort_sorter_with_float_order`), `gpusort_describe` and `gpusort_release_memory`.
 
 use std::borrow::Cow;
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use gpusort_core::{Algorithm, Order, Sorter};
+use gpusort_core::{Algorithm, FloatOrder, Order, Sorter};
 
-use crate::args::{gpusort_backend, RawArray, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU, GPUSORT_BACKEND_CUDA};
+use crate::args::{
+    float_order, gpusort_backend, gpusort_float_order, RawArray, GPUSORT_BACKEND_AUTO, GPUSORT_BACKEND_CPU,
+    GPUSORT_BACKEND_CUDA,
+};
 use crate::failure::Failure;
 use crate::guard::guard;
 use crate::status::gpusort_status;
@@ -116,6 +119,50 @@ pub unsafe extern "C" fn gpusort_sorter_new_devices(
         let ordinals = RawArray::new(ordinals.cast_mut(), count, "ordinals")?.into_ref();
         let inner = if ordinals.is_empty() { Sorter::cuda_all()? } else { Sorter::cuda_devices(ordinals)? };
         let inner = if multi_gpu_from > 0 { inner.with_multi_gpu_from(multi_gpu_from) } else { inner };
+        out.write(Box::into_raw(Box::new(gpusort_sorter { inner })));
+        Ok(())
+    })
+}
+
+/// Creates a sorter like `sorter` (NULL: the default sorter) that orders float keys as
+/// `float_order` (a `GPUSORT_FLOAT_ORDER_*` value; `_DEFAULT` is `_TOTAL`) says, and stores it in
+/// `*out`. The new sorter shares the backend of `sorter` (its GPU, loaded kernels and the memory
+/// kept between calls), so it is cheap to make; free it with `gpusort_sorter_free`, before or
+/// after `sorter`. An unknown `float_order` or a NULL `out` is `GPUSORT_INVALID_ARGUMENT`, with
+/// `*out` left as it was.
+///
+/// The float order applies to `gpusort_sort_keys_f32`/`_f64`, `gpusort_argsort_f32`/`_f64`,
+/// `gpusort_argsort_device` of float keys, and the float columns of `gpusort_lexsort*` that name
+/// no float order of their own. In a keys-only sort, keys that the order makes equal but whose
+/// bits differ (`-0.0` and `+0.0`, NaNs of other signs or payloads) keep their input order. Every
+/// other sort of float keys (pairs, segments, top-k, records, device keys) on a sorter whose float
+/// order is not `GPUSORT_FLOAT_ORDER_TOTAL` is `GPUSORT_INVALID_ARGUMENT`, nothing written; keys of
+/// other types sort as before.
+///
+/// ```c
+/// gpusort_sorter *np = NULL;        /* NumPy's order: NaN last, -0.0 == +0.0 */
+/// gpusort_sorter_with_float_order(NULL, GPUSORT_FLOAT_ORDER_NAN_LAST, &np);
+/// double x[] = {NAN, 1.0, -0.0, 0.0};
+/// uint64_t idx[4];
+/// gpusort_argsort_f64(np, x, 4, idx, GPUSORT_DESCENDING);   /* idx: 1 2 3 0 */
+/// gpusort_sorter_free(np);
+/// ```
+///
+/// # Safety
+/// `sorter` must be NULL or live; `out` NULL (an error) or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sorter_with_float_order(
+    sorter: *const gpusort_sorter,
+    float_order: gpusort_float_order,
+    out: *mut *mut gpusort_sorter,
+) -> gpusort_status {
+    guard(|| {
+        let floats = self::float_order(float_order)?.unwrap_or(FloatOrder::Total);
+        if out.is_null() {
+            return Err(Failure::invalid("out (where the new sorter goes) is NULL".into()));
+        }
+        // A clone shares the backends (reference counted): only the float order differs.
+        let inner = self::sorter(sorter).clone().with_float_order(floats);
         out.write(Box::into_raw(Box::new(gpusort_sorter { inner })));
         Ok(())
     })

@@ -13,6 +13,12 @@ int64 indices, on the current stream) against ``torch.sort``/``torch.argsort`` (
 events on the current stream, median after warm-up. ``call us`` is the host time one gpusort call
 takes to queue its work (median, no synchronisation), and ``python us`` the part of it spent in
 the Python layer (the same call made straight to the native method, subtracted).
+
+Lexsort rows (issue 75): 64M rows by (u32, u32) and by (f32, i64), host (gpusort at 64M, and
+beside ``numpy.lexsort`` at ``--numpy-rows``, 4M by default) and device (1M to 64M, against
+chained stable ``torch.argsort``s and ``cupy.lexsort``, torch's or CuPy's own time); and
+``gpusort.pandas.sort_values`` of a 4-column frame of ``--pandas-rows`` rows (50M by default) by
+2 columns against pandas' ``sort_values(kind="stable")``, measured once (it takes tens of seconds).
 """
 
 from __future__ import annotations
@@ -71,6 +77,57 @@ def host_rows(n: int, repeats: int) -> list:
     gf = median_wall(lambda: gpusort.argsort(floats), lambda: None, repeats)
     rows.append(dict(where="host", what="argsort f32", n=n, gpusort_s=gf, numpy_s=None))
     return rows
+
+
+def lexsort_keys(rng: Any, shape: str, n: int) -> list:
+    """The two keys of a lexsort row, NumPy's order (the primary last): (u32, u32) random words,
+    or (f32, i64) with the f32 key primary and a few distinct values of it (so i64 breaks ties)."""
+    if shape == "u32,u32":
+        return [rng.integers(0, 2**32, n, dtype=np.uint32), rng.integers(0, 2**32, n, dtype=np.uint32)]
+    return [rng.integers(-(2**62), 2**62, n, dtype=np.int64), rng.integers(0, 1000, n).astype(np.float32)]
+
+
+def lexsort_host_rows(n: int, numpy_n: int, repeats: int) -> list:
+    """Host lexsorts of 2 keys: gpusort at ``n`` rows, and gpusort beside ``numpy.lexsort`` at
+    ``numpy_n`` (NumPy's takes about a minute at 64M)."""
+    rows = []
+    rng = np.random.default_rng(3)
+    for shape in ("u32,u32", "f32,i64"):
+        keys = lexsort_keys(rng, shape, n)
+        gs = median_wall(lambda: gpusort.lexsort(keys), lambda: None, repeats)
+        rows.append(dict(where="host", what=f"lexsort {shape}", n=n, gpusort_s=gs, numpy_s=None))
+        small = [k[:numpy_n] for k in keys]
+        gs = median_wall(lambda: gpusort.lexsort(small), lambda: None, repeats)
+        npl = median_wall(lambda: np.lexsort(small), lambda: None, max(1, min(3, repeats)), warmup=False)
+        rows.append(dict(where="host", what=f"lexsort {shape}", n=numpy_n, gpusort_s=gs, numpy_s=npl))
+    return rows
+
+
+def pandas_rows(n: int, repeats: int) -> list:
+    """``gpusort.pandas.sort_values`` of an ``n``-row frame of 4 columns by 2 (uint32 with few
+    values, then float64 with NaN) against pandas' own ``sort_values(kind="stable")``, wall-clock
+    of the whole call (the take of the rows included). Skipped without pandas."""
+    try:
+        import pandas as pd
+
+        import gpusort.pandas as gpd
+    except ImportError:
+        return []
+    rng = np.random.default_rng(4)
+    b = rng.standard_normal(n)
+    b[rng.integers(0, n, n // 100)] = np.nan
+    df = pd.DataFrame(
+        {
+            "a": rng.integers(0, 1000, n).astype(np.uint32),
+            "b": b,
+            "c": rng.integers(0, 2**62, n),
+            "d": rng.standard_normal(n).astype(np.float32),
+        }
+    )
+    by = ["a", "b"]
+    gs = median_wall(lambda: gpd.sort_values(df, by), lambda: None, max(1, min(3, repeats)))
+    ps = median_wall(lambda: df.sort_values(by, kind="stable"), lambda: None, 1, warmup=False)
+    return [dict(where="host", what="pandas sort_values 4 cols by 2", other="pandas", n=n, gpusort_s=gs, numpy_s=ps)]
 
 
 class Device:
@@ -177,6 +234,44 @@ def device_rows(dev: Device, sizes: list, repeats: int) -> list:
     return rows
 
 
+def device_lexsort_rows(dev: Device, sizes: list, repeats: int) -> list:
+    """Device lexsorts of 2 keys against what each library offers: chained stable argsorts in
+    torch (the secondary key first, then the primary gathered through it; torch's int32 and
+    int64 stand in for uint32, with the same bits), ``cupy.lexsort`` of the stacked keys
+    (float64 for (f32, i64), which CuPy stacks them as)."""
+    rows = []
+    rng = np.random.default_rng(5)
+    m = dev.m
+    for shape in ("u32,u32", "f32,i64"):
+        for n in sizes:
+            host = lexsort_keys(rng, shape, n)
+            if dev.name == "torch":
+                u32 = getattr(m, "uint32", None)
+                mine = [dev.array(k.view(np.int32)) if k.dtype == np.uint32 else dev.array(k) for k in host]
+                if u32 is not None:  # gpusort sorts them as uint32 where torch has the dtype
+                    mine = [d.view(u32) if k.dtype == np.uint32 else d for d, k in zip(mine, host)]
+                theirs = [dev.array(k.view(np.int32)) if k.dtype == np.uint32 else dev.array(k) for k in host]
+
+                def lib_sort(keys=theirs):
+                    p = m.argsort(keys[0], stable=True)
+                    return p[m.argsort(keys[1][p], stable=True)]
+
+            else:
+                mine = [dev.array(k) for k in host]
+                stacked = m.stack([m.asarray(k.astype(np.float64) if shape == "f32,i64" else k) for k in host])
+
+                def lib_sort(keys=stacked):
+                    return m.lexsort(keys)
+
+            r = max(3, repeats if n < 8 * M else repeats // 2)
+            g = dev.event_ms(lambda: gpusort.lexsort(mine), lambda: None, r)
+            lib = dev.event_ms(lib_sort, lambda: None, r)
+            rows.append(dict(where=dev.name, what=f"lexsort {shape}", n=n, gpusort_ms=g, lib_ms=lib))
+            del mine
+            dev.sync()
+    return rows
+
+
 def libraries() -> list:
     out = []
     try:
@@ -206,7 +301,7 @@ def table(rows: list, describe: str) -> str:
     lines += ["|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         if r["where"] == "host":
-            g, other = r["gpusort_s"] * 1e3, "numpy"
+            g, other = r["gpusort_s"] * 1e3, r.get("other", "numpy")
             o = None if r["numpy_s"] is None else r["numpy_s"] * 1e3
         else:
             g, o, other = r["gpusort_ms"], r["lib_ms"], r["where"]
@@ -224,12 +319,28 @@ def main(argv: Optional[list] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="bench.json", help="where to write the JSON figures")
     p.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
+    p.add_argument("--numpy-rows", type=int, help="rows of the lexsorts beside numpy.lexsort (default 4M)")
+    p.add_argument("--pandas-rows", type=int, help="rows of the pandas frame (default 50M; 0 skips it)")
+    groups = ("host", "lexsort", "pandas", "device", "device-lexsort")
+    p.add_argument("--groups", default=",".join(groups), help=f"the row groups to run (default all: {','.join(groups)})")
     args = p.parse_args(argv)
+    run = set(args.groups.split(","))
+    if not run <= set(groups):
+        p.error(f"--groups: {', '.join(sorted(run - set(groups)))} not among {', '.join(groups)}")
     host_n, sizes, repeats = (1 * M, [16 * 1024, M], 3) if args.quick else (64 * M, [16 * 1024, M, 16 * M, 64 * M], 10)
+    numpy_n = args.numpy_rows if args.numpy_rows is not None else min(host_n, 4 * M)
+    pandas_n = args.pandas_rows if args.pandas_rows is not None else (M if args.quick else 50 * M)
     describe = gpusort.default_sorter().describe()
-    rows = host_rows(host_n, repeats)
+    rows = host_rows(host_n, repeats) if "host" in run else []
+    if "lexsort" in run:
+        rows += lexsort_host_rows(host_n, numpy_n, repeats)
+    if pandas_n and "pandas" in run:
+        rows += pandas_rows(pandas_n, repeats)
     for dev in libraries():
-        rows += device_rows(dev, sizes, repeats * 5)
+        if "device" in run:
+            rows += device_rows(dev, sizes, repeats * 5)
+        if "device-lexsort" in run:
+            rows += device_lexsort_rows(dev, sizes[1:], repeats * 2)
     print(table(rows, describe))
     with open(args.out, "w") as f:
         json.dump(dict(describe=describe, version=gpusort.__version__, python=sys.version, rows=rows), f, indent=1)

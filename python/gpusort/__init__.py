@@ -5,8 +5,10 @@
 >>> gpusort.sort(a)                    # in place, like a.sort()
 >>> a
 array([1, 2, 3], dtype=uint32)
->>> gpusort.argsort(np.array([2.0, -1.0, 2.0], dtype=np.float32))
-array([1, 0, 2])
+>>> gpusort.argsort(np.array([2.0, np.nan, -1.0, 2.0], dtype=np.float32))  # NaN last, as NumPy
+array([2, 0, 3, 1])
+>>> gpusort.lexsort([np.array([2, 1, 2]), np.array([1, 1, 0])])  # the last key primary
+array([2, 1, 0])
 >>> k = np.array([3, 1, 2, 9, 7], dtype=np.int64)
 >>> gpusort.sort_segments(k, [0, 3, 5])  # each segment on its own
 >>> k
@@ -20,6 +22,10 @@ usable and the array is large enough to gain from it, else all CPU cores. Make a
 ``cupy.ndarray``, ``__cuda_array_interface__``) are sorted in place on their device, on the
 caller's current stream; ``argsort`` and ``top_k`` of CuPy and PyTorch arrays return arrays of
 the same library, on the device. ``GPUSORT_BACKEND=cpu|cuda|auto`` overrides what ``"auto"`` picks.
+``sort``, ``argsort`` and ``lexsort`` order floats as the array's library does (NumPy, CuPy: NaN
+last, ``-0.0 == +0.0``; torch: NaN largest); ``float_order="total"`` gives IEEE total order.
+Tables: :mod:`gpusort.pandas` (``sort_values``), :mod:`gpusort.arrow` (``sort_indices``),
+:mod:`gpusort.dask`.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ __all__ = [
     "sort",
     "sort_pairs",
     "argsort",
+    "lexsort",
     "sort_segments",
     "sort_records",
     "top_k",
@@ -85,10 +92,10 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_lock_in_child)
 
 
-def sort(a: Any, descending: bool = False, *, stream: Any = None) -> None:
-    """Sorts the 1-D array ``a`` in place, or each row (last axis) of an N-D NumPy array; see
-    :meth:`Sorter.sort`."""
-    default_sorter().sort(a, descending, stream=stream)
+def sort(a: Any, descending: bool = False, *, float_order: Optional[str] = None, stream: Any = None) -> None:
+    """Sorts the 1-D array ``a`` in place, or each row (last axis) of an N-D NumPy array, floats
+    as ``a``'s library orders them unless ``float_order`` says otherwise; see :meth:`Sorter.sort`."""
+    default_sorter().sort(a, descending, float_order=float_order, stream=stream)
 
 
 def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
@@ -96,10 +103,25 @@ def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any 
     default_sorter().sort_pairs(keys, values, descending, stream=stream)
 
 
-def argsort(keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
+def argsort(
+    keys: Any, stable: bool = True, descending: bool = False, *, float_order: Optional[str] = None, stream: Any = None
+) -> Any:
     """The int64 indices that sort ``keys`` (left as it is), stably in either order; see
     :meth:`Sorter.argsort`."""
-    return default_sorter().argsort(keys, stable, descending, stream=stream)
+    return default_sorter().argsort(keys, stable, descending, float_order=float_order, stream=stream)
+
+
+def lexsort(keys: Any, descending: Any = False, *, float_order: Optional[str] = None, stream: Any = None) -> Any:
+    """The stable int64 permutation that sorts rows by several keys, as ``numpy.lexsort``: the
+    last key of ``keys`` (a sequence of 1-D arrays, or a 2-D array's rows) the primary one;
+    ``descending`` one bool or one per key; NumPy arrays, or CUDA torch / CuPy arrays on the
+    device. See :meth:`Sorter.lexsort`.
+
+    >>> import numpy as np, gpusort
+    >>> gpusort.lexsort([np.array([0.5, 0.1, 0.2]), np.array([1, 0, 1], dtype=np.uint8)])
+    array([1, 2, 0])
+    """
+    return default_sorter().lexsort(keys, descending, float_order=float_order, stream=stream)
 
 
 def sort_segments(keys: Any, offsets: Any, values: Any = None, descending: bool = False, *, stream: Any = None) -> None:

@@ -340,6 +340,31 @@ def top_k_device(a: Any, k: int, stream: Any, select: Any) -> Optional[Tuple[Any
         return _select(keys, values, indices, select)
 
 
+def sort_floats_by_permutation(arr: DeviceArray, stream: Any, argsort: Any) -> bool:
+    """Sorts the torch or CuPy float array ``arr`` in place through its permutation when it holds
+    a NaN or a ``-0.0`` (where the device's in-place sort, in IEEE total order, would order it
+    otherwise than asked): ``argsort(keys_view, out_ptr, stream_handle)`` fills the int64
+    permutation, which the array's library then gathers by. Returns False, having done nothing,
+    when the array holds neither; the check waits for the stream once."""
+    if arr.lib == "torch":
+        torch = sys.modules["torch"]
+        with _torch_stream(torch, arr.obj.device, stream):
+            t = arr.obj
+            if not bool((torch.isnan(t) | ((t == 0) & torch.signbit(t))).any()):
+                return False
+            perm = _argsort(t, torch.empty(arr.n, dtype=torch.int64, device=t.device), argsort)
+            t.copy_(t[perm])
+        return True
+    cupy = sys.modules["cupy"]
+    a = arr.obj
+    with a.device, _cupy_stream(cupy, stream):
+        if not bool((cupy.isnan(a) | ((a == 0) & cupy.signbit(a))).any()):
+            return False
+        perm = _argsort(a, cupy.empty(arr.n, dtype=cupy.int64), argsort)
+        a[...] = a[perm]
+    return True
+
+
 def _select(keys: Any, values: Any, indices: Any, select: Any) -> Tuple[Any, Any]:
     # Inside the library's stream context: its current stream is the selection's.
     kv = view(keys, "a")

@@ -35,6 +35,8 @@ HOST_DTYPE_NAMES = frozenset(k.numpy_dtype for k in KEY_TYPES)
 
 # The interface typestrs of the keys CUDA arrays take, to their native key names.
 DEVICE_TYPESTRS: Dict[str, str] = {k.typestr: k.name for k in DEVICE_KEY_TYPES}
+# Those of device lexsort columns: every key type (the column kernels pack each).
+COLUMN_TYPESTRS: Dict[str, str] = {k.typestr: k.name for k in KEY_TYPES}
 
 
 def one_of(names: Iterable[str], last: str = "or") -> str:

@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _device
+from . import _device, _lexsort
 from ._native import Sorter as _NativeSorter
 
 
@@ -31,11 +31,13 @@ class Sorter:
     CUDA ``torch.Tensor``s, ``cupy.ndarray``s or objects with ``__cuda_array_interface__``, sorted
     in place on the device of this sorter, on the caller's current stream of the array's library
     (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
-    library's own sorts are. Key dtypes: uint32, int32, float32 (ordered as IEEE total order:
-    -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), uint64, int64, float64 (total order as
-    float32); uint16, int16, uint8 and int8 in host arrays (CUDA arrays of them raise
-    ``TypeError``). Values: uint32, int32 or
-    float32, moved bit for bit with their keys.
+    library's own sorts are. Key dtypes: uint32, int32, float32, uint64, int64, float64; uint16,
+    int16, uint8 and int8 in host arrays (CUDA arrays of them raise ``TypeError``, but in
+    :meth:`lexsort`). Values: uint32, int32 or float32, moved bit for bit with their keys.
+    :meth:`sort`, :meth:`argsort` and :meth:`lexsort` order floats as the array's library does
+    (NumPy, CuPy: every NaN last, ``-0.0 == +0.0``; torch: NaN largest) unless
+    ``float_order="total"`` asks for IEEE total order (-NaN < -inf < ... < -0.0 < +0.0 < ... <
+    +inf < +NaN); the other sorts (pairs, segments, records, top-k) order floats in total order.
 
     Refused arguments raise ``TypeError`` (type, dtype) or ``ValueError`` (shape, layout,
     read-only, lengths, shared memory) and leave the arrays untouched; so does a failed sort
@@ -105,7 +107,9 @@ class Sorter:
     def __repr__(self) -> str:
         return f"gpusort.Sorter({self.backend!r}, algorithm={self.algorithm!r}): {self.describe()}"
 
-    def sort(self, a: Any, descending: bool = False, *, stream: Any = None) -> None:
+    def sort(
+        self, a: Any, descending: bool = False, *, float_order: Optional[str] = None, stream: Any = None
+    ) -> None:
         """Sorts ``a`` in place (ascending unless ``descending``). Returns None, as
         ``numpy.ndarray.sort`` does.
 
@@ -114,19 +118,54 @@ class Sorter:
         two sorts of the whole array, see :meth:`sort_segments`), stably even where this sorter's
         algorithm is a sorting network. Device arrays are 1-D only.
 
+        Floats sort as ``a``'s library sorts them (``float_order=None``): NumPy and CuPy arrays
+        with every NaN last in both orders and ``-0.0 == +0.0``, torch tensors with NaN as the
+        largest value; ``float_order="total"`` for IEEE total order (see :func:`gpusort.lexsort`
+        for every name). Equal keys of different bits (``-0.0`` and ``+0.0``, NaN payloads) keep
+        their input order. A torch or CuPy float array holding NaN or ``-0.0`` is sorted through
+        its permutation (:meth:`argsort`, then a gather by its library), which waits for the
+        stream once to find out; objects with only ``__cuda_array_interface__`` sort in total
+        order.
+
         >>> import numpy as np, gpusort
         >>> a = np.array([[3, 1, 2], [9, 7, 8]], dtype=np.int32)
         >>> gpusort.Sorter("cpu").sort(a)
         >>> a
         array([[1, 2, 3],
                [7, 8, 9]], dtype=int32)
+        >>> f = np.array([np.nan, 1.0, -0.0, 0.0, -1.0])
+        >>> gpusort.Sorter("cpu").sort(f, descending=True)
+        >>> f
+        array([ 1., -0.,  0., -1., nan])
         """
         dev = _device.view(a, "a")
         if dev is None:
             _host_only(stream)
-            self._native.sort(a, bool(descending))
+            floats = _lexsort.float_order_of(float_order, _lexsort.library_of(a))
+            if floats != "total" and isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.ndim > 1:
+                # Rows of floats: the segmented sort orders them in total order only, which gives
+                # the same result unless a row holds NaN or -0.0.
+                if _lexsort.has_float_specials(a):
+                    _lexsort.sort_rows_by_permutation(self._native, a, bool(descending), floats)
+                    return
+                floats = "total"
+            self._native.sort(a, bool(descending), floats)
             return
         key = _device.key_name(dev, "a")
+        floats = _lexsort.float_order_of(float_order, dev.lib)
+        if floats != "total" and key in ("f32", "f64"):
+            if dev.lib == "cai":
+                raise TypeError(
+                    f"a: float_order={floats!r} for an array known only by __cuda_array_interface__, which "
+                    "cannot be checked for NaN or gathered; wrap it in a torch.Tensor or cupy.ndarray"
+                )
+            native, desc = self._native, bool(descending)
+
+            def argsort(k: Any, out: int, handle: int) -> None:
+                native.argsort_device(k.ptr, k.n, key, out, handle, desc, floats)
+
+            if _device.sort_floats_by_permutation(dev, stream, argsort):
+                return
         self._native.sort_device(dev.ptr, dev.n, key, _device.stream_handle(dev, stream), bool(descending))
 
     def sort_pairs(self, keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
@@ -263,13 +302,22 @@ class Sorter:
         rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
         self._native.sort_records(rows, a.dtype.itemsize, offset, field.name, bool(descending))
 
-    def argsort(self, keys: Any, stable: bool = True, descending: bool = False, *, stream: Any = None) -> Any:
+    def argsort(
+        self,
+        keys: Any,
+        stable: bool = True,
+        descending: bool = False,
+        *,
+        float_order: Optional[str] = None,
+        stream: Any = None,
+    ) -> Any:
         """The indices that sort ``keys`` (int64, in an array of the keys' library); ``keys`` is
         left as it is. Equal keys keep their input order, whatever ``stable`` and this sorter's
         algorithm say: host (NumPy) arrays at any length, device arrays (torch, CuPy; int64 indices
         on the array's device and the current or given stream) up to 2^32 keys. ``descending`` orders
         from the largest key and is stable as well: equal keys keep their input order (it is not
-        the reverse of the ascending permutation).
+        the reverse of the ascending permutation). Floats in ``float_order``, by default the
+        order of the keys' library, as in :meth:`sort`.
 
         >>> import numpy as np, gpusort
         >>> gpusort.Sorter("cpu").argsort(np.array([1, 3, 1, 2], dtype=np.int32), descending=True)
@@ -277,9 +325,10 @@ class Sorter:
         """
         native = self._native
         desc = bool(descending)
+        floats = _lexsort.float_order_of(float_order, _lexsort.library_of(keys))
 
         def argsort(k: Any, out: int, handle: int) -> None:
-            native.argsort_device(k.ptr, k.n, _device.key_name(k, "keys"), out, handle, desc)
+            native.argsort_device(k.ptr, k.n, _device.key_name(k, "keys"), out, handle, desc, floats)
 
         out = _device.argsort_device(keys, stream, argsort)
         if out is not None:
@@ -287,7 +336,58 @@ class Sorter:
         if _device.view(keys, "keys") is not None:
             raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
         _host_only(stream)
-        result: np.ndarray = native.argsort(keys, bool(stable), desc)
+        result: np.ndarray = native.argsort(keys, bool(stable), desc, floats)
+        return result
+
+    def lexsort(
+        self, keys: Any, descending: Any = False, *, float_order: Optional[str] = None, stream: Any = None
+    ) -> Any:
+        """The stable permutation (int64) that sorts rows by several keys, as ``numpy.lexsort``:
+        ``keys`` is a sequence of 1-D arrays of one length (or a 2-D array, one key per row; a 1-D
+        array is one key), the LAST key the primary one, ties broken by the one before it, and so
+        on; rows equal in every key keep their input order. ``descending`` is one bool for every
+        key or one per key (in ``keys``' order); each key's descending order is stable too.
+
+        Keys: every key dtype, and bool, float16, datetime64 and timedelta64 (NaT last in both
+        orders, as NumPy puts it); several keys whose widths add up to 64 bits or fewer (two
+        uint32, an int16 and a float32, ...) sort as one. Floats as in :meth:`sort`: by default
+        the order of the keys' library (NumPy, CuPy: NaN last, ``-0.0 == +0.0``; torch: NaN
+        largest), ``float_order`` one of ``"total"``, ``"nan_last"``, ``"nan_first"`` (NaN
+        before every value in both orders) or ``"nan_largest"``.
+
+        Host keys (NumPy arrays, or anything ``numpy.asarray`` takes) give a NumPy array; CUDA
+        torch tensors or CuPy arrays (all of one library, on one device; any key type, bool and
+        half floats too) are sorted on this sorter's device, on the current or given stream, and
+        give an int64 array of their library there; at most 2^32 rows. Keys of different lengths
+        raise :class:`gpusort.InvalidArgumentError` (a ``ValueError``), other dtypes ``TypeError``.
+
+        >>> import numpy as np, gpusort
+        >>> surname = np.array([2, 1, 2, 1], dtype=np.uint32)
+        >>> score = np.array([0.5, 0.5, 0.9, np.nan])
+        >>> gpusort.Sorter("cpu").lexsort([score, surname])          # by surname, then score
+        array([1, 3, 0, 2])
+        >>> gpusort.Sorter("cpu").lexsort([score, surname], descending=[True, False])
+        array([1, 3, 2, 0])
+        """
+        columns = _lexsort.key_list(keys)
+        if not columns:
+            raise ValueError("keys: at least one key is required")
+        desc = _lexsort.descending_list(descending, len(columns))
+        on_device = [_device.is_device(c) for c in columns]
+        if any(on_device):
+            if not all(on_device):
+                raise TypeError("keys: some are CUDA arrays and some are not; a lexsort takes one or the other")
+            native = self._native
+            return _lexsort.lexsort_device(columns[::-1], desc[::-1], float_order, stream, native.lexsort_device)
+        _host_only(stream)
+        result: np.ndarray = self._native.lexsort(_lexsort.host_specs(columns, desc, float_order))
+        return result
+
+    def _lexsort_columns(self, specs: Sequence[Any]) -> np.ndarray:
+        """The native host lexsort of column specs, most significant first: ``(keys, descending,
+        float order, null mask or None, nulls_first)``, keys of a key type (``_lexsort.host_keys``).
+        For ``gpusort.pandas``, ``gpusort.arrow`` and ``gpusort.dask``."""
+        result: np.ndarray = self._native.lexsort(list(specs))
         return result
 
     def top_k(self, a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tuple[Any, Any]:

@@ -2,8 +2,8 @@
 
 Needs the ``dask`` extra (``pip install "gpusort[dask]"``). :func:`sort_values` is Dask's own
 distributed sort (``DataFrame.sort_values``: sampled quantiles, a shuffle of the rows to their
-output partitions) with :func:`sort_partition` as its ``sort_function``: an argsort of the key
-column by gpusort, then a take of the rows. Each worker process sorts with its default
+output partitions) with :func:`sort_partition` as its ``sort_function``: one lexsort of the key
+columns by gpusort, then a take of the rows. Each worker process sorts with its default
 :class:`gpusort.Sorter` ("auto": its GPU when it has one, else its CPU cores);
 :func:`local_cluster` starts one worker per GPU, each seeing its own GPU first, as Dask-CUDA does.
 
@@ -15,8 +15,9 @@ column by gpusort, then a take of the rows. Each worker process sorts with its d
 The result is the one of pandas' stable sort on the whole frame: ``na_position`` is honoured,
 ``-0.0`` and ``+0.0`` are equal keys, and equal keys keep their input order (partition by
 partition, as Dask's shuffles keep it; Dask's default partition sort, pandas' quicksort, does
-not promise that). Key columns gpusort cannot sort (strings, objects, categoricals, pandas'
-nullable dtypes) are sorted by pandas instead, with a :class:`PandasFallbackWarning`.
+not promise that). Where a key column's dtype is not one :func:`sortable_dtype` takes (strings,
+objects, and, as Dask partitions them without splitting off their NA, categoricals and pandas'
+nullable dtypes), pandas sorts the partitions instead, with a :class:`PandasFallbackWarning`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ import numpy as np
 
 import dask.dataframe as dd  # noqa: F401  (the extra is required: fail here, not on a worker)
 import gpusort
-from gpusort._key_types import is_host_key
+import gpusort.pandas as gpandas
+from gpusort._lexsort import host_keys
+from gpusort.pandas import PandasFallbackWarning
 
 __all__ = [
     "sort_values",
@@ -46,50 +49,15 @@ __all__ = [
 ]
 
 
-class PandasFallbackWarning(UserWarning):
-    """A key column gpusort does not sort was sorted by pandas instead."""
-
-
 # ---------------------------------------------------------------------------------------------
-# Which keys gpusort sorts: those of the key types its native module lists (is_host_key), so the
-# dtypes gpusort gains are used as soon as it has them; the others encoded into one of them.
-
-
-def _as_native(keys: np.ndarray) -> np.ndarray:
-    """``keys`` (no NaN, NaT, or ``-0.0``) as an array gpusort sorts, in the same order: the keys
-    themselves where gpusort takes their dtype, else an order-preserving encoding into one it
-    takes (narrow integers widened to 32 bits; int64, datetimes and float64 mapped onto uint64).
-    Raises ``TypeError`` when there is none."""
-    dt = keys.dtype
-    if is_host_key(dt):
-        return keys
-    kind, size = dt.kind, dt.itemsize
-    if kind in "mM":  # datetime64 and timedelta64 are int64 counts
-        return _as_native(keys.view(np.int64))
-    if kind == "b" or (kind == "u" and size < 4):
-        target: Optional[np.dtype] = np.dtype(np.uint32)
-    elif kind == "i" and size < 4:
-        target = np.dtype(np.int32)
-    elif kind == "f" and size < 4:
-        target = np.dtype(np.float32)
-    else:
-        target = None
-    if target is not None and is_host_key(target):
-        return keys.astype(target)
-    if size == 8 and kind in "if" and is_host_key(np.dtype(np.uint64)):
-        bits = keys.view(np.uint64)
-        sign = np.uint64(1 << 63)
-        if kind == "i":  # flipping the sign bit orders two's complement as unsigned
-            return bits ^ sign
-        # Floats without NaN: negatives reversed, positives above them.
-        return np.where(bits & sign, ~bits, bits | sign)
-    raise TypeError(f"keys: dtype {dt} is not a key type of gpusort")
+# Which keys gpusort sorts
 
 
 def sortable_dtype(dtype: Any) -> bool:
-    """Whether :func:`sort_partition` sorts key columns of ``dtype`` with gpusort (rather than
-    falling back to pandas): the dtypes the installed gpusort sorts, and the NumPy integer,
-    float, bool, datetime and timedelta dtypes it can encode into one of them.
+    """Whether :func:`sort_values` has gpusort sort the partitions by key columns of ``dtype``
+    (rather than pandas): the NumPy integer, float, bool, datetime and timedelta dtypes in native
+    byte order, whose NaN and NaT Dask's partitioning sends to the last partition.
+    (:func:`sort_partition` itself also sorts the dtypes of :mod:`gpusort.pandas`.)
 
     >>> sortable_dtype("uint32"), sortable_dtype("int64"), sortable_dtype(object)
     (True, True, False)
@@ -101,7 +69,7 @@ def sortable_dtype(dtype: Any) -> bool:
     if dt.kind not in "biufmM" or dt.itemsize > 8 or dt.byteorder not in "=|":
         return False
     try:
-        _as_native(np.zeros(1, dtype=dt))
+        host_keys(np.zeros(1, dtype=dt))
         return True
     except TypeError:
         return False
@@ -133,38 +101,24 @@ def argsort_column(
 ) -> np.ndarray:
     """The int64 permutation that sorts ``values`` as pandas' stable ``sort_values`` does:
     equal keys (``-0.0`` and ``+0.0`` among them) keep their order in either direction, and NaN
-    and NaT go first or last as ``na_position`` says, in their input order. The argsort is
-    gpusort's; ``values`` is left as it is. Raises ``TypeError`` for dtypes gpusort cannot sort.
+    and NaT go first or last as ``na_position`` says, in their input order. One lexsort of the
+    column and its NaN / NaT mask by gpusort; ``values`` is left as it is. Raises ``TypeError``
+    for dtypes gpusort cannot sort.
 
     >>> argsort_column(np.array([2.0, np.nan, -0.0, 0.0, 2.0]), ascending=False)
     array([0, 4, 2, 3, 1])
     """
     if na_position not in ("first", "last"):
         raise ValueError(f"na_position: 'first' or 'last', not {na_position!r}")
-    sorter = sorter or gpusort.default_sorter()
     values = np.asarray(values)
     if values.ndim != 1:
         raise ValueError(f"values: a 1-D array, not shape {values.shape}")
-    kind = values.dtype.kind
-    if not sortable_dtype(values.dtype):
-        raise TypeError(f"values: dtype {values.dtype} is not a key type of gpusort")
-    na = np.isnan(values) if kind == "f" else np.isnat(values) if kind in "mM" else None
-    valid: Optional[np.ndarray] = None
-    keys = values
-    if na is not None and na.any():
-        valid = np.flatnonzero(~na)
-        keys = values[valid]  # a copy
-    if kind == "f":
-        negzero = (keys == 0) & np.signbit(keys)
-        if negzero.any():
-            keys = keys.copy() if valid is None else keys
-            keys[negzero] = 0  # -0.0 == +0.0, as pandas compares them
-    perm = sorter.argsort(_as_native(keys), descending=not ascending)
-    if valid is None:
-        return perm
-    assert na is not None
-    ordered, nas = valid[perm], np.flatnonzero(na)
-    return np.concatenate([ordered, nas] if na_position == "last" else [nas, ordered])
+    keys, nulls = host_keys(values, "values")  # NaT as nulls
+    if keys.dtype.kind == "f":
+        nan = np.isnan(keys)
+        nulls = nan if nan.any() else None
+    spec = (keys, not ascending, "nan_last", nulls, na_position == "first")
+    return (sorter or gpusort.default_sorter())._lexsort_columns([spec])
 
 
 def sort_partition(
@@ -177,12 +131,12 @@ def sort_partition(
     **kwargs: Any,
 ) -> Any:
     """``df.sort_values(by, ascending=..., na_position=..., kind="stable")`` of one pandas
-    DataFrame, with gpusort's argsort of each key column (several columns: one stable argsort
-    per column, last to first) and one ``take`` of the rows. ``backend`` picks a
-    :class:`gpusort.Sorter` (default: the process's default sorter). Key columns of dtypes
-    gpusort cannot sort are sorted by pandas, with a :class:`PandasFallbackWarning`. This is the
-    ``sort_function`` that :func:`sort_values` gives Dask; ``kwargs`` (other arguments Dask may
-    pass) go to pandas.
+    DataFrame, with one gpusort lexsort of its key columns (:func:`gpusort.pandas.argsort`: the
+    dtypes of :mod:`gpusort.pandas`, NaN / NaT / NA as nulls) and one ``take`` of the rows.
+    ``backend`` picks a :class:`gpusort.Sorter` (default: the process's default sorter). Key
+    columns of dtypes gpusort cannot sort are sorted by pandas, with a
+    :class:`PandasFallbackWarning`. This is the ``sort_function`` that :func:`sort_values` gives
+    Dask; ``kwargs`` (other arguments Dask may pass) go to pandas.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"k": [2, 1, 2, 1], "v": list("abcd")})
@@ -195,17 +149,12 @@ def sort_partition(
         raise ValueError(f"ascending: {len(orders)} values for {len(cols)} columns")
     perm: Optional[np.ndarray] = None
     if not kwargs:
-        sorter = _sorter(backend)
-        try:
-            for col, asc in zip(reversed(cols), reversed(orders)):
-                values = df[col].to_numpy()
-                if perm is not None:
-                    values = values[perm]
-                p = argsort_column(values, asc, na_position, sorter)
-                perm = p if perm is None else perm[p]
-        except TypeError as e:
-            warnings.warn(f"gpusort.dask: pandas sorts this partition ({e})", PandasFallbackWarning, stacklevel=2)
-            perm = None
+        if cols:
+            perm = gpandas.argsort([df[c] for c in cols], orders, na_position, sorter=_sorter(backend))
+        if perm is None and cols:
+            bad = [f"{c!r} ({df[c].dtype})" for c in cols if gpandas.column_keys(df[c]) is None]
+            why = ", ".join(bad)
+            warnings.warn(f"gpusort.dask: pandas sorts this partition ({why})", PandasFallbackWarning, stacklevel=2)
         if perm is not None or not cols:
             out = df.take(perm) if perm is not None else df.copy()
             return out.reset_index(drop=True) if ignore_index else out

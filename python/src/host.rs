@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use gpusort::{Algorithm, Order, SortError, Sorter};
+use gpusort::{Algorithm, FloatOrder, Order, SortError, Sorter};
 use numpy::{BorrowError, Element, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -101,11 +101,17 @@ fn stable(sorter: &Sorter) -> Sorter {
     }
 }
 
-/// `gpusort.sort` of a NumPy array: a 1-D one as one array, an N-D one (C-contiguous) row by row
-/// along its last axis, as `numpy.sort(a, axis=-1)`, through `Sorter::sort_segments_keys` with the
-/// offsets `0, cols, 2 cols, ...` (stably, with the default algorithm where the sorter's is a
-/// sorting network: see `stable`).
-pub fn sort(py: Python<'_>, sorter: &Sorter, a: &Bound<'_, PyAny>, descending: bool) -> PyResult<()> {
+/// `gpusort.sort` of a NumPy array, floats in `floats` order: a 1-D one as one array, an N-D one
+/// (C-contiguous) row by row along its last axis, as `numpy.sort(a, axis=-1)`, through
+/// `Sorter::sort_segments_keys` with the offsets `0, cols, 2 cols, ...` (stably, with the default
+/// algorithm where the sorter's is a sorting network: see `stable`).
+pub fn sort(
+    py: Python<'_>,
+    sorter: &Sorter,
+    a: &Bound<'_, PyAny>,
+    descending: bool,
+    floats: FloatOrder,
+) -> PyResult<()> {
     let arr = ndarray(a, "a")?;
     if arr.ndim() == 0 {
         return Err(value_error(
@@ -118,7 +124,11 @@ pub fn sort(py: Python<'_>, sorter: &Sorter, a: &Bound<'_, PyAny>, descending: b
     let shape = arr.shape();
     let cols = shape[shape.len() - 1];
     let rows = arr.len().checked_div(cols).unwrap_or(0);
-    let sorter = if shape.len() == 1 { sorter.clone() } else { stable(sorter) }.with_order(order(descending));
+    // Rows of floats in another order than total order come here as "total" only where that gives
+    // the same result (`gpusort/_sorter.py` checks); the library refuses them otherwise.
+    let sorter = if shape.len() == 1 { sorter.clone() } else { stable(sorter) }
+        .with_order(order(descending))
+        .with_float_order(floats);
     with_key_type!(key_type, K => with_slice::<K, _>(arr, "a", |keys| {
         if shape.len() == 1 {
             return py.detach(|| sorter.sort_keys(keys)).map_err(|e| sort_error(py, e));
@@ -238,18 +248,19 @@ pub fn sort_records(
 /// the library's argsort is the stable radix sort, so `stable` changes nothing for host arrays,
 /// and a sorter set to a sorting network argsorts with the default algorithm. The keys are only
 /// read, so read-only and strided arrays are fine (strided ones are read from a contiguous copy).
-/// On failure the result is dropped and the keys are as they were.
+/// Floats in `floats` order. On failure the result is dropped and the keys are as they were.
 pub fn argsort<'py>(
     py: Python<'py>,
     sorter: &Sorter,
     keys: &Bound<'py, PyAny>,
     _stable: bool,
     descending: bool,
+    floats: FloatOrder,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let arr = array(keys, "keys")?;
     let key_type = key_types::of_array(arr, "keys")?;
     let n = arr.len();
-    let sorter = stable(sorter).with_order(order(descending));
+    let sorter = stable(sorter).with_order(order(descending)).with_float_order(floats);
     with_key_type!(key_type, K => {
         let typed = arr.cast::<PyArray1<K>>().map_err(|e| type_error("keys", e))?;
         let ro = typed.try_readonly().map_err(|e| value_error("keys", e))?;
@@ -330,7 +341,7 @@ fn int64(positions: Vec<u64>) -> Vec<i64> {
 }
 
 /// The int64 result as the `u64` positions `argsort_into` writes.
-fn positions(out: &mut [i64]) -> &mut [u64] {
+pub(crate) fn positions(out: &mut [i64]) -> &mut [u64] {
     // SAFETY: i64 and u64 have the same size and alignment and every bit pattern is valid for
     // both; the borrow of `out` carries over. Every position is below the array's length, so
     // below 2^63: the int64 reads it as the same number.

@@ -1,8 +1,9 @@
 //! The `gpusort._native` extension module behind the `gpusort` Python package: the `Sorter`
 //! class the package wraps, and `KEY_TYPES`, the table of the key types it sorts
-//! (`key_types.rs`). Device arrays are recognised in Python (`gpusort/_device.py`), which hands
-//! their raw pointers and stream here.
+//! (`key_types.rs`); lexsorts of several key columns in `columns.rs`. Device arrays are
+//! recognised in Python (`gpusort/_device.py`), which hands their raw pointers and stream here.
 
+mod columns;
 mod errors;
 mod host;
 mod key_types;

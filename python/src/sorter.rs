@@ -1,7 +1,7 @@
 //! `gpusort._native.Sorter`: a `gpusort::Sorter` made from Python arguments, with the host sorts
-//! (NumPy: sort, sort_pairs, sort_segments, argsort, top_k) and the raw device sorts, segmented
-//! sorts and top-k that `gpusort/_device.py` calls once it has read a CUDA array's pointer,
-//! length, dtype and stream.
+//! (NumPy: sort, sort_pairs, sort_segments, argsort, lexsort, top_k) and the raw device sorts,
+//! argsorts, lexsorts, segmented sorts and top-k that `gpusort/_device.py` (`_lexsort.py`) calls
+//! once it has read a CUDA array's pointer, length, dtype and stream.
 //! The public class is `gpusort.Sorter` (`gpusort/_sorter.py`), which holds one of these.
 
 use gpusort::cudarc::driver::sys::CUstream;
@@ -10,7 +10,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, value_error};
-use crate::{host, key_types};
+use crate::{columns, host, key_types};
 
 #[pyclass(name = "Sorter", module = "gpusort._native", frozen)]
 pub struct PySorter {
@@ -142,8 +142,9 @@ impl PySorter {
         py.detach(|| self.inner.release_memory())
     }
 
-    fn sort(&self, py: Python<'_>, a: &Bound<'_, PyAny>, descending: bool) -> PyResult<()> {
-        host::sort(py, &self.inner, a, descending)
+    /// `float_order`: "total", "nan_last", "nan_first" or "nan_largest" (`columns::float_order`).
+    fn sort(&self, py: Python<'_>, a: &Bound<'_, PyAny>, descending: bool, float_order: &str) -> PyResult<()> {
+        host::sort(py, &self.inner, a, descending, columns::float_order(float_order)?)
     }
 
     fn sort_pairs(
@@ -186,8 +187,33 @@ impl PySorter {
         keys: &Bound<'py, PyAny>,
         stable: bool,
         descending: bool,
+        float_order: &str,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        host::argsort(py, &self.inner, keys, stable, descending)
+        host::argsort(py, &self.inner, keys, stable, descending, columns::float_order(float_order)?)
+    }
+
+    /// The stable permutation of the rows of NumPy columns, the first the most significant (see
+    /// `columns::HostSpec`), as a new int64 array.
+    fn lexsort<'py>(
+        &self,
+        py: Python<'py>,
+        columns: Vec<columns::HostSpec<'py>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        columns::lexsort(py, &self.inner, &columns)
+    }
+
+    /// Queues the stable permutation of the `n` rows of device columns (`columns::DeviceSpec`,
+    /// the first the most significant) into the `n` int64s at `out` on `stream`. Every address is
+    /// checked as in `sort_device`; `out` must not overlap a column or mask.
+    fn lexsort_device(
+        &self,
+        py: Python<'_>,
+        columns: Vec<columns::DeviceSpec>,
+        n: usize,
+        out: u64,
+        stream: usize,
+    ) -> PyResult<()> {
+        columns::lexsort_device(py, &self.inner, &columns, n, out, stream)
     }
 
     fn top_k<'py>(
@@ -247,8 +273,8 @@ impl PySorter {
         .map_err(|e| sort_error(py, e))
     }
 
-    /// Queues the stable permutation of the `n` keys at `keys` into the `n` int64s at `out` on
-    /// `stream`. Both pointers are checked as in `sort_device`, and must not overlap;
+    /// Queues the stable permutation of the `n` keys at `keys` (floats in `float_order`) into the
+    /// `n` int64s at `out` on `stream`. Both pointers are checked as in `sort_device`, and must not overlap;
     /// `_device.py` allocates `out` with the keys' library.
     #[allow(clippy::too_many_arguments)]
     fn argsort_device(
@@ -260,19 +286,14 @@ impl PySorter {
         out: u64,
         stream: usize,
         descending: bool,
+        float_order: &str,
     ) -> PyResult<()> {
         let key = key_types::of_device_name(key)?;
+        let sorter =
+            self.inner.clone().with_order(order(descending)).with_float_order(columns::float_order(float_order)?);
         // SAFETY: as in `sort_device`; positions below 2^63 read the same as int64.
-        py.detach(|| unsafe {
-            self.inner.clone().with_order(order(descending)).argsort_foreign::<u64>(
-                keys,
-                n,
-                key,
-                out,
-                stream as CUstream,
-            )
-        })
-        .map_err(|e| sort_error(py, e))
+        py.detach(|| unsafe { sorter.argsort_foreign::<u64>(keys, n, key, out, stream as CUstream) })
+            .map_err(|e| sort_error(py, e))
     }
 
     /// Queues a sort of each segment of the `n` keys at `keys` (with the u32 values at `values`

@@ -2,9 +2,11 @@
 
 The reference of every sort is NumPy's stable argsort of an unsigned "rank" of each key that
 orders as gpusort does: integers by value, floats by IEEE total order (-NaN < -inf < ... < -0.0 <
-+0.0 < ... < +inf < +NaN, as ``f32::total_cmp``), descending as the bitwise complement of the
-rank. Stable in both orders: equal keys keep their input order, so the expected permutation is
-exact and values can be checked one by one.
++0.0 < ... < +inf < +NaN, as ``f32::total_cmp``: pair, segmented, record sorts and top-k) or as the
+array's library orders them (``sort``, ``argsort``, ``lexsort``: NumPy's NaN last and ``-0.0 ==
++0.0``, torch's NaN largest), descending as the bitwise complement of the rank. Stable in both
+orders: equal keys keep their input order, so the expected permutation is exact and values can
+be checked one by one.
 """
 
 from __future__ import annotations
@@ -49,9 +51,41 @@ def rank(keys: np.ndarray, descending: bool = False) -> np.ndarray:
     return ~r if descending else r
 
 
-def expected_perm(keys: np.ndarray, descending: bool = False) -> np.ndarray:
-    """The stable permutation gpusort must produce."""
-    return np.argsort(rank(keys, descending), kind="stable")
+def library_rank(keys: np.ndarray, descending: bool = False, float_order: str = "nan_last") -> np.ndarray:
+    """As :func:`rank`, floats in one of the libraries' orders: ``-0.0`` ranked as ``+0.0``, every
+    NaN one rank, last (``"nan_last"``: NumPy, CuPy, pandas), first (``"nan_first"``) or as the
+    largest value (``"nan_largest"``: torch). Other keys, and ``"total"``, as :func:`rank`."""
+    if keys.dtype.kind != "f" or float_order == "total":
+        return rank(keys, descending)
+    nan = np.isnan(keys)
+    zero = keys.dtype.type(0)
+    r = rank(np.where(nan, zero, keys) + zero, descending)  # -0.0 + 0.0 is +0.0
+    # No other key ranks 0 or the maximum: those are -NaN's and +NaN's ranks.
+    last = float_order == "nan_last" or (float_order == "nan_largest" and not descending)
+    r[nan] = np.iinfo(r.dtype).max if last else 0
+    return r
+
+
+def expected_perm(keys: np.ndarray, descending: bool = False, float_order: str = "total") -> np.ndarray:
+    """The stable permutation gpusort must produce, floats in ``float_order`` (total order: the
+    order of ``sort_pairs``, ``sort_segments``, ``top_k``; the libraries' orders: see
+    :func:`library_rank`)."""
+    return np.argsort(library_rank(keys, descending, float_order), kind="stable")
+
+
+def numpy_perm(keys: np.ndarray, descending: bool = False) -> np.ndarray:
+    """The stable permutation of ``sort``, ``argsort`` and ``lexsort`` of NumPy arrays (NaN last in
+    both orders, ``-0.0 == +0.0``), checked against NumPy's own stable argsort where NumPy has one
+    (ascending; descending as pandas computes it, reversed around a stable argsort, which puts NaN
+    first, so only without NaN)."""
+    perm = expected_perm(keys, descending, "nan_last")
+    if not descending:
+        assert np.array_equal(perm, np.argsort(keys, kind="stable")), "the reference disagrees with NumPy"
+    elif keys.dtype.kind != "f" or not np.isnan(keys).any():
+        n = keys.size
+        want = (n - 1 - np.argsort(keys[::-1], kind="stable"))[::-1]
+        assert np.array_equal(perm, want), "the descending reference disagrees with NumPy"
+    return perm
 
 
 def make_keys(dtype, n: int, pattern: str, seed: int = 0) -> np.ndarray:

@@ -169,3 +169,9 @@ def test_cuda_interface_objects_are_checked_before_anything_else():
         gpusort.argsort(FakeCudaArray(h))
     v = np.arange(1000, dtype=np.uint32)
     check_refused(lambda: gpusort.sort_pairs(FakeCudaArray(h), v), TypeError, h, v, match="one is a CUDA array")
+    # Floats known only by the interface sort in total order; no library to check them for NaN
+    # or gather them, so another float order is refused before anything runs.
+    f = h.astype(np.float32)
+    check_refused(lambda: gpusort.sort(FakeCudaArray(f), float_order="nan_last"), TypeError, f, match="float_order")
+    with pytest.raises(TypeError, match="torch.Tensors or cupy.ndarrays"):
+        gpusort.lexsort([FakeCudaArray(f)])

@@ -1,5 +1,6 @@
 """CUDA arrays of PyTorch and CuPy, sorted in place on the device: against the libraries' own
-stable sorts, on the caller's stream, and every refused array left as it was. Skipped where
+stable sorts (floats in each library's order, and in total order on request), on the caller's
+stream, and every refused array left as it was. Skipped where
 there is no CUDA device or neither library is installed."""
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Lib:
     def __init__(self, name):
         self.name = name
         self.m = _torch() if name == "torch" else _cupy()
+        # How the library orders floats, which gpusort's sort, argsort and lexsort follow.
+        self.floats = "nan_largest" if name == "torch" else "nan_last"
 
     def has(self, dtype):
         if self.name == "torch":
@@ -81,18 +84,24 @@ def test_device_sort_and_pairs_match_the_reference(lib, dtype, descending):
     for pattern in PATTERNS:
         for n in SIZES:
             keys = make_keys(dtype, n, pattern, seed=11)
-            perm = expected_perm(keys, descending)
+            perm = expected_perm(keys, descending)  # total order: sort_pairs, float_order="total"
+            lib_perm = expected_perm(keys, descending, lib.floats)
             d = lib.put(keys)
             gpusort.sort(d, descending=descending)
-            np.testing.assert_array_equal(bits(lib.get(d)), bits(keys[perm]), err_msg=f"{pattern} n={n}")
+            np.testing.assert_array_equal(bits(lib.get(d)), bits(keys[lib_perm]), err_msg=f"{pattern} n={n}")
+            d = lib.put(keys)
+            gpusort.sort(d, descending=descending, float_order="total")
+            np.testing.assert_array_equal(bits(lib.get(d)), bits(keys[perm]), err_msg=f"total {pattern} n={n}")
             dk, dv = lib.put(keys), lib.put(np.arange(n, dtype=np.int32))
             gpusort.sort_pairs(dk, dv, descending=descending)
             np.testing.assert_array_equal(lib.get(dv), perm, err_msg=f"pairs {pattern} n={n}")
             d = lib.put(keys)
             idx = gpusort.argsort(d, descending=descending)
             assert str(idx.dtype).endswith("int64")
-            np.testing.assert_array_equal(lib.get(idx), perm, err_msg=f"argsort {pattern} n={n}")
+            np.testing.assert_array_equal(lib.get(idx), lib_perm, err_msg=f"argsort {pattern} n={n}")
             np.testing.assert_array_equal(bits(lib.get(d)), bits(keys), err_msg=f"argsort keys {pattern} n={n}")
+            idx = gpusort.argsort(d, descending=descending, float_order="total")
+            np.testing.assert_array_equal(lib.get(idx), perm, err_msg=f"argsort total {pattern} n={n}")
 
 
 def test_against_the_libraries_stable_sorts(lib):
@@ -116,6 +125,29 @@ def test_against_the_libraries_stable_sorts(lib):
             assert bool((d == want_keys).all())
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_float_order_is_the_libraries_own(lib, dtype):
+    """NaN and +-0.0 against the library's own stable sorts, both orders (positive NaNs only:
+    what each library does with a negative NaN is its own business)."""
+    m = lib.m
+    pool = np.array([np.nan, 0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 2.5], dtype=dtype)
+    for n in (1, 257, 16_384, (1 << 20) + 7):
+        keys = np.random.default_rng(n).choice(pool, n)
+        for descending in (False, True):
+            d = lib.put(keys)
+            if lib.name == "torch":
+                want_keys, want_idx = m.sort(d, stable=True, descending=descending)
+            elif descending:
+                continue  # CuPy sorts ascending only
+            else:
+                want_keys, want_idx = m.sort(d), m.argsort(d)
+            got_idx = lib.get(gpusort.argsort(d, descending=descending))
+            np.testing.assert_array_equal(got_idx, lib.get(want_idx), err_msg=f"argsort n={n} {descending=}")
+            gpusort.sort(d, descending=descending)
+            np.testing.assert_array_equal(bits(lib.get(d)), bits(lib.get(want_keys)), err_msg=f"sort n={n}")
+            np.testing.assert_array_equal(got_idx, expected_perm(keys, descending, lib.floats), err_msg=f"n={n}")
+
+
 def test_argsort_leaves_keys_and_takes_strided_or_grad_inputs(lib):
     keys = make_keys(np.int32, 100_003, "few", seed=13)
     d = lib.put(keys)
@@ -133,7 +165,7 @@ def test_descending_argsort_is_stable(lib, dtype):
         keys = make_keys(dtype, n, "specials" if dtype == np.float32 else "few", seed=14)
         d = lib.put(keys)
         got = lib.get(gpusort.argsort(d, descending=True))
-        np.testing.assert_array_equal(got, expected_perm(keys, descending=True), err_msg=f"n={n}")
+        np.testing.assert_array_equal(got, expected_perm(keys, True, lib.floats), err_msg=f"n={n}")
         np.testing.assert_array_equal(lib.get(d), keys)
 
 

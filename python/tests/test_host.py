@@ -1,5 +1,6 @@
 """NumPy arrays: sort, sort_pairs and argsort against NumPy's stable sorts, at edge sizes and on
-every input pattern, in both orders, on each sorter (the GPU one where there is a GPU)."""
+every input pattern, in both orders, on each sorter (the GPU one where there is a GPU); floats in
+NumPy's order (NaN last, -0.0 == +0.0) and, with float_order="total", in IEEE total order."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from conftest import (
     VALUE_DTYPES_64,
     expected_perm,
     make_keys,
+    numpy_perm,
     values_for,
 )
 
@@ -31,10 +33,13 @@ def bits(a: np.ndarray) -> np.ndarray:
 def test_sort_matches_the_reference(sorter, dtype, pattern, descending):
     for n in SIZES + [LARGE]:
         keys = make_keys(dtype, n, pattern)
-        want = keys[expected_perm(keys, descending)]
+        want = keys[numpy_perm(keys, descending)]
         got = keys.copy()
         sorter.sort(got, descending=descending)
         np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"n={n}")
+        got = keys.copy()
+        sorter.sort(got, descending=descending, float_order="total")
+        np.testing.assert_array_equal(bits(got), bits(keys[expected_perm(keys, descending)]), err_msg=f"total, n={n}")
 
 
 @pytest.mark.parametrize("pattern", ["random", "few", "reverse"])
@@ -48,23 +53,41 @@ def test_integer_sort_equals_numpy_sort(dtype, pattern):
     np.testing.assert_array_equal(got, np.sort(keys)[::-1])
 
 
-def test_floats_without_signed_zero_or_negative_nan_equal_numpy_sort():
-    # NumPy puts every NaN last and keeps -0.0 == +0.0 in input order; gpusort orders by total
-    # order. They agree when all NaNs are positive and no -0.0 is present.
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_floats_sort_as_numpy_sorts_them(dtype):
+    # NumPy puts every NaN last (either sign, any payload) and keeps -0.0 == +0.0 in input order:
+    # bit for bit what np.sort(kind="stable") returns.
     rng = np.random.default_rng(5)
-    keys = rng.standard_normal(200_003).astype(np.float32)
-    keys[rng.integers(0, keys.size, 1000)] = np.nan
-    keys[rng.integers(0, keys.size, 1000)] = np.inf
-    keys[rng.integers(0, keys.size, 1000)] = -np.inf
-    keys[rng.integers(0, keys.size, 1000)] = 0.0
+    keys = rng.standard_normal(200_003).astype(dtype)
+    for special in (np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0):
+        keys[rng.integers(0, keys.size, 1000)] = special
+    bits(keys)[rng.integers(0, keys.size, 100)] |= bits(np.array([np.inf], dtype=dtype))[0] | 5  # NaN payloads
     got = keys.copy()
     gpusort.sort(got)
     np.testing.assert_array_equal(bits(got), bits(np.sort(keys, kind="stable")))
+    np.testing.assert_array_equal(gpusort.argsort(keys), np.argsort(keys, kind="stable"))
+
+
+def test_numpy_order_of_float_specials_in_both_orders():
+    keys = np.array([np.nan, 1.0, -0.0, -np.nan, 0.0, -np.inf, np.inf, -1.0, -0.0], dtype=np.float32)
+    np.testing.assert_array_equal(gpusort.argsort(keys), [5, 7, 2, 4, 8, 1, 6, 0, 3])
+    np.testing.assert_array_equal(gpusort.argsort(keys, descending=True), [6, 1, 2, 4, 8, 7, 5, 0, 3])
+    got = keys.copy()
+    gpusort.sort(got, descending=True)
+    np.testing.assert_array_equal(bits(got), bits(keys[[6, 1, 2, 4, 8, 7, 5, 0, 3]]), "NaN last, zeros in input order")
+    for floats, asc, desc in [
+        ("nan_first", [0, 3, 5, 7, 2, 4, 8, 1, 6], [0, 3, 6, 1, 2, 4, 8, 7, 5]),
+        ("nan_largest", [5, 7, 2, 4, 8, 1, 6, 0, 3], [0, 3, 6, 1, 2, 4, 8, 7, 5]),
+    ]:
+        np.testing.assert_array_equal(gpusort.argsort(keys, float_order=floats), asc, err_msg=floats)
+        np.testing.assert_array_equal(gpusort.argsort(keys, descending=True, float_order=floats), desc, err_msg=floats)
+    with pytest.raises(ValueError, match="float_order"):
+        gpusort.argsort(keys, float_order="numpy")
 
 
 def test_total_order_of_float_specials():
     keys = np.array([np.nan, 1.0, -0.0, -np.nan, 0.0, -np.inf, np.inf, -1.0], dtype=np.float32)
-    gpusort.sort(keys)
+    gpusort.sort(keys, float_order="total")
     assert np.signbit(keys[0]) and np.isnan(keys[0]), "-NaN first"
     np.testing.assert_array_equal(keys[1:7], [-np.inf, -1.0, -0.0, 0.0, 1.0, np.inf])
     assert np.signbit(keys[3]) and not np.signbit(keys[4]), "-0.0 before +0.0"
@@ -135,13 +158,11 @@ def test_argsort_equals_numpy_stable_argsort(sorter, dtype, pattern, descending)
         before = keys.copy()
         got = sorter.argsort(keys, descending=descending)
         assert got.dtype == np.int64 and got.shape == (n,)
-        np.testing.assert_array_equal(got, expected_perm(keys, descending), err_msg=f"n={n}")
-        if pattern != "specials":  # NumPy's NaN and -0.0 order differ from the total order
-            if descending:  # stable descending: reverse, stable ascending, reverse (as pandas)
-                want = (n - 1 - np.argsort(keys[::-1], kind="stable"))[::-1]
-            else:
-                want = np.argsort(keys, kind="stable")
-            np.testing.assert_array_equal(got, want, err_msg=f"numpy, n={n}")
+        # numpy_perm checks itself against np.argsort(kind="stable"), and descending against the
+        # reversed stable argsort pandas uses, where those apply.
+        np.testing.assert_array_equal(got, numpy_perm(keys, descending), err_msg=f"n={n}")
+        total = sorter.argsort(keys, descending=descending, float_order="total")
+        np.testing.assert_array_equal(total, expected_perm(keys, descending), err_msg=f"total, n={n}")
         np.testing.assert_array_equal(bits(keys), bits(before), err_msg="argsort changed its input")
 
 
@@ -149,8 +170,10 @@ def test_descending_argsort_keeps_ties_in_input_order():
     keys = np.array([2, 5, 2, 5, 1, 2], dtype=np.int32)
     np.testing.assert_array_equal(gpusort.argsort(keys, descending=True), [1, 3, 0, 2, 5, 4])
     f = np.array([0.0, np.nan, -0.0, -np.nan, 1.0], dtype=np.float32)
+    # NumPy's order, largest first: 1.0, the zeros in input order, the NaNs last in input order.
+    np.testing.assert_array_equal(gpusort.Sorter("cpu").argsort(f, descending=True), [4, 0, 2, 1, 3])
     # Total order, largest first: +NaN, 1.0, +0.0, -0.0, -NaN.
-    np.testing.assert_array_equal(gpusort.Sorter("cpu").argsort(f, descending=True), [1, 4, 0, 2, 3])
+    np.testing.assert_array_equal(gpusort.Sorter("cpu").argsort(f, descending=True, float_order="total"), [1, 4, 0, 2, 3])
 
 
 def test_argsort_reads_read_only_and_strided_keys():

@@ -1,8 +1,9 @@
 """The key types as the native module exports them (``_native.KEY_TYPES``) and the tables the
 package derives from them: the table agrees with NumPy, every listed dtype sorts on the CPU
-backend exactly as NumPy's stable sorts do (floats in the package's IEEE total order: -NaN first,
-+NaN last, -0.0 before +0.0), the messages and docs name every key type, and the CUDA array tables
-take exactly the types that sort on the device (read without a GPU)."""
+backend exactly as NumPy's stable sorts do (floats in NumPy's order in sort and argsort, in IEEE
+total order, -NaN first, +NaN last, -0.0 before +0.0, in the other sorts and with
+float_order="total"), the messages and docs name every key type, and the CUDA array tables take
+exactly the types that sort on the device (read without a GPU)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import ALL_KEY_DTYPES, expected_perm
+from conftest import ALL_KEY_DTYPES, expected_perm, numpy_perm
 from gpusort import _device, _key_types, _native
 
 SIZES = [0, 1, 2, 31, 32, 33, 1009]
 PATTERNS = ["random", "equal", "min_max", "sorted", "reversed", "specials"]
 # The patterns whose floats hold no -0.0 and no negative NaN: there NumPy's order (NaN last,
-# -0.0 == +0.0) and gpusort's total order agree, so np.sort is the reference as it is.
+# -0.0 == +0.0) and IEEE total order agree ascending, so np.sort is the reference of both.
 NUMPY_ORDER = ["random", "equal", "min_max", "sorted", "reversed"]
 
 dtypes = pytest.mark.parametrize("dtype", ALL_KEY_DTYPES, ids=lambda d: np.dtype(d).name)
@@ -96,17 +97,23 @@ def test_every_key_type_sorts_on_the_cpu_as_numpy_does(dtype, pattern):
         keys = keys_of(dtype, n, pattern, seed=n)
         where = f"{np.dtype(dtype).name}, {pattern}, n={n}"
         asc, desc = expected_perm(keys), expected_perm(keys, descending=True)
+        lib_asc, lib_desc = numpy_perm(keys), numpy_perm(keys, descending=True)
         if pattern in NUMPY_ORDER:
             np.testing.assert_array_equal(asc, np.argsort(keys, kind="stable"), err_msg=f"reference, {where}")
             np.testing.assert_array_equal(bits(keys[asc]), bits(np.sort(keys, kind="stable")), err_msg=where)
+        np.testing.assert_array_equal(bits(keys[lib_asc]), bits(np.sort(keys, kind="stable")), err_msg=where)
         before = keys.copy()
-        np.testing.assert_array_equal(sorter.argsort(keys), asc, err_msg=f"argsort, {where}")
-        np.testing.assert_array_equal(sorter.argsort(keys, descending=True), desc, err_msg=f"argsort desc, {where}")
+        np.testing.assert_array_equal(sorter.argsort(keys), lib_asc, err_msg=f"argsort, {where}")
+        np.testing.assert_array_equal(sorter.argsort(keys, descending=True), lib_desc, err_msg=f"argsort desc, {where}")
+        np.testing.assert_array_equal(sorter.argsort(keys, float_order="total"), asc, err_msg=f"total, {where}")
         np.testing.assert_array_equal(bits(keys), bits(before), err_msg=f"argsort reads only, {where}")
-        for perm, descending in ((asc, False), (desc, True)):
+        for perm, lib_perm, descending in ((asc, lib_asc, False), (desc, lib_desc, True)):
             got = keys.copy()
             sorter.sort(got, descending=descending)
-            np.testing.assert_array_equal(bits(got), bits(keys[perm]), err_msg=f"sort {descending=}, {where}")
+            np.testing.assert_array_equal(bits(got), bits(keys[lib_perm]), err_msg=f"sort {descending=}, {where}")
+            got = keys.copy()
+            sorter.sort(got, descending=descending, float_order="total")
+            np.testing.assert_array_equal(bits(got), bits(keys[perm]), err_msg=f"sort total {descending=}, {where}")
             k, v = keys.copy(), np.arange(n, dtype=np.uint32)
             sorter.sort_pairs(k, v, descending=descending)
             np.testing.assert_array_equal(bits(k), bits(keys[perm]), err_msg=f"sort_pairs {descending=}, {where}")
@@ -120,7 +127,7 @@ def test_every_key_type_sorts_on_the_cpu_as_numpy_does(dtype, pattern):
 def test_floats_sort_in_total_order(dtype):
     """-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN, as the package documents."""
     keys = np.array([np.nan, 0.0, -np.nan, -0.0, np.inf, -1.0, -np.inf, 0.0, -0.0, 1.0], dtype=dtype)
-    gpusort.Sorter("cpu").sort(keys)
+    gpusort.Sorter("cpu").sort(keys, float_order="total")
     assert np.isnan(keys[0]) and np.signbit(keys[0])
     assert np.isnan(keys[-1]) and not np.signbit(keys[-1])
     np.testing.assert_array_equal(keys[1:-1], [-np.inf, -1.0, -0.0, -0.0, 0.0, 0.0, 1.0, np.inf])

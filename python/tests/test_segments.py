@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gpusort
-from conftest import KEY_DTYPES, PATTERNS, VALUE_DTYPES, VALUE_DTYPES_64, make_keys, rank, values_for
+from conftest import KEY_DTYPES, PATTERNS, VALUE_DTYPES, VALUE_DTYPES_64, library_rank, make_keys, values_for
 from test_bad_input import FakeCudaArray, check_refused, read_only
 from test_host import bits
 
@@ -32,11 +32,12 @@ def offsets_for(n: int, cut, seed: int = 0) -> np.ndarray:
     return np.append(np.arange(0, n, cut), n)
 
 
-def segment_perm(keys: np.ndarray, offsets, descending: bool) -> np.ndarray:
+def segment_perm(keys: np.ndarray, offsets, descending: bool, float_order: str = "total") -> np.ndarray:
     """The permutation a stable segmented sort produces: by segment, then by rank (lexsort is
-    stable, so equal keys of a segment keep their input order)."""
+    stable, so equal keys of a segment keep their input order); floats in total order, or in
+    ``float_order`` (``sort`` of N-D arrays: NumPy's)."""
     segment = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    return np.lexsort((rank(keys, descending), segment))
+    return np.lexsort((library_rank(keys, descending, float_order), segment))
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
@@ -146,11 +147,17 @@ def test_sort_of_nd_arrays_sorts_each_row(sorter, dtype, descending):
         flat = keys.reshape(-1)
         cols = shape[-1]
         offsets = np.arange(0, size + 1, cols) if cols else np.zeros(1, dtype=np.int64)
-        want = flat[segment_perm(flat, offsets, descending)].reshape(shape)
+        want = flat[segment_perm(flat, offsets, descending, "nan_last")].reshape(shape)
         got = keys.copy()
         sorter.sort(got, descending=descending)
         assert got.shape == shape
         np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"shape {shape}")
+        if not descending:
+            np.testing.assert_array_equal(bits(got), bits(np.sort(keys, axis=-1, kind="stable")), err_msg=f"{shape}")
+        want = flat[segment_perm(flat, offsets, descending)].reshape(shape)
+        got = keys.copy()
+        sorter.sort(got, descending=descending, float_order="total")
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"total, shape {shape}")
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.uint64, np.int64], ids=lambda d: np.dtype(d).name)

@@ -24,7 +24,7 @@ use super::dispatch::DeviceSort;
 use super::host_keys::Bits32;
 use super::hostdata::{ArgsortAsKvp, Direct, HostSource};
 use super::key_class::CudaKey;
-use super::pinned::page_locked;
+use super::pinned::{page_locked, Pinned};
 use super::positions;
 use super::radix::RadixKey;
 use super::staging::Plain;
@@ -44,6 +44,14 @@ pub(crate) trait DevicePosition: Position + Plain + DeviceRepr + ValidAsZeroBits
         keys: &mut CudaSlice<K>,
         out: &mut CudaSlice<Self>,
     ) -> Result<(), SortError>;
+
+    /// `out[i] = narrow[i]` at this width, queued on `stream`.
+    fn widen_from(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        narrow: &CudaSlice<u32>,
+        out: &mut CudaSlice<Self>,
+    ) -> Result<(), SortError>;
 }
 
 impl DevicePosition for u32 {
@@ -57,6 +65,15 @@ impl DevicePosition for u32 {
         hooks::hit(Step::Sort)?;
         sort.run_pairs(stream, keys, out)
     }
+
+    fn widen_from(
+        _gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        narrow: &CudaSlice<u32>,
+        out: &mut CudaSlice<u32>,
+    ) -> Result<(), SortError> {
+        stream.memcpy_dtod(narrow, out).map_err(driver("copy of the positions (device)", narrow.len() * 4))
+    }
 }
 
 impl DevicePosition for u64 {
@@ -69,6 +86,15 @@ impl DevicePosition for u64 {
         let mut narrow = device_buffer::<u32>(stream, keys.len())?;
         u32::sort_into(sort, stream, keys, &mut narrow)?;
         positions::widen(sort.gpu, stream, &narrow, out)
+    }
+
+    fn widen_from(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        narrow: &CudaSlice<u32>,
+        out: &mut CudaSlice<u64>,
+    ) -> Result<(), SortError> {
+        positions::widen(gpu, stream, narrow, out)
     }
 }
 
@@ -142,21 +168,35 @@ where
         }
         P::sort_into(sort, &stream, &mut dk, &mut dout)?;
         drop(dk);
-        if inplace::pays(n * size_of::<P>()) && page_locked(out) {
-            return inplace::download_direct(&stream, &dout, out, cp.chunk, &mut written);
-        }
-        map_pages(out);
-        let ring = ring.view::<P>(0, cp.ring);
-        download(&stream, &dout.as_view(), &mut Direct(&mut *out), 0, ring, cp.chunk).map_err(|(e, w)| {
-            written = w;
-            e
-        })
+        download_positions(&stream, &dout, out, ring, &mut written)
     })();
     let result = finish(&stream, result);
     if result.is_err() && written > 0 {
         complete(out);
     }
     result
+}
+
+/// Queues the download of the sorted positions `dout` into `out`: by the copy engine in place when
+/// `out` is page-locked, else through `ring` once `out`'s pages are mapped (while the device still
+/// sorts). `written` is how many leading items of `out` may have been written, on error too.
+pub(crate) fn download_positions<P: DevicePosition>(
+    stream: &Arc<CudaStream>,
+    dout: &CudaSlice<P>,
+    out: &mut [P],
+    ring: &mut Pinned,
+    written: &mut usize,
+) -> Result<(), SortError> {
+    let cp = chunks::<P>(out.len());
+    if inplace::pays(size_of_val(out)) && page_locked(out) {
+        return inplace::download_direct(stream, dout, out, cp.chunk, written);
+    }
+    map_pages(out);
+    let ring = ring.view::<P>(0, cp.ring);
+    download(stream, &dout.as_view(), &mut Direct(&mut *out), 0, ring, cp.chunk).map_err(|(e, w)| {
+        *written = w;
+        e
+    })
 }
 
 /// Maps the pages of `out` that are not mapped yet, on all cores, while the device sorts, and

@@ -6,6 +6,7 @@
 //! points go to `dispatch` directly.
 
 mod argsort;
+pub(crate) mod columns;
 mod device;
 mod dispatch;
 pub(crate) mod foreign;
@@ -14,6 +15,7 @@ mod hostdata;
 mod incore;
 mod inplace;
 mod key_class;
+pub(crate) mod lexsort;
 mod modules;
 mod multi;
 pub(crate) mod network;
@@ -296,6 +298,12 @@ impl CudaBackend {
         Ok(run)
     }
 
+    /// The sorter's first device, its context bound to this thread.
+    pub(crate) fn bound_gpu(&self) -> Result<&Gpu, SortError> {
+        self.bind()?;
+        Ok(&self.gpu)
+    }
+
     fn device_sort(&self, order: Order, algorithm: Algorithm) -> Result<DeviceSort<'_>, SortError> {
         self.bind()?;
         Ok(DeviceSort { gpu: &self.gpu, order, algorithm })
@@ -372,6 +380,7 @@ impl SortBackend for CudaBackend {
             SortJob::Argsort(keys, out) => {
                 with_view!(keys, k => with_positions!(out, o => CudaKey::host_argsort(self, k, o, sort)))
             }
+            SortJob::Lexsort(columns, out) => with_positions!(out, o => self.lexsort_host(columns, o, order)),
         }
     }
 }

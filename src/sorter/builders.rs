@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{Policy, Sorter};
-use crate::{Algorithm, Order};
+use crate::{Algorithm, FloatOrder, Order};
 
 impl Sorter {
     /// The same sorter, sorting in `order` (ascending by default). Pair sorts with `Auto` or
@@ -27,6 +27,31 @@ impl Sorter {
     #[must_use]
     pub fn order(&self) -> Order {
         self.order
+    }
+
+    /// The same sorter, ordering float keys as `floats` says ([`FloatOrder::Total`] by default)
+    /// in [`Sorter::sort_keys`], [`Sorter::argsort`], [`Sorter::argsort_into`], the device
+    /// argsorts and, for columns that name none, [`Sorter::lexsort`]. The other sorts of float keys
+    /// return `InvalidArgument` with another order than `Total`, for now.
+    ///
+    /// ```
+    /// use gpusort::{FloatOrder, Sorter};
+    /// let mut v = vec![f32::NAN, 2.0, -0.0, 0.0, -f32::NAN];
+    /// Sorter::auto().with_float_order(FloatOrder::NanLast).sort_keys(&mut v)?;
+    /// assert_eq!(v[..3].iter().map(|x| x.to_bits()).collect::<Vec<_>>(), [(-0.0f32).to_bits(), 0, 2.0f32.to_bits()]);
+    /// assert!(v[3].is_nan() && v[4].is_nan() && v[3].is_sign_positive() && v[4].is_sign_negative());
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    #[must_use = "with_float_order returns a new sorter; the original is unchanged"]
+    pub fn with_float_order(mut self, floats: FloatOrder) -> Sorter {
+        self.floats = floats;
+        self
+    }
+
+    /// How this sorter orders float keys.
+    #[must_use]
+    pub fn float_order(&self) -> FloatOrder {
+        self.floats
     }
 
     /// The same sorter with another algorithm.

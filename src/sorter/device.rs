@@ -88,6 +88,7 @@ impl Sorter {
     /// [`Sorter::sort_kvp_across`] for keys of any [`Key`](crate::Key) type (floats in
     /// `total_cmp` order).
     pub fn sort_keys_across<K: Key + DeviceRepr>(&self, shares: &mut [DeviceShare<'_, K>]) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_keys_across")?;
         let r = self.device_backend()?.sort_across(shares, self.order, self.algorithm);
         self.after_sort(r)
     }
@@ -133,6 +134,7 @@ impl Sorter {
         data: &mut CudaSlice<K>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_keys_device")?;
         let r = self.device_backend()?.sort_keys_device(stream, data, None, self.order, self.algorithm);
         self.after_sort(r)
     }
@@ -159,6 +161,7 @@ impl Sorter {
         values: &mut CudaSlice<u32>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_pairs_device")?;
         let r = self.device_backend()?.sort_keys_device(stream, keys, Some(values), self.order, self.algorithm);
         self.after_sort(r)
     }
@@ -195,6 +198,9 @@ impl Sorter {
         }
         if n as u64 > 1 << 32 {
             return Err(SortError::InvalidArgument(format!("{n} keys: a device argsort takes at most 2^32")));
+        }
+        if self.reorders_floats::<K>() {
+            return self.lexsort_device(&[crate::DeviceColumn::new(keys)], out, stream);
         }
         let backend = self.device_backend()?;
         let out = out as &mut dyn Any;
@@ -238,6 +244,7 @@ impl Sorter {
         offsets: &CudaSlice<u64>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_segments_device")?;
         let r = self.device_backend()?.sort_segments_device(stream, keys, Some(values), offsets, self.order);
         self.after_sort(r)
     }
@@ -249,6 +256,7 @@ impl Sorter {
         offsets: &CudaSlice<u64>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_segments_keys_device")?;
         let r = self.device_backend()?.sort_segments_device(stream, keys, None, offsets, self.order);
         self.after_sort(r)
     }
@@ -279,6 +287,7 @@ impl Sorter {
         k: usize,
         stream: &Arc<CudaStream>,
     ) -> Result<DeviceTopK<K>, SortError> {
+        self.total_floats_only(K::TYPE, "top_k_device")?;
         let n = keys.len();
         if k > n || k > u32::MAX as usize {
             return Err(SortError::InvalidArgument(format!(
@@ -298,7 +307,7 @@ impl Sorter {
         self.gpu.as_ref().map(|g| g.gpu.ctx.clone())
     }
 
-    fn device_backend(&self) -> Result<&GpuBackend, SortError> {
+    pub(super) fn device_backend(&self) -> Result<&GpuBackend, SortError> {
         self.check_config()?;
         self.gpu.as_deref().ok_or_else(|| SortError::Unsupported {
             backend: "cpu",

@@ -33,6 +33,7 @@ impl Sorter {
         key_type: KeyType,
         stream: CUstream,
     ) -> Result<(), SortError> {
+        self.total_floats_only(key_type, "sort_foreign_keys")?;
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { crate::cuda::foreign::sort_foreign_keys(self, keys, len, key_type, stream) }
     }
@@ -53,6 +54,7 @@ impl Sorter {
         key_type: KeyType,
         stream: CUstream,
     ) -> Result<(), SortError> {
+        self.total_floats_only(key_type, "sort_foreign_pairs")?;
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { crate::cuda::foreign::sort_foreign_pairs(self, keys, values, len, key_type, stream) }
     }
@@ -81,6 +83,12 @@ impl Sorter {
         out: CUdeviceptr,
         stream: CUstream,
     ) -> Result<(), SortError> {
+        if crate::columns::is_float(key_type) && self.float_order() != crate::FloatOrder::Total {
+            // SAFETY: the caller's contract, which this function's own restates.
+            return unsafe {
+                self.lexsort_foreign::<I>(&[crate::ForeignColumn::new(keys, key_type)], len, out, stream)
+            };
+        }
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { crate::cuda::foreign::argsort_foreign::<I>(self, keys, len, key_type, out, stream) }
     }
@@ -136,6 +144,7 @@ impl Sorter {
         out_indices: CUdeviceptr,
         stream: CUstream,
     ) -> Result<(), SortError> {
+        self.total_floats_only(key_type, "top_k_foreign")?;
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { crate::cuda::foreign::top_k_foreign(self, keys, len, key_type, k, out_keys, out_indices, stream) }
     }
@@ -196,6 +205,7 @@ impl Sorter {
         num_offsets: usize,
         stream: CUstream,
     ) -> Result<(), SortError> {
+        self.total_floats_only(key_type, "sort_foreign_segments")?;
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe {
             crate::cuda::foreign::sort_foreign_segments(self, keys, values, len, key_type, offsets, num_offsets, stream)

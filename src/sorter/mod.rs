@@ -3,8 +3,12 @@
 mod builders;
 #[cfg(feature = "cuda")]
 mod device;
+mod floats;
 #[cfg(feature = "cuda")]
 mod foreign;
+mod lexsort;
+#[cfg(feature = "cuda")]
+mod lexsort_device;
 mod multi;
 mod record_bytes;
 mod records;
@@ -27,7 +31,7 @@ use crate::config::{self, ForcedBackend};
 use crate::cpu::CpuBackend;
 use crate::gpu::GpuBackend;
 use crate::tuning::{self, JobShape};
-use crate::{Algorithm, Order, SortError};
+use crate::{Algorithm, FloatOrder, Order, SortError};
 
 /// How a `Sorter` chooses between its backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +111,7 @@ pub struct Sorter {
     policy: Policy,
     algorithm: Algorithm,
     order: Order,
+    floats: FloatOrder,
     keep_memory: bool,
     /// Why the GPU is not used, when it is not.
     note: Option<Arc<str>>,
@@ -198,6 +203,7 @@ impl Sorter {
             policy: Policy::CpuOnly,
             algorithm: Algorithm::Auto,
             order: Order::Ascending,
+            floats: FloatOrder::Total,
             keep_memory: true,
             note: None,
             refused: None,

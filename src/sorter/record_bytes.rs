@@ -58,6 +58,7 @@ impl Sorter {
         record_size: usize,
         key_offset: usize,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_records")?;
         // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; every byte written back is a copy of
         // one of the input's (initialised) bytes.
         let bytes = unsafe { &mut *(records as *mut [u8] as *mut [Byte]) };
@@ -73,6 +74,7 @@ impl Sorter {
         record_size: usize,
         key_offset: usize,
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_records_uninit")?;
         let n = rows::<K>(records.len(), record_size, key_offset)?;
         if n < 2 {
             return self.check_config();

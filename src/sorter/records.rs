@@ -144,6 +144,9 @@ impl Sorter {
         if n.saturating_sub(1) as u64 > I::MAX {
             return Err(SortError::InvalidArgument(format!("{n} keys: u32 indices count up to 2^32; use u64")));
         }
+        if self.reorders_floats::<K>() {
+            return self.lexsort_into(&[crate::Column::new(keys)], out);
+        }
         if n < 2 {
             // The backends return at once for fewer than two items: the one position is 0.
             self.check_config()?;
@@ -195,6 +198,7 @@ impl Sorter {
         K: Key,
         F: Fn(&T) -> K + Sync,
     {
+        self.total_floats_only(K::TYPE, "sort_by_key")?;
         let n = v.len();
         if n < 2 {
             return self.check_config();

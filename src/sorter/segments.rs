@@ -103,6 +103,7 @@ impl Sorter {
         values: &mut [V],
         offsets: &[usize],
     ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_segments")?;
         SortError::check_pair_lengths(keys.len(), values.len())?;
         match V::bits(values) {
             ValueSlice::U32(values) => self.segmented(keys, Some(values), offsets),
@@ -129,6 +130,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn sort_segments_keys<K: Key>(&self, keys: &mut [K], offsets: &[usize]) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "sort_segments_keys")?;
         self.segmented(keys, None, offsets)
     }
 

@@ -20,7 +20,10 @@ impl Sorter {
     }
 
     /// Sorts keys (`u32`, `i32`, `f32` in [`f32::total_cmp`] order, `u64`, `i64`, `f64` in
-    /// [`f64::total_cmp`] order) in the sorter's order.
+    /// [`f64::total_cmp`] order, or the sorter's [`FloatOrder`](crate::FloatOrder)) in the
+    /// sorter's order. In another float order than total order, keys holding `-0.0` or NaNs are
+    /// put in the order of their stable permutation, so equal keys of different bits keep their
+    /// input order (extra host memory: a copy of the keys and a `u32` per key).
     ///
     /// ```
     /// let mut v = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY];
@@ -30,6 +33,9 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn sort_keys<K: Key>(&self, v: &mut [K]) -> Result<(), SortError> {
+        if self.reorders_floats::<K>() {
+            return self.sort_floats(v);
+        }
         self.run(SortJob::Keys(K::slice(v)))
     }
 
@@ -55,6 +61,7 @@ impl Sorter {
     /// ```
     pub fn sort_pairs<K: Key, V: Value>(&self, keys: &mut [K], values: &mut [V]) -> Result<(), SortError> {
         SortError::check_pair_lengths(keys.len(), values.len())?;
+        self.total_floats_only(K::TYPE, "sort_pairs")?;
         match V::bits(values) {
             ValueSlice::U32(values) => self.run(SortJob::Pairs(K::slice(keys), values)),
             ValueSlice::U64(values) => self.sort_pairs_wide(keys, values),

@@ -53,6 +53,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn top_k<K: Key>(&self, keys: &[K], k: usize) -> Result<TopK<K>, SortError> {
+        self.total_floats_only(K::TYPE, "top_k")?;
         self.check_config()?;
         let n = keys.len();
         if k > n {
@@ -135,6 +136,7 @@ impl Sorter {
         values: &[V],
         k: usize,
     ) -> Result<(Vec<K>, Vec<V>), SortError> {
+        self.total_floats_only(K::TYPE, "top_k_pairs")?;
         SortError::check_pair_lengths(keys.len(), values.len())?;
         let top = self.top_k(keys, k)?;
         let mut picked = host_buffer::<V>(k, "top-k values (host memory)")?;

@@ -10,7 +10,8 @@ pub const GPUSORT_KEY_U32: gpusort_key_type = 0;
 /// `int32_t`.
 pub const GPUSORT_KEY_I32: gpusort_key_type = 1;
 
-/// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`).
+/// `float`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f32`) unless a `GPUSORT_FLOAT_ORDER_*`
+/// value says otherwise.
 pub const GPUSORT_KEY_F32: gpusort_key_type = 2;
 
 /// `uint64_t`.
@@ -19,7 +20,8 @@ pub const GPUSORT_KEY_U64: gpusort_key_type = 3;
 /// `int64_t`.
 pub const GPUSORT_KEY_I64: gpusort_key_type = 4;
 
-/// `double`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f64`).
+/// `double`, in IEEE 754 totalOrder (as `gpusort_sort_keys_f64`) unless a `GPUSORT_FLOAT_ORDER_*`
+/// value says otherwise.
 pub const GPUSORT_KEY_F64: gpusort_key_type = 5;
 
 /// `uint16_t`.

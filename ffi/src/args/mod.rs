@@ -1,6 +1,6 @@
-//! The integer options C passes (order, algorithm, backend, key type), and raw pointers checked,
-//! then turned into slices. The `GPUSORT_KEY_*` values are in `key_types.rs`, generated from the
-//! key list.
+//! The integer options C passes (order, algorithm, backend, key type, float order, null
+//! placement), and raw pointers checked, then turned into slices. The `GPUSORT_KEY_*` values are in
+//! `key_types.rs`, generated from the key list.
 //!
 //! Options are plain integers, not Rust enums, so an out-of-range value from C is an
 //! `GPUSORT_INVALID_ARGUMENT` instead of undefined behaviour.
@@ -8,7 +8,7 @@
 use std::mem::{align_of, size_of};
 use std::ops::Range;
 
-use gpusort_core::{Algorithm, KeyType, Order};
+use gpusort_core::{Algorithm, FloatOrder, KeyType, NullPlacement, Order};
 
 use crate::failure::Failure;
 
@@ -44,6 +44,33 @@ pub const GPUSORT_BACKEND_CPU: gpusort_backend = 1;
 /// The first CUDA GPU only, for every length; `gpusort_sorter_new` fails without one.
 pub const GPUSORT_BACKEND_CUDA: gpusort_backend = 2;
 
+/// How float keys are ordered: one of the `GPUSORT_FLOAT_ORDER_*` values, a sorter's
+/// (`gpusort_sorter_with_float_order`) or a column's (`gpusort_column`). Other key types ignore it.
+pub type gpusort_float_order = u32;
+/// The default of where it is given: a column's float order is then its sorter's, and a
+/// sorter's `GPUSORT_FLOAT_ORDER_TOTAL`. A zeroed `gpusort_column` holds it.
+pub const GPUSORT_FLOAT_ORDER_DEFAULT: gpusort_float_order = 0;
+/// IEEE 754 totalOrder, the library's default: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+/// +NaN`, NaNs ordered by their bits (sign and payload).
+pub const GPUSORT_FLOAT_ORDER_TOTAL: gpusort_float_order = 1;
+/// NumPy's, CuPy's and pandas' order: every NaN after every other value, ascending and
+/// descending alike. `-0.0` and `+0.0` are one value, as are all NaNs: a stable sort keeps
+/// them in input order.
+pub const GPUSORT_FLOAT_ORDER_NAN_LAST: gpusort_float_order = 2;
+/// Every NaN before every other value in both orders; zeros and NaNs as `GPUSORT_FLOAT_ORDER_NAN_LAST`.
+pub const GPUSORT_FLOAT_ORDER_NAN_FIRST: gpusort_float_order = 3;
+/// PyTorch's order: NaN is the largest value (last ascending, first descending); zeros and NaNs
+/// as `GPUSORT_FLOAT_ORDER_NAN_LAST`.
+pub const GPUSORT_FLOAT_ORDER_NAN_LARGEST: gpusort_float_order = 4;
+
+/// Where a column's null rows go (`gpusort_column`): `GPUSORT_NULLS_LAST` or `GPUSORT_NULLS_FIRST`.
+pub type gpusort_null_placement = u32;
+/// After every other row, ascending and descending alike (pandas' `na_position="last"`, Arrow's
+/// `at_end`).
+pub const GPUSORT_NULLS_LAST: gpusort_null_placement = 0;
+/// Before every other row, ascending and descending alike.
+pub const GPUSORT_NULLS_FIRST: gpusort_null_placement = 1;
+
 /// The type of the key inside a record (`gpusort_sort_records`), or of the keys of a device
 /// array (`gpusort_sort_device_*`, `gpusort_top_k_device`): one of the `GPUSORT_KEY_*` values.
 pub type gpusort_key_type = u32;
@@ -76,6 +103,30 @@ pub(crate) fn algorithm(algorithm: gpusort_algorithm) -> Result<Algorithm, Failu
         other => {
             Err(Failure::invalid(format!("algorithm {other} is not one of the GPUSORT_ALGORITHM_* values (0..=3)")))
         }
+    }
+}
+
+/// The float order a `gpusort_float_order` value names; `None` for `GPUSORT_FLOAT_ORDER_DEFAULT`.
+pub(crate) fn float_order(floats: gpusort_float_order) -> Result<Option<FloatOrder>, Failure> {
+    match floats {
+        GPUSORT_FLOAT_ORDER_DEFAULT => Ok(None),
+        GPUSORT_FLOAT_ORDER_TOTAL => Ok(Some(FloatOrder::Total)),
+        GPUSORT_FLOAT_ORDER_NAN_LAST => Ok(Some(FloatOrder::NanLast)),
+        GPUSORT_FLOAT_ORDER_NAN_FIRST => Ok(Some(FloatOrder::NanFirst)),
+        GPUSORT_FLOAT_ORDER_NAN_LARGEST => Ok(Some(FloatOrder::NanLargest)),
+        other => {
+            Err(Failure::invalid(format!("float order {other} is not one of the GPUSORT_FLOAT_ORDER_* values (0..=4)")))
+        }
+    }
+}
+
+pub(crate) fn null_placement(placement: gpusort_null_placement) -> Result<NullPlacement, Failure> {
+    match placement {
+        GPUSORT_NULLS_LAST => Ok(NullPlacement::Last),
+        GPUSORT_NULLS_FIRST => Ok(NullPlacement::First),
+        other => Err(Failure::invalid(format!(
+            "null placement {other} is neither GPUSORT_NULLS_LAST (0) nor GPUSORT_NULLS_FIRST (1)"
+        ))),
     }
 }
 
@@ -181,6 +232,13 @@ mod tests {
         let message = key_type(10).unwrap_err().message;
         assert_eq!(message, "key type 10 is not one of the GPUSORT_KEY_* values (0..=9)");
         assert!(key_type(u32::MAX).is_err());
+        assert_eq!(float_order(GPUSORT_FLOAT_ORDER_DEFAULT).ok(), Some(None));
+        assert_eq!(float_order(GPUSORT_FLOAT_ORDER_NAN_LARGEST).ok(), Some(Some(FloatOrder::NanLargest)));
+        let message = float_order(5).unwrap_err().message;
+        assert_eq!(message, "float order 5 is not one of the GPUSORT_FLOAT_ORDER_* values (0..=4)");
+        assert!(float_order(u32::MAX).is_err());
+        assert_eq!(null_placement(GPUSORT_NULLS_FIRST).ok(), Some(NullPlacement::First));
+        assert!(null_placement(2).unwrap_err().message.contains("null placement 2"));
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub unsafe extern "C" fn gpusort_argsort_i32(
 }
 
 /// The stable permutation that sorts `float` keys (see `gpusort_argsort_u32`), in IEEE 754
-/// totalOrder (see `gpusort_sort_keys_f32`).
+/// totalOrder or the sorter's float order (see `gpusort_sort_keys_f32`).
 ///
 /// # Safety
 /// As `gpusort_argsort_u32`.
@@ -104,7 +104,7 @@ pub unsafe extern "C" fn gpusort_argsort_i64(
 }
 
 /// The stable permutation that sorts `double` keys (see `gpusort_argsort_u32`), in IEEE 754
-/// totalOrder (see `gpusort_sort_keys_f64`).
+/// totalOrder or the sorter's float order (see `gpusort_sort_keys_f64`).
 ///
 /// # Safety
 /// As `gpusort_argsort_u32`.

@@ -69,8 +69,9 @@ pub unsafe extern "C" fn gpusort_sort_segments_i32(
     super::segments(sorter, keys, values, len, offsets, num_offsets, order)
 }
 
-/// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`), with
-/// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
+/// Sorts each segment of `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their `uint32_t` values
+/// or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
 ///
 /// # Safety
 /// As `gpusort_sort_segments_u32`.
@@ -123,9 +124,9 @@ pub unsafe extern "C" fn gpusort_sort_segments_i64(
     super::segments(sorter, keys, values, len, offsets, num_offsets, order)
 }
 
-/// Sorts each segment of `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`), with
-/// their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32
-/// keys.
+/// Sorts each segment of `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their `uint32_t` values
+/// or (`values` NULL) alone (see `gpusort_sort_segments_u32`); up to 2^32 keys.
 ///
 /// # Safety
 /// As `gpusort_sort_segments_u32`.

@@ -39,7 +39,8 @@ pub unsafe extern "C" fn gpusort_sort_keys_i32(
 }
 
 /// Sorts `len` `float` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+/// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
 ///
 /// # Safety
 /// As `gpusort_sort_keys_u32`.
@@ -85,7 +86,8 @@ pub unsafe extern "C" fn gpusort_sort_keys_i64(
 }
 
 /// Sorts `len` `double` keys in `order` (see `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
-/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`.
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+/// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
 ///
 /// # Safety
 /// As `gpusort_sort_keys_u32`.

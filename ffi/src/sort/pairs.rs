@@ -44,8 +44,9 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i32(
     super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint32_t`
-/// values (see `gpusort_sort_pairs_u32`).
+/// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint32_t` values
+/// (see `gpusort_sort_pairs_u32`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32`.
@@ -93,8 +94,9 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i64(
     super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint32_t`
-/// values (see `gpusort_sort_pairs_u32`).
+/// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint32_t` values
+/// (see `gpusort_sort_pairs_u32`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32`.

@@ -51,8 +51,9 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i32_u64(
     super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`) with their `uint64_t`
-/// values (see `gpusort_sort_pairs_u32_u64`).
+/// Sorts `float` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint64_t` values
+/// (see `gpusort_sort_pairs_u32_u64`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32_u64`.
@@ -100,8 +101,9 @@ pub unsafe extern "C" fn gpusort_sort_pairs_i64_u64(
     super::sort_pairs(sorter, keys, values, len, order, algorithm)
 }
 
-/// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`) with their `uint64_t`
-/// values (see `gpusort_sort_pairs_u32_u64`).
+/// Sorts `double` keys in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`;
+/// `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with their `uint64_t` values
+/// (see `gpusort_sort_pairs_u32_u64`).
 ///
 /// # Safety
 /// As `gpusort_sort_pairs_u32_u64`.

@@ -64,8 +64,8 @@ pub unsafe extern "C" fn gpusort_top_k_i32(
 }
 
 /// The `k` first `float` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f32`: a
-/// NaN is among the largest keys, or the smallest when negative), with their positions (see
-/// `gpusort_top_k_u32`).
+/// NaN is among the largest keys, or the smallest when negative; `GPUSORT_INVALID_ARGUMENT` on a
+/// sorter with another float order), with their positions (see `gpusort_top_k_u32`).
 ///
 /// # Safety
 /// As `gpusort_top_k_u32`.
@@ -117,8 +117,8 @@ pub unsafe extern "C" fn gpusort_top_k_i64(
 }
 
 /// The `k` first `double` keys in `order`, in IEEE 754 totalOrder (see `gpusort_sort_keys_f64`: a
-/// NaN is among the largest keys, or the smallest when negative), with their positions (see
-/// `gpusort_top_k_u32`).
+/// NaN is among the largest keys, or the smallest when negative; `GPUSORT_INVALID_ARGUMENT` on a
+/// sorter with another float order), with their positions (see `gpusort_top_k_u32`).
 ///
 /// # Safety
 /// As `gpusort_top_k_u32`.

@@ -1,7 +1,7 @@
 /* Tests of the gpusort C API: every sort entry point on seeded data (checked here: sorted,
  * a permutation with every value still attached to its key, stable where promised) and every
  * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h; segmented
- * sorts: segments_checks.h; top-k: topk_checks.h). Prints one line per check and ends with
+ * sorts: segments_checks.h; top-k: topk_checks.h; multi-key sorts and float orders: lexsort_checks.h). Prints one line per check and ends with
  * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 #include "gpusort.h"
 #include "check.h"
@@ -428,6 +428,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "topk_checks.h"
 #include "pairs64_checks.h"
 #include "device_checks.h"
+#include "lexsort_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -507,6 +508,8 @@ int main(void) {
     segments_sort_checks(cpu, "cpu");
     topk_sort_checks(NULL, "default");
     topk_sort_checks(cpu, "cpu");
+    lexsort_sort_checks(NULL, "default");
+    lexsort_sort_checks(cpu, "cpu");
     pairs64_sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
     pairs64_sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
     if (gpu_usable) {
@@ -515,6 +518,7 @@ int main(void) {
         argsort_sort_checks(gpu, "cuda");
         segments_sort_checks(gpu, "cuda");
         topk_sort_checks(gpu, "cuda");
+        lexsort_sort_checks(gpu, "cuda");
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             pairs64_sort_checks(gpu, "cuda", alg);
         gpusort_sorter_free(gpu);
@@ -529,6 +533,7 @@ int main(void) {
     topk_checks(cpu);
     pairs64_error_checks(cpu);
     device_checks(cpu);
+    lexsort_checks(cpu);
     release_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);

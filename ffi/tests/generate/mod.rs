@@ -124,11 +124,16 @@ pub fn key_type_values() -> String {
     let mut out = wrap("//!", &about) + "\nuse super::gpusort_key_type;\n";
     for (i, &t) in KeyType::ALL.iter().enumerate() {
         let float = if t.name().starts_with('f') {
-            format!(", in IEEE 754 totalOrder (as `gpusort_sort_keys_{}`)", t.name())
+            format!(
+                ", in IEEE 754 totalOrder (as `gpusort_sort_keys_{}`) unless a `GPUSORT_FLOAT_ORDER_*` value says \
+                 otherwise",
+                t.name()
+            )
         } else {
             String::new()
         };
-        out += &format!("\n/// `{}`{float}.\n", t.c_type());
+        out += "\n";
+        out += &wrap("///", &format!("`{}`{float}.", t.c_type()));
         out += &format!("pub const GPUSORT_KEY_{}: gpusort_key_type = {i};\n", t.name().to_uppercase());
     }
     out
@@ -142,8 +147,11 @@ const ORDER_USES: &str = "use crate::args::gpusort_order;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;";
 
-/// How floating-point keys are ordered, said where a family refers to it.
-const TOTAL_ORDER: &str = " in IEEE 754 totalOrder (see `gpusort_sort_keys_{t}`)";
+/// How floating-point keys are ordered, said where a family refers to it: those families keep
+/// total order, and refuse float keys on a sorter with another float order.
+const TOTAL_ORDER: &str =
+    " in IEEE 754 totalOrder (see `gpusort_sort_keys_{t}`; `GPUSORT_INVALID_ARGUMENT` on a sorter \
+                           with another float order)";
 
 /// Every family of per-key-type entry points.
 pub const FAMILIES: &[Family] = &[
@@ -159,7 +167,8 @@ pub const FAMILIES: &[Family] = &[
 it holds its original contents.",
         safety: "`keys` must point to `len` keys that no other thread touches during the call.",
         brief: "Sorts `len` `{c}` keys in `order` (see `gpusort_sort_keys_u32`){float}.",
-        float: ", in IEEE 754 totalOrder: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`",
+        float: ", in IEEE 754 totalOrder: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the \
+                sorter's float order (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order",
         wide: "",
     },
     Family {
@@ -249,7 +258,7 @@ gpusort_argsort_u32(NULL, keys, 4, idx, GPUSORT_DESCENDING);   /* idx: 0 2 3 1 *
         safety: "`keys` must point to `len` keys that nothing writes during the call; `out` to `len`
 writable `uint64_t` that nothing else touches during the call.",
         brief: "The stable permutation that sorts `{c}` keys (see `gpusort_argsort_u32`){float}.",
-        float: ", in IEEE 754 totalOrder (see `gpusort_sort_keys_{t}`)",
+        float: ", in IEEE 754 totalOrder or the sorter's float order (see `gpusort_sort_keys_{t}`)",
         wide: "",
     },
     Family {
@@ -342,7 +351,7 @@ writable keys and `out_indices` (unless NULL) to `k` writable `uint64_t`, which 
 touches during the call.",
         brief: "The `k` first `{c}` keys in `order`{float}, with their positions (see `gpusort_top_k_u32`).",
         float: ", in IEEE 754 totalOrder (see `gpusort_sort_keys_{t}`: a NaN is among the largest keys, or the \
-                smallest when negative)",
+                smallest when negative; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order)",
         wide: "",
     },
 ];

@@ -9,9 +9,11 @@
 //! public calls are in `sorter/foreign.rs`; each function here does the work of one of them.
 
 mod argsort;
+mod lexsort;
 mod segments;
 
 pub(crate) use argsort::argsort_foreign;
+pub(crate) use lexsort::lexsort_foreign;
 pub(crate) use segments::sort_foreign_segments;
 
 use std::ffi::c_void;

@@ -1,0 +1,373 @@
+//! Sort keys of several columns (`Sorter::lexsort`): each column's order, its float order and its
+//! nulls, and the plan that packs the columns' ordered bits into as few radix words as their
+//! widths allow. Both backends sort the words least significant first, stably, keeping the
+//! permutation between passes; the CPU packs a word with `Field::bits`, the GPU with the
+//! `columns_pack` kernels, which compute the same bits.
+
+use crate::backend::KeyView;
+use crate::{Key, KeyType, Order};
+
+pub(crate) mod cpu;
+#[cfg(feature = "cuda")]
+mod device;
+#[cfg(feature = "cuda")]
+pub use device::{DeviceColumn, ForeignColumn};
+
+/// Where NaN keys of a float column go, and whether `-0.0` and `+0.0` are one key.
+///
+/// `Total` is IEEE total order (`f32::total_cmp`), gpusort's default:
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`. The others order floats as the array
+/// libraries do: `-0.0` and `+0.0` are equal (a stable sort keeps their input order) and every NaN
+/// is one value (NaNs keep their input order too), placed as named. NumPy, CuPy and pandas put NaN
+/// last in both orders (`NanLast`); PyTorch treats it as the largest value (`NanLargest`: last
+/// ascending, first descending).
+///
+/// ```
+/// use gpusort::{Column, FloatOrder, Order, Sorter};
+/// let x = [1.0f32, f32::NAN, -0.0, 0.0, -1.0];
+/// let p: Vec<u32> = Sorter::cpu().lexsort(&[Column::new(&x).with_float_order(FloatOrder::NanLast)])?;
+/// assert_eq!(p, [4, 2, 3, 0, 1]);
+/// let d = Column::new(&x).with_order(Order::Descending).with_float_order(FloatOrder::NanLast);
+/// assert_eq!(Sorter::cpu().lexsort(&[d])?, [0, 2, 3, 4, 1]);
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FloatOrder {
+    /// IEEE total order, as `total_cmp`.
+    #[default]
+    Total,
+    /// NaN after every other value in both orders (NumPy, CuPy, pandas).
+    NanLast,
+    /// NaN before every other value in both orders.
+    NanFirst,
+    /// NaN as the largest value: last ascending, first descending (PyTorch).
+    NanLargest,
+}
+
+/// Where a column's null rows go: before or after every other row, in both orders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum NullPlacement {
+    /// After every value (pandas' `na_position="last"`, Arrow's `at_end`).
+    #[default]
+    Last,
+    /// Before every value.
+    First,
+}
+
+/// One sort key of [`Sorter::lexsort`](crate::Sorter::lexsort): a column of keys (only read),
+/// its order, its float order and, optionally, which rows are null.
+///
+/// ```
+/// use gpusort::{Column, NullPlacement, Order, Sorter};
+/// let city = [2u8, 1, 2, 1];
+/// let score = [0.5f64, 0.5, 0.9, 0.1];
+/// let missing = [false, false, false, true];
+/// let p: Vec<u32> = Sorter::cpu().lexsort(&[
+///     Column::new(&city),
+///     Column::new(&score).with_order(Order::Descending).with_nulls(&missing, NullPlacement::First),
+/// ])?;
+/// assert_eq!(p, [3, 1, 2, 0]);
+/// # Ok::<(), gpusort::SortError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Column<'a> {
+    pub(crate) keys: KeyView<'a>,
+    pub(crate) nulls: Option<&'a [u8]>,
+    pub(crate) how: ColumnOrder,
+}
+
+/// How a column's keys map to its field bits, whatever holds the keys (host or device).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ColumnOrder {
+    pub(crate) order: Order,
+    /// None: the sorter's (`Sorter::with_float_order`).
+    pub(crate) floats: Option<FloatOrder>,
+    pub(crate) nulls: NullPlacement,
+}
+
+impl<'a> Column<'a> {
+    /// A column of `keys`, ascending, floats in total order, no nulls.
+    pub fn new<K: Key>(keys: &'a [K]) -> Column<'a> {
+        Column { keys: K::view(keys), nulls: None, how: ColumnOrder::default() }
+    }
+
+    /// This column's order (ascending by default).
+    pub fn with_order(mut self, order: Order) -> Column<'a> {
+        self.how.order = order;
+        self
+    }
+
+    /// How this column orders floats (by default as the sorter does, [`Sorter::with_float_order`](crate::Sorter::with_float_order);
+    /// other key types ignore it).
+    pub fn with_float_order(mut self, floats: FloatOrder) -> Column<'a> {
+        self.how.floats = Some(floats);
+        self
+    }
+
+    /// Marks the rows where `nulls` is true as null: they sort together (in input order) at
+    /// `placement`, whatever their keys hold. `nulls` has one flag per key (checked by the sort).
+    pub fn with_nulls(self, nulls: &'a [bool], placement: NullPlacement) -> Column<'a> {
+        // SAFETY: a bool is one byte holding 0 or 1, so every bool slice is a valid u8 slice.
+        let bytes = unsafe { std::slice::from_raw_parts(nulls.as_ptr().cast::<u8>(), nulls.len()) };
+        self.with_null_bytes(bytes, placement)
+    }
+
+    /// [`Column::with_nulls`] with one byte per row, nonzero where the row is null (NumPy's and
+    /// the C ABI's masks).
+    #[doc(hidden)]
+    pub fn with_null_bytes(mut self, nulls: &'a [u8], placement: NullPlacement) -> Column<'a> {
+        self.nulls = Some(nulls);
+        self.how.nulls = placement;
+        self
+    }
+
+    /// The column with `floats` as its float order where it names none (the sorter's).
+    pub(crate) fn floats_or(mut self, floats: FloatOrder) -> Column<'a> {
+        self.how.floats = Some(self.how.floats.unwrap_or(floats));
+        self
+    }
+
+    /// How many keys the column holds.
+    pub fn len(&self) -> usize {
+        crate::backend::with_view!(self.keys, k => k.len())
+    }
+
+    /// Whether the column holds no keys.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The key type of the column.
+    pub fn key_type(&self) -> KeyType {
+        self.keys.key_type()
+    }
+}
+
+/// Where NaN goes once a column's order is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NanAt {
+    /// Total order: NaNs are ordered by their bits, like any key.
+    Bits,
+    Last,
+    First,
+}
+
+impl ColumnOrder {
+    /// This column's order under a sorter whose order is `sorter` (a descending sorter reverses
+    /// every column); `Sorter` has given each column its float order already (`Column::floats_or`).
+    pub(crate) fn under(self, sorter: Order) -> ColumnOrder {
+        let flip = |o: Order| match o {
+            Order::Ascending => Order::Descending,
+            Order::Descending => Order::Ascending,
+        };
+        ColumnOrder { order: if sorter == Order::Descending { flip(self.order) } else { self.order }, ..self }
+    }
+
+    pub(crate) fn descending(&self) -> bool {
+        self.order == Order::Descending
+    }
+
+    pub(crate) fn nan_at(&self) -> NanAt {
+        match (self.floats.unwrap_or_default(), self.descending()) {
+            (FloatOrder::Total, _) => NanAt::Bits,
+            (FloatOrder::NanLast, _) | (FloatOrder::NanLargest, false) => NanAt::Last,
+            (FloatOrder::NanFirst, _) | (FloatOrder::NanLargest, true) => NanAt::First,
+        }
+    }
+}
+
+/// What `plan` needs of each column: its key type, whether it has nulls, and its order under the
+/// sorter's `order`.
+pub(crate) fn shapes(columns: &[Column<'_>], order: Order) -> Vec<(KeyType, bool, ColumnOrder)> {
+    columns.iter().map(|c| (c.key_type(), c.nulls.is_some(), c.how.under(order))).collect()
+}
+
+/// Which of a column's bits a field holds: all of them (the value, and the null flag above it when
+/// the column has nulls), or, for a 64-bit column with nulls (65 bits), the flag alone or the
+/// value alone (nulls' values as 0), in two fields that may fall in different words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Whole,
+    Flag,
+    Value,
+}
+
+/// A column's place in a packed word: its part's bits, shifted up by `shift`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Field {
+    /// Index of the column in the caller's list.
+    pub(crate) column: usize,
+    pub(crate) key_type: KeyType,
+    pub(crate) shift: u32,
+    pub(crate) nullable: bool,
+    pub(crate) part: Part,
+    pub(crate) how: ColumnOrder,
+}
+
+impl Field {
+    /// The bits the field takes in its word.
+    fn width(&self) -> u32 {
+        let value = 8 * self.key_type.size() as u32;
+        match self.part {
+            Part::Whole => value + self.nullable as u32,
+            Part::Flag => 1,
+            Part::Value => value,
+        }
+    }
+}
+
+/// Columns packed into one radix key of 32 or 64 bits, the first field the most significant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Word {
+    pub(crate) wide: bool,
+    pub(crate) fields: Vec<Field>,
+}
+
+/// Packs the columns, most significant first, into words of at most 64 bits (a word whose fields
+/// take 32 bits or fewer is a 32-bit key, with half the radix passes). `columns` gives each
+/// column's key type, whether it has nulls, and its order.
+pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)]) -> Vec<Word> {
+    let fields = columns.iter().enumerate().flat_map(|(column, &(key_type, nullable, how))| {
+        let field = |part| Field { column, key_type, shift: 0, nullable, part, how };
+        let split = nullable && key_type.size() == 8;
+        match split {
+            true => vec![field(Part::Flag), field(Part::Value)],
+            false => vec![field(Part::Whole)],
+        }
+    });
+    let mut words: Vec<Vec<Field>> = Vec::new();
+    let mut used = 0;
+    for f in fields {
+        if words.is_empty() || used + f.width() > 64 {
+            words.push(Vec::new());
+            used = 0;
+        }
+        used += f.width();
+        words.last_mut().expect("pushed above").push(f);
+    }
+    words
+        .into_iter()
+        .map(|mut fields| {
+            let total: u32 = fields.iter().map(Field::width).sum();
+            let mut below = total;
+            for f in fields.iter_mut() {
+                below -= f.width();
+                f.shift = below;
+            }
+            Word { wide: total > 32, fields }
+        })
+        .collect()
+}
+
+impl Field {
+    /// The field's bits for one row (`raw`: the key's bits, zero-extended; `null`: the row's
+    /// flag), already shifted into place.
+    #[inline]
+    pub(crate) fn bits(&self, raw: u64, null: bool) -> u64 {
+        let width = 8 * self.key_type.size() as u32;
+        let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let last = u64::from(self.how.nulls == NullPlacement::Last);
+        // Nulls carry no value bits: all of them tie, and keep their input order.
+        let null = self.nullable && null;
+        let field = match self.part {
+            Part::Flag => {
+                if null {
+                    last
+                } else {
+                    last ^ 1
+                }
+            }
+            Part::Value if null => 0,
+            Part::Value => self.value(raw, width, mask),
+            Part::Whole if !self.nullable => self.value(raw, width, mask),
+            Part::Whole if null => last << width,
+            Part::Whole => ((last ^ 1) << width) | self.value(raw, width, mask),
+        };
+        field << self.shift
+    }
+
+    /// The key's ordered bits, reversed when descending, NaN placed.
+    #[inline]
+    fn value(&self, raw: u64, width: u32, mask: u64) -> u64 {
+        let mut v = ordered(self.key_type, raw);
+        let nan_at = self.how.nan_at();
+        let nan = nan_at != NanAt::Bits && is_nan(self.key_type, raw);
+        if nan_at != NanAt::Bits && is_float(self.key_type) && v == neg_zero(width) {
+            v = neg_zero(width) + 1;
+        }
+        if self.how.descending() {
+            v = !v & mask;
+        }
+        if nan {
+            v = if nan_at == NanAt::Last { mask } else { 0 };
+        }
+        v
+    }
+}
+
+pub(crate) fn is_float(t: KeyType) -> bool {
+    matches!(t, KeyType::F32 | KeyType::F64)
+}
+
+/// The ordered bits of `-0.0` at `width` bits; `+0.0`'s are the next value.
+fn neg_zero(width: u32) -> u64 {
+    (1u64 << (width - 1)) - 1
+}
+
+/// The key's ordered bits (as `gpusort_cpu::SortKey::to_ordered_bits`) from its raw bits.
+#[inline]
+fn ordered(t: KeyType, raw: u64) -> u64 {
+    let width = 8 * t.size() as u32;
+    let sign = 1u64 << (width - 1);
+    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+    match t {
+        KeyType::I8 | KeyType::I16 | KeyType::I32 | KeyType::I64 => raw ^ sign,
+        KeyType::F32 | KeyType::F64 if raw & sign != 0 => !raw & mask,
+        KeyType::F32 | KeyType::F64 => raw | sign,
+        _ => raw,
+    }
+}
+
+#[inline]
+fn is_nan(t: KeyType, raw: u64) -> bool {
+    match t {
+        KeyType::F32 => f32::from_bits(raw as u32).is_nan(),
+        KeyType::F64 => f64::from_bits(raw).is_nan(),
+        _ => false,
+    }
+}
+
+/// A key's bits, zero-extended, as `Field::bits` takes them.
+pub(crate) trait RawBits: Copy {
+    fn raw(self) -> u64;
+}
+
+macro_rules! raw_bits {
+    ($($t:ty => $u:ty),*) => {$(
+        impl RawBits for $t {
+            #[inline]
+            fn raw(self) -> u64 {
+                self as $u as u64
+            }
+        }
+    )*};
+}
+raw_bits!(u8 => u8, i8 => u8, u16 => u16, i16 => u16, u32 => u32, i32 => u32, u64 => u64, i64 => u64);
+
+impl RawBits for f32 {
+    #[inline]
+    fn raw(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl RawBits for f64 {
+    #[inline]
+    fn raw(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! Lexsort on the device, one pipeline for host and device callers: the columns lie on the device
+//! (uploaded at their own widths for host callers), each radix word of the plan (`columns.rs`) is
+//! packed there through the permutation so far (`columns::pack`) and sorted with it as split pairs,
+//! least significant word first; the permutation is widened for 64-bit indices, and a host caller
+//! gets only it back, downloaded straight into its output.
+//!
+//! On failure a host output holds its earlier contents or the complete result, as an argsort's
+//! (`argsort::download_positions`): a download that fails after writing part of it is completed by
+//! the CPU backend from the columns, which are never written.
+
+use std::any::Any;
+use std::mem::size_of;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
+
+use super::argsort::{download_positions, DevicePosition};
+use super::columns::{self, PackWord, Source};
+use super::device::Gpu;
+use super::dispatch::DeviceSort;
+use super::hostdata::ReadOnly;
+use super::pinned::{page_locked, Pinned};
+use super::positions;
+use super::radix::RadixKey;
+use super::staging::Plain;
+use super::transfer::{begin, chunks, device_buffer, driver, finish, lease_bytes, upload};
+use super::{inplace, split_need, CudaBackend};
+use crate::backend::with_view;
+use crate::columns::{plan, Word};
+use crate::hooks::{self, Step};
+use crate::{Algorithm, Column, Order, SortError};
+
+/// Device bytes a lexsort of `n` rows needs beside its columns: the permutation, the widest word's
+/// split-pairs sort, and the widened positions.
+pub(crate) fn need_bytes<P>(n: usize) -> usize {
+    let wide = if size_of::<P>() > 4 { size_of::<P>() } else { 0 };
+    split_need::<u64>(n).1.saturating_add(n.saturating_mul(4 + wide))
+}
+
+/// The permutation that sorts the rows of `sources` (the first the most significant; `n` rows
+/// each) into `out`, queued on `stream`. `order` is the sorter's (a descending sorter reverses
+/// every column).
+pub(crate) fn device<P: DevicePosition>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    sources: &[Source],
+    order: Order,
+    out: &mut CudaSlice<P>,
+) -> Result<(), SortError> {
+    let n = out.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let shapes: Vec<_> = sources.iter().map(|s| (s.key_type, s.nulls != 0, s.how.under(order))).collect();
+    let words = plan(&shapes);
+    let sort = DeviceSort { gpu, order: Order::Ascending, algorithm: Algorithm::Radix };
+    // 32-bit indices are the permutation itself; 64-bit ones are widened from it.
+    match (out as &mut dyn Any).downcast_mut::<CudaSlice<u32>>() {
+        Some(perm) => sort_words(&sort, stream, sources, &words, perm),
+        None => {
+            let mut perm = device_buffer::<u32>(stream, n)?;
+            sort_words(&sort, stream, sources, &words, &mut perm)?;
+            P::widen_from(gpu, stream, &perm, out)
+        }
+    }
+}
+
+/// The LSD passes: one stable split-pairs sort of (word, position) per word, the last word first.
+fn sort_words(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    sources: &[Source],
+    words: &[Word],
+    perm: &mut CudaSlice<u32>,
+) -> Result<(), SortError> {
+    for (i, word) in words.iter().rev().enumerate() {
+        match word.wide {
+            true => sort_word::<u64>(sort, stream, sources, word, i == 0, perm)?,
+            false => sort_word::<u32>(sort, stream, sources, word, i == 0, perm)?,
+        }
+    }
+    Ok(())
+}
+
+fn sort_word<W: PackWord + RadixKey + ValidAsZeroBits>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    sources: &[Source],
+    word: &Word,
+    first: bool,
+    perm: &mut CudaSlice<u32>,
+) -> Result<(), SortError> {
+    let mut keys = device_buffer::<W>(stream, perm.len())?;
+    columns::pack(sort.gpu, stream, sources, word, (!first).then_some(&*perm), &mut keys)?;
+    if first {
+        positions::iota(sort.gpu, stream, perm)?;
+    }
+    hooks::hit(Step::Sort)?;
+    sort.run_pairs(stream, &mut keys, perm)
+}
+
+/// A column (or null mask) uploaded for the sort: the buffer, kept until the sort is queued, and
+/// its address.
+type Uploaded = (Box<dyn Any>, cudarc::driver::sys::CUdeviceptr);
+
+/// `items` on the device: read in place by the copy engine when page-locked, else staged through
+/// `ring`.
+fn up<T: Plain + DeviceRepr>(stream: &Arc<CudaStream>, items: &[T], ring: &mut Pinned) -> Result<Uploaded, SortError> {
+    let n = items.len();
+    let c = chunks::<T>(n);
+    let mut dev = device_buffer::<T>(stream, n)?;
+    let bytes = size_of_val(items);
+    if inplace::pays(bytes) && page_locked(items) {
+        hooks::in_place();
+        for (a, b) in inplace::spans(n, c.chunk) {
+            hooks::hit(Step::Upload)?;
+            stream
+                .memcpy_htod(&items[a..b], &mut dev.slice_mut(a..b))
+                .map_err(driver("copy to device", (b - a) * size_of::<T>()))?;
+        }
+    } else {
+        upload(stream, &ReadOnly(items), 0, ring.view::<T>(0, c.ring), &mut dev, c.chunk)?;
+        // The next column is staged in the same ring: its last copies must have read it first.
+        stream.synchronize().map_err(driver("copy to device", bytes))?;
+    }
+    // Everything that reads the buffer is queued on `stream`: the guard's event adds nothing.
+    let ptr = dev.device_ptr(stream).0;
+    Ok((Box::new(dev), ptr))
+}
+
+/// Ring bytes the uploads of `columns` and the download of `n` positions of `P` take.
+fn ring_bytes<P>(columns: &[Column<'_>], n: usize) -> usize {
+    let of = |size: usize| chunks::<u8>(n.saturating_mul(size)).ring;
+    let keys = columns.iter().map(|c| of(c.key_type().size())).max().unwrap_or(0);
+    keys.max(of(size_of::<P>())).max(chunks::<u8>(n).ring)
+}
+
+impl CudaBackend {
+    /// Lexsort of host columns: one round trip where the columns and the sort fit the device
+    /// budget, else on the CPU backend (whose scratch is host memory).
+    pub(crate) fn lexsort_host<P: DevicePosition>(
+        &self,
+        columns: &[Column<'_>],
+        out: &mut [P],
+        order: Order,
+    ) -> Result<(), SortError> {
+        let n = out.len();
+        let column_bytes: usize =
+            columns.iter().map(|c| n.saturating_mul(c.key_type().size() + c.nulls.map_or(0, |_| 1))).sum();
+        let need = need_bytes::<P>(n).saturating_add(column_bytes);
+        let cpu = |out: &mut [P]| {
+            crate::columns::cpu::lexsort(columns, out, order)
+                .map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU lexsort", bytes: e.bytes })
+        };
+        if self.budget(need)?.is_some_and(|limit| need > limit) {
+            return cpu(out);
+        }
+        let stream = begin(&self.gpu)?;
+        let (mut lease, _) = lease_bytes(&self.gpu, 0, ring_bytes::<P>(columns, n))?;
+        let (_, ring) = lease.held_and_pinned_ring::<u8>(0);
+        let mut written = 0;
+        let result = (|| {
+            let mut kept = Vec::with_capacity(2 * columns.len());
+            let mut sources = Vec::with_capacity(columns.len());
+            for c in columns {
+                let (keys, kp) = with_view!(c.keys, k => up(&stream, k, ring))?;
+                kept.push(keys);
+                let nulls = match c.nulls {
+                    Some(m) => {
+                        let (m, mp) = up(&stream, m, ring)?;
+                        kept.push(m);
+                        mp
+                    }
+                    None => 0,
+                };
+                sources.push(Source { keys: kp, key_type: c.key_type(), nulls, how: c.how });
+            }
+            let mut dout = device_buffer::<P>(&stream, n)?;
+            device(&self.gpu, &stream, &sources, order, &mut dout)?;
+            drop(kept);
+            download_positions(&stream, &dout, out, ring, &mut written)
+        })();
+        let result = finish(&stream, result);
+        if result.is_err() && written > 0 {
+            let _ = cpu(out);
+        }
+        result
+    }
+}
