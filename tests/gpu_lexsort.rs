@@ -41,7 +41,7 @@ impl Table {
             i16s: col(6).into_iter().map(<i16 as TestKey>::from_bits).collect(),
             d: col(7).into_iter().map(<f64 as TestKey>::from_bits).collect(),
             u16s: col(8).into_iter().map(<u16 as TestKey>::from_bits).collect(),
-            nulls: (0..n).map(|_| r.next() % 4 == 0).collect(),
+            nulls: (0..n).map(|_| r.next().is_multiple_of(4)).collect(),
         }
     }
 

@@ -199,12 +199,12 @@ fn column(
     if is_float(ty) && pattern != Pattern::AllEqual {
         for x in raw.iter_mut() {
             let roll = r.next();
-            if roll % 4 == 0 {
+            if roll.is_multiple_of(4) {
                 *x = float_special(ty, roll >> 8);
             }
         }
     }
-    let nulls = how.2.map(|at| ((0..n).map(|_| r.next() % 5 == 0).collect(), at));
+    let nulls = how.2.map(|at| ((0..n).map(|_| r.next().is_multiple_of(5)).collect(), at));
     TestColumn { ty, raw, order: how.0, floats: how.1, nulls }
 }
 
