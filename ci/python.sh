@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The Python package (issue 18), in three modes:
 #
-#   ci/python.sh                    CI: a venv with maturin, numpy, pytest, dask, pandas and
-#                                   pyarrow from PyPI; the package built the way users build it
-#                                   (pip install ./python, dev profile here) and the pytest suite
-#                                   run against it.
+#   ci/python.sh                    CI: a venv with maturin, numpy, pytest, dask, pandas,
+#                                   pyarrow and ml_dtypes from PyPI; the package built the way
+#                                   users build it (pip install ./python, dev profile here) and
+#                                   the pytest suite run against it.
 #   ci/python.sh wheel DIR          the release wheel (abi3, manylinux) into DIR, with the pytest
 #                                   wheels the GPU machine (no network) needs beside it.
 #   ci/python.sh gpu-test DIR [OUT] on the GPU machine (Python 3.12 with torch, cupy, numpy; no
@@ -31,11 +31,12 @@ venv_with_tools() {
 
 ci() {
     local venv="$CARGO_TARGET_DIR/python-ci/venv"
-    step "venv ($venv): $(python3 --version), maturin, numpy, pytest; dask, pandas, pyarrow for gpusort.dask, .pandas, .arrow"
+    step "venv ($venv): $(python3 --version), maturin, numpy, pytest; dask, pandas, pyarrow for gpusort.dask, .pandas, .arrow; ml_dtypes"
     venv_with_tools "$venv"
     # The package's `dask`, `pandas` and `arrow` extras (python/pyproject.toml), installed beside
     # it: the install below takes no dependencies. Their tests skip where a library is missing.
-    "$venv/bin/python" -m pip install -q "dask[dataframe,distributed]>=2025.1" "pandas>=2.0" "pyarrow>=14"
+    # ml_dtypes gives NumPy its bfloat16 dtype, which the bfloat16 tests of NumPy arrays need.
+    "$venv/bin/python" -m pip install -q "dask[dataframe,distributed]>=2025.1" "pandas>=2.0" "pyarrow>=14" "ml_dtypes>=0.4"
     step "pip install ./python (dev profile: the CPU sorts are tested, not timed)"
     # No build isolation: maturin is in the venv already (the backend runs it from PATH), and the
     # build reuses target/. Unoptimised: at opt-level 1 the build took 5.3 minutes against 1.8

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Writes gpusort's benchmark report from the measurements of one run (Python 3 standard library only).
 
-    ci/report.py render DATA.jsonl --out DIR [--cpu] [--shapes-extra SHAPES.jsonl]
+    ci/report.py render DATA.jsonl --out DIR [--cpu] [--shapes-extra SHAPES.jsonl] [--python-bench PY.json]
         GPU report: DIR/docs/BENCHMARKS.md, DIR/docs/bench.svg, DIR/docs/bench-headline.md
         (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
         --shapes-extra: a shapes-only run's data (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY=1),
-        whose other sizes join the table of radix shapes against CUB
+        whose other sizes join the table of radix shapes against CUB. --python-bench: the JSON of
+        python/bench/bench.py (ci/python.sh gpu-test's python-bench.json), whose lexsort, pandas,
+        torch and CuPy rows join the lexsort section
+    ci/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
+        DIR/docs/BENCHMARKS-lexsort.md (--flat: DIR/BENCHMARKS-lexsort.md): the lexsort section
+        alone, from either input or none (what is missing is marked not measured)
     ci/report.py shapes DATA.jsonl
         prints that table for a shapes-only run's data
     ci/report.py torch --random N,N,... --patterns N,N,...
@@ -31,7 +36,8 @@ and writes files.
 # report_machine (the machine section), report_gpu (BENCHMARKS.md), report_host (its host and
 # out-of-core tables), report_cpu (the CPU tables, BENCHMARKS-cpu.md), report_svg (the chart),
 # report_segments (segmented sorts beside CUB's), report_topk (top-k beside torch.topk),
-# report_torch (the torch columns and PyTorch's round trip); this file is the command line.
+# report_argsort and report_lexsort (their sections), report_torch (the torch columns and
+# PyTorch's round trip); this file is the command line.
 
 import argparse
 import os
@@ -39,8 +45,9 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout for the modules below
 from report_cpu import cpu_report  # noqa: E402
-from report_data import Data, load_reference  # noqa: E402
+from report_data import Data, load_python_bench, load_reference  # noqa: E402
 from report_gpu import gpu_report, headline  # noqa: E402
+from report_lexsort import document as lexsort_document  # noqa: E402
 from report_shapes import shapes_section  # noqa: E402
 from report_svg import svg_chart  # noqa: E402
 from report_torch import torch_bench, torch_host  # noqa: E402
@@ -53,10 +60,19 @@ def write(path, text):
     print(f"wrote {path}")
 
 
+def python_bench(path):
+    """python/bench/bench.py's figures, or None (with a warning when a path named no file)."""
+    found = load_python_bench(path)
+    if path and found is None:
+        print(f"--python-bench {path}: no such file; the Python rows are marked not measured", file=sys.stderr)
+    return found
+
+
 def render(args):
     data = Data(args.data)
     if args.shapes_extra:
         data.shapes_extra = Data(args.shapes_extra)
+    data.python_bench = python_bench(args.python_bench)
     docs = args.out if args.flat else os.path.join(args.out, "docs")
     if args.cpu:
         write(os.path.join(docs, "BENCHMARKS-cpu.md"), cpu_report(data))
@@ -71,6 +87,16 @@ def render(args):
         write(os.path.join(docs, "bench.svg"), svg)
     if data.sizes("random"):
         write(os.path.join(docs, "bench-headline.md"), headline(data, ref))
+    return 0
+
+
+def lexsort(args):
+    if args.data and not os.path.exists(args.data):
+        print(f"{args.data}: no such file; the Rust rows are marked not measured", file=sys.stderr)
+    data = Data(args.data if args.data and os.path.exists(args.data) else None)
+    data.python_bench = python_bench(args.python_bench)
+    docs = args.out if args.flat else os.path.join(args.out, "docs")
+    write(os.path.join(docs, "BENCHMARKS-lexsort.md"), lexsort_document(data))
     return 0
 
 
@@ -108,6 +134,12 @@ def main():
     r.add_argument("--cpu", action="store_true")
     r.add_argument("--flat", action="store_true")
     r.add_argument("--shapes-extra")
+    r.add_argument("--python-bench")
+    lx = sub.add_parser("lexsort")
+    lx.add_argument("data", nargs="?")
+    lx.add_argument("--out", default=".")
+    lx.add_argument("--flat", action="store_true")
+    lx.add_argument("--python-bench")
     s = sub.add_parser("shapes")
     s.add_argument("data")
     t = sub.add_parser("torch")
@@ -122,8 +154,8 @@ def main():
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
-    commands = {"render": render, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host, "plan": plan,
-                "compare": compare}
+    commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
+                "plan": plan, "compare": compare}
     return commands[args.cmd](args)
 
 

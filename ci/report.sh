@@ -31,6 +31,9 @@
 #                         on an H200); writes raw.jsonl and prints the table, no report
 #   GPUSORT_REPORT_SHAPES_EXTRA  a shapes-only run's raw.jsonl: its other sizes join this report's
 #                         table of radix shapes against CUB, marked as a second run
+#   GPUSORT_REPORT_PYTHON_BENCH  python/bench/bench.py's JSON (ci/python.sh gpu-test's
+#                         python-bench.json): its lexsort, pandas, torch and CuPy rows join the
+#                         lexsort section (`ci/report.py lexsort` renders that section alone)
 #   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups; of CUB and torch only the
 #                         segmented sorts and torch.topk, beside the host tables' segments and top-k
 #                         rows: two to three minutes); =0 leaves them out; their sizes and budgets:
@@ -255,6 +258,7 @@ fi
 step "report"
 flags=(); [[ $mode == cpu ]] && flags+=(--cpu); [[ "${GPUSORT_REPORT_FLAT:-0}" == 1 ]] && flags+=(--flat)
 [[ -n "${GPUSORT_REPORT_SHAPES_EXTRA:-}" ]] && flags+=(--shapes-extra "$GPUSORT_REPORT_SHAPES_EXTRA")
+[[ $mode == gpu && -n "${GPUSORT_REPORT_PYTHON_BENCH:-}" ]] && flags+=(--python-bench "$GPUSORT_REPORT_PYTHON_BENCH")
 python3 ci/report.py render "$data" --out "$out" "${flags[@]}" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 step "done"

@@ -1,5 +1,6 @@
-"""The measurements of one report run, read from the JSON lines of ci/report.sh's raw.jsonl, and
-the quoted reference figures (ci/report/reference.json)."""
+"""The measurements of one report run, read from the JSON lines of ci/report.sh's raw.jsonl, the
+figures of python/bench/bench.py (its JSON), and the quoted reference figures
+(ci/report/reference.json)."""
 
 import json
 import os
@@ -29,6 +30,9 @@ class Data:
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
         self.shapes_extra = None  # a shapes-only run's Data (report_shapes), set by the caller
+        self.python_bench = None  # python/bench/bench.py's figures (load_python_bench), set by the caller
+        if path is None:  # no run: every section says what it lacks
+            return
         with open(path, encoding="utf-8") as f:
             for line in f:
                 line = line.strip()
@@ -101,6 +105,15 @@ class Data:
         if not recs:
             return None
         return max(r["n"] for r in recs), sorted({r["k"] for r in recs})
+
+
+def load_python_bench(path):
+    """The figures python/bench/bench.py wrote (its --out JSON: describe, version, rows), or None
+    when the file is absent."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def load_reference():

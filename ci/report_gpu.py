@@ -1,9 +1,10 @@
 """The GPU report, BENCHMARKS.md: headline, device-resident tables per pattern, host to host, the
-host tables (report_host), segmented sorts (report_segments), top-k (report_topk), out of core
-(report_host), CPU rows, method and sources."""
+host tables (report_host), argsort (report_argsort), lexsort (report_lexsort), segmented sorts
+(report_segments), top-k (report_topk), out of core (report_host), CPU rows, method and sources."""
 
 import report_argsort
 import report_host
+import report_lexsort
 import report_segments
 import report_shapes
 import report_topk
@@ -192,6 +193,7 @@ def gpu_report(data, ref):
         out.append(host_table(data) + "\n")
     out += report_host.sections(data)
     out += report_argsort.sections(data)
+    out += report_lexsort.sections(data)
     out += report_segments.sections(data)
     out += report_topk.sections(data)
     out += report_host.out_of_core_section(data)

@@ -2,6 +2,7 @@
 
 use crate::tuning::JobShape;
 use crate::{Algorithm, Column, Kvp, Order, SortError};
+use half::{bf16, f16};
 
 macro_rules! key_slices {
     ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
@@ -61,13 +62,15 @@ macro_rules! key_slices {
 }
 crate::key_types!(key_slices! {});
 
-/// A type of the key list, taken back out of a `KeySlice`.
+/// A type of the key list, taken back out of a `KeySlice` (by the CUDA backend's top-k).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) trait KeyItem: Sized {
     /// The typed slice, if `slice` holds keys of this type.
     fn of_slice(slice: KeySlice<'_>) -> Option<&mut [Self]>;
 }
 
 /// `slice` as keys of the type of `_like`: a second slice of the same job (a top-k's output).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn same_type<'a, T: KeyItem>(_like: &[T], slice: KeySlice<'a>) -> Option<&'a mut [T]> {
     T::of_slice(slice)
 }

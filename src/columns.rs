@@ -307,7 +307,7 @@ impl Field {
 }
 
 pub(crate) fn is_float(t: KeyType) -> bool {
-    matches!(t, KeyType::F32 | KeyType::F64)
+    t.is_float()
 }
 
 /// The ordered bits of `-0.0` at `width` bits; `+0.0`'s are the next value.
@@ -323,8 +323,8 @@ fn ordered(t: KeyType, raw: u64) -> u64 {
     let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
     match t {
         KeyType::I8 | KeyType::I16 | KeyType::I32 | KeyType::I64 => raw ^ sign,
-        KeyType::F32 | KeyType::F64 if raw & sign != 0 => !raw & mask,
-        KeyType::F32 | KeyType::F64 => raw | sign,
+        _ if is_float(t) && raw & sign != 0 => !raw & mask,
+        _ if is_float(t) => raw | sign,
         _ => raw,
     }
 }
@@ -332,9 +332,21 @@ fn ordered(t: KeyType, raw: u64) -> u64 {
 #[inline]
 fn is_nan(t: KeyType, raw: u64) -> bool {
     match t {
-        KeyType::F32 => f32::from_bits(raw as u32).is_nan(),
-        KeyType::F64 => f64::from_bits(raw).is_nan(),
+        _ if is_float(t) => {
+            let sign = 1u64 << (8 * t.size() - 1);
+            raw & (sign - 1) > infinity(t)
+        }
         _ => false,
+    }
+}
+
+/// The raw bits of `+inf` of the float key type `t`.
+pub(crate) fn infinity(t: KeyType) -> u64 {
+    match t {
+        KeyType::F16 => 0x7c00,
+        KeyType::BF16 => 0x7f80,
+        KeyType::F32 => 0x7f80_0000,
+        _ => 0x7ff0_0000_0000_0000,
     }
 }
 
@@ -356,6 +368,20 @@ macro_rules! raw_bits {
 raw_bits!(u8 => u8, i8 => u8, u16 => u16, i16 => u16, u32 => u32, i32 => u32, u64 => u64, i64 => u64);
 
 impl RawBits for f32 {
+    #[inline]
+    fn raw(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl RawBits for half::f16 {
+    #[inline]
+    fn raw(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl RawBits for half::bf16 {
     #[inline]
     fn raw(self) -> u64 {
         self.to_bits() as u64

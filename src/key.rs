@@ -1,9 +1,10 @@
 //! The key types gpusort sorts (the list in `key_types.rs`): `u32`, `i32`, `f32` (in
-//! `f32::total_cmp` order), `u64`, `i64` and `f64` (in `f64::total_cmp` order), and the small
-//! integers `u16`, `i16`, `u8` and `i8`.
+//! `f32::total_cmp` order), `u64`, `i64` and `f64` (in `f64::total_cmp` order), the small
+//! integers `u16`, `i16`, `u8` and `i8`, and the half-precision floats `f16` and `bf16`.
 
 use crate::backend::{KeySlice, KeyView};
 use crate::KeyType;
+use half::{bf16, f16};
 
 mod sealed {
     pub trait Sealed {}
@@ -14,11 +15,13 @@ mod sealed {
 /// Floats sort as [`f32::total_cmp`] and [`f64::total_cmp`] order them:
 /// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
 ///
-/// The small integer keys (`u16`, `i16`, `u8`, `i8`) sort as 32-bit keys do: on the GPU they
-/// travel as their 32-bit ordered bits (widened while staged, narrowed when they come back), and
-/// the radix sorts skip the digit passes above the key's own bytes (two passes for 16-bit keys,
-/// one for 8-bit keys). Keys already on the device ([`Sorter::top_k_device`](crate::Sorter),
-/// the segmented and multi-device sorts) are `Unsupported` for them.
+/// The half-precision floats [`f16`](crate::f16) and [`bf16`](crate::bf16) sort in the same
+/// total order, on their 16 bits.
+///
+/// The 8- and 16-bit keys sort as 32-bit keys do: on the GPU they travel at their own width and
+/// are sorted there as their 32-bit ordered bits, and the radix sorts skip the digit passes
+/// above the key's own bytes (two passes for 16-bit keys, one for 8-bit keys). The sorts spread
+/// over several devices take 32- and 64-bit keys only.
 ///
 /// ```
 /// use gpusort::Sorter;

@@ -12,8 +12,8 @@
 /// - `Word`: 32-bit unsigned keys, which every kernel takes as they are;
 /// - `Mapped`: 32-bit keys the radix kernels take as they are (their order flags flip the sign
 ///   or float bits) and the sorting networks as their ordered bits;
-/// - `Small`: 8- and 16-bit keys, which travel as 32-bit ordered bits and sort in the digit
-///   passes their width needs; device-resident data of this class is `Unsupported`;
+/// - `Small`: 8- and 16-bit keys (integers and half-precision floats), which travel as 32-bit
+///   ordered bits and sort in the digit passes their width needs;
 /// - `Wide`: 64-bit keys, for the radix kernels only.
 #[doc(hidden)]
 #[macro_export]
@@ -31,9 +31,13 @@ macro_rules! key_types {
             i16, I16, "int16_t", "int16", Small;
             u8, U8, "uint8_t", "uint8", Small;
             i8, I8, "int8_t", "int8", Small;
+            f16, F16, "uint16_t", "float16", Small;
+            bf16, BF16, "uint16_t", "bfloat16", Small;
         }
     };
 }
+
+use half::{bf16, f16};
 
 macro_rules! key_type_enum {
     ({} $($t:ident, $v:ident, $c:literal, $np:literal, $class:ident;)*) => {
@@ -81,8 +85,8 @@ macro_rules! key_type_enum {
                 }
             }
 
-            /// Whether device-resident arrays of this type sort on the GPU (the classes other
-            /// than `Small`); the host sorts take every type.
+            /// Whether device-resident arrays of this type sort on the GPU: every type of the
+            /// list does (small keys as their 32-bit ordered bits, made on the device).
             pub const fn sorts_on_device(self) -> bool {
                 match self {
                     $(KeyType::$v => $crate::key_types::device_class(stringify!($class)),)*
@@ -104,10 +108,25 @@ macro_rules! key_type_enum {
 }
 key_types!(key_type_enum! {});
 
+impl KeyType {
+    /// Whether the keys are floating-point numbers (`f32`, `f64`, `f16`, `bf16`), which
+    /// [`FloatOrder`](crate::FloatOrder) applies to.
+    pub const fn is_float(self) -> bool {
+        matches!(self, KeyType::F32 | KeyType::F64 | KeyType::F16 | KeyType::BF16)
+    }
+}
+
+/// The key list's types by the names it gives them, for macros that expand it elsewhere.
+#[doc(hidden)]
+pub mod types {
+    pub use core::primitive::{f32, f64, i16, i32, i64, i8, u16, u32, u64, u8};
+    pub use half::{bf16, f16};
+}
+
 /// Whether a class of the list sorts device-resident data (see `key_types!`).
 #[doc(hidden)]
 pub const fn device_class(class: &str) -> bool {
-    !matches!(class.as_bytes(), b"Small")
+    matches!(class.as_bytes(), b"Word" | b"Mapped" | b"Wide" | b"Small")
 }
 
 /// Evaluates `$body` with the type alias `$K` naming the Rust type of the [`KeyType`] `$key_type`:
@@ -127,7 +146,7 @@ macro_rules! __with_key_type_arms {
         match $key_type {
             $(
                 $crate::KeyType::$v => {
-                    type $K = $t;
+                    type $K = $crate::__key_types::$t;
                     $body
                 }
             )*
@@ -155,8 +174,9 @@ mod tests {
     }
 
     #[test]
-    fn small_keys_are_the_ones_the_device_sorts_refuse() {
-        let host_only: Vec<_> = KeyType::ALL.iter().filter(|k| !k.sorts_on_device()).map(|k| k.name()).collect();
-        assert_eq!(host_only, ["u16", "i16", "u8", "i8"]);
+    fn every_key_type_sorts_on_the_device() {
+        assert!(KeyType::ALL.iter().all(|k| k.sorts_on_device()));
+        let floats: Vec<_> = KeyType::ALL.iter().filter(|k| k.is_float()).map(|k| k.name()).collect();
+        assert_eq!(floats, ["f32", "f64", "f16", "bf16"]);
     }
 }

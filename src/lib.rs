@@ -94,10 +94,14 @@ pub use columns::{Column, FloatOrder, NullPlacement};
 pub use columns::{DeviceColumn, ForeignColumn};
 pub use error::SortError;
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
+/// The half-precision key types (`f16` and `bf16` from the `half` crate).
+pub use half::{bf16, f16};
 pub use key::Key;
+#[doc(hidden)]
+pub use key_types::types as __key_types;
 pub use key_types::KeyType;
 pub use kvp::Kvp;
-pub use sorter::{ArgIndex, Sorter, TopK};
+pub use sorter::{ArgIndex, RecordKey, Sorter, TopK};
 #[cfg(feature = "cuda")]
 pub use sorter::{DeviceShare, DeviceTopK};
 pub use tuning::JobShape;

@@ -9,7 +9,7 @@ mod common;
 use std::cmp::Ordering;
 
 use common::*;
-use gpusort::{Column, FloatOrder, KeyType, NullPlacement, Order, Sorter};
+use gpusort::{bf16, f16, Column, FloatOrder, KeyType, NullPlacement, Order, Sorter};
 
 /// A column under test: raw bits of `ty` (zero-extended), its order, float order and nulls.
 #[derive(Clone, Debug)]
@@ -33,6 +33,8 @@ enum Keys {
     U64(Vec<u64>),
     I64(Vec<i64>),
     F64(Vec<f64>),
+    F16(Vec<f16>),
+    BF16(Vec<bf16>),
 }
 
 impl Keys {
@@ -48,6 +50,8 @@ impl Keys {
             KeyType::U64 => Keys::U64(raw.to_vec()),
             KeyType::I64 => Keys::I64(raw.iter().map(|&b| b as i64).collect()),
             KeyType::F64 => Keys::F64(raw.iter().map(|&b| f64::from_bits(b)).collect()),
+            KeyType::F16 => Keys::F16(raw.iter().map(|&b| f16::from_bits(b as u16)).collect()),
+            KeyType::BF16 => Keys::BF16(raw.iter().map(|&b| bf16::from_bits(b as u16)).collect()),
             other => panic!("no test keys for {other:?}"),
         }
     }
@@ -64,6 +68,8 @@ impl Keys {
             Keys::U64(k) => Column::new(k),
             Keys::I64(k) => Column::new(k),
             Keys::F64(k) => Column::new(k),
+            Keys::F16(k) => Column::new(k),
+            Keys::BF16(k) => Column::new(k),
         }
     }
 }
@@ -73,15 +79,31 @@ fn width(ty: KeyType) -> u32 {
 }
 
 fn is_float(ty: KeyType) -> bool {
-    matches!(ty, KeyType::F32 | KeyType::F64)
+    matches!(ty, KeyType::F32 | KeyType::F64 | KeyType::F16 | KeyType::BF16)
+}
+
+/// A half-precision key's exact value as `f32` (the oracle compares those).
+fn half(ty: KeyType, raw: u64) -> f32 {
+    match ty {
+        KeyType::F16 => f16::from_bits(raw as u16).to_f32(),
+        _ => bf16::from_bits(raw as u16).to_f32(),
+    }
 }
 
 fn is_nan(ty: KeyType, raw: u64) -> bool {
     match ty {
         KeyType::F32 => f32::from_bits(raw as u32).is_nan(),
         KeyType::F64 => f64::from_bits(raw).is_nan(),
+        KeyType::F16 | KeyType::BF16 => half(ty, raw).is_nan(),
         _ => false,
     }
+}
+
+/// IEEE total order of 16-bit float bits, written apart from the library: by sign, then by
+/// magnitude bits (reversed for negatives).
+fn half_total(a: u64, b: u64) -> Ordering {
+    let key = |x: u64| if x & 0x8000 != 0 { -((x & 0x7fff) as i64) - 1 } else { x as i64 };
+    key(a).cmp(&key(b))
 }
 
 /// `a` against `b` as `ty` keys in `floats` order, ascending, NaNs aside (the caller places them).
@@ -90,6 +112,8 @@ fn compare_values(ty: KeyType, floats: FloatOrder, a: u64, b: u64) -> Ordering {
     match ty {
         KeyType::F32 if floats == FloatOrder::Total => f32::from_bits(a as u32).total_cmp(&f32::from_bits(b as u32)),
         KeyType::F64 if floats == FloatOrder::Total => f64::from_bits(a).total_cmp(&f64::from_bits(b)),
+        KeyType::F16 | KeyType::BF16 if floats == FloatOrder::Total => half_total(a, b),
+        KeyType::F16 | KeyType::BF16 => half(ty, a).partial_cmp(&half(ty, b)).expect("no NaN"),
         // partial_cmp says -0.0 == +0.0; NaNs never come here.
         KeyType::F32 => f32::from_bits(a as u32).partial_cmp(&f32::from_bits(b as u32)).expect("no NaN"),
         KeyType::F64 => f64::from_bits(a).partial_cmp(&f64::from_bits(b)).expect("no NaN"),
@@ -146,6 +170,12 @@ fn oracle(columns: &[TestColumn], n: usize) -> Vec<u32> {
 /// both signs, infinities, and a few ordinary values (repeated, so ties are common).
 fn float_special(ty: KeyType, pick: u64) -> u64 {
     match ty {
+        KeyType::F16 | KeyType::BF16 => {
+            let f16s = [0x7e00, 0x7c01, 0xfe00, 0x7e01, 0x8000, 0, 0x7c00, 0xfc00, 0x0001, 0x8001, 0x3e00, 0xbe00];
+            let bf16s = [0x7fc0, 0x7f81, 0xffc0, 0x7fc1, 0x8000, 0, 0x7f80, 0xff80, 0x0001, 0x8001, 0x3fc0, 0xbfc0];
+            let v = if ty == KeyType::F16 { f16s } else { bf16s };
+            v[(pick % 12) as usize]
+        }
         KeyType::F32 => {
             let v = [
                 f32::NAN.to_bits(),
@@ -259,6 +289,12 @@ const SHAPES: &[Shape] = &[
         (KeyType::I64, DESC, TOTAL, Some(NullPlacement::Last)),
         (KeyType::U64, ASC, TOTAL, None),
     ],
+    &[
+        (KeyType::F16, ASC, FloatOrder::NanLast, None),
+        (KeyType::BF16, DESC, FloatOrder::NanLargest, Some(NullPlacement::First)),
+        (KeyType::F16, DESC, TOTAL, None),
+    ],
+    &[(KeyType::BF16, ASC, TOTAL, None), (KeyType::F16, DESC, FloatOrder::NanFirst, Some(NullPlacement::Last))],
 ];
 
 fn lexsort_cases(s: &Sorter, lengths: &[usize], patterns: &[Pattern]) {
@@ -313,6 +349,10 @@ fn float_orders_of_argsort_and_sort(s: Sorter) {
                     } else {
                         assert!(sorted.iter().map(|x| x.to_bits()).eq(want_bits), "{what}: sort_keys, bit for bit");
                     }
+                    let c = column(KeyType::F16, n, p, 5 + n as u64, (order, floats, None));
+                    half_case(&sorter, &c, f16::from_bits, f16::to_bits, &format!("f16 {what}"));
+                    let c = column(KeyType::BF16, n, p, 6 + n as u64, (order, floats, None));
+                    half_case(&sorter, &c, bf16::from_bits, bf16::to_bits, &format!("bf16 {what}"));
                     let c = column(KeyType::F64, n, p, 9 + n as u64, (order, floats, None));
                     let want = oracle(std::slice::from_ref(&c), n);
                     let keys: Vec<f64> = c.raw.iter().map(|&b| f64::from_bits(b)).collect();
@@ -329,6 +369,19 @@ fn float_orders_of_argsort_and_sort(s: Sorter) {
             }
         }
     }
+}
+
+/// A half-precision column's argsort and keys-only sort against the oracle, bit for bit.
+fn half_case<H: gpusort::Key>(sorter: &Sorter, c: &TestColumn, from: fn(u16) -> H, bits: fn(H) -> u16, what: &str) {
+    let want = oracle(std::slice::from_ref(c), c.raw.len());
+    let keys: Vec<H> = c.raw.iter().map(|&b| from(b as u16)).collect();
+    assert_eq!(sorter.argsort(&keys).expect("argsort"), want, "{what}: argsort");
+    let mut sorted = keys.clone();
+    sorter.sort_keys(&mut sorted).expect("sort_keys");
+    assert!(
+        sorted.iter().map(|&x| bits(x)).eq(want.iter().map(|&i| bits(keys[i as usize]))),
+        "{what}: sort_keys, bit for bit"
+    );
 }
 
 fn bad_arguments_are_refused() {

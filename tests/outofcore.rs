@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use gpusort::hooks;
-use gpusort::{check, Algorithm, Kvp, Order, SortError, Sorter};
+use gpusort::{check, f16, Algorithm, Kvp, Order, SortError, Sorter};
 
 /// One GPU test at a time: the tests share the device's pinned staging and the per-thread test
 /// hooks' sizes, so they would wait for each other, and the transfer shapes under test would mix.
@@ -178,6 +178,19 @@ fn every_key_type_out_of_core_in_both_orders() {
                     s64.clone().with_order(order).sort_keys(&mut out).unwrap();
                     check::validate_keys(&doubles, &out, order)
                         .unwrap_or_else(|e| panic!("f64 n={n} {p:?} {order:?} cap={cap}: {e}"));
+
+                    // Small keys go up at their own width and sort as ordered bits in each run.
+                    let s16 = s.clone().with_device_memory_limit(radix_limit_for_runs::<u16>(n.div_ceil(5).max(1)));
+                    let halves: Vec<f16> = raw.iter().map(|&b| f16::from_bits(b as u16)).collect();
+                    let mut out = halves.clone();
+                    s16.clone().with_order(order).sort_keys(&mut out).unwrap();
+                    check::validate_keys(&halves, &out, order)
+                        .unwrap_or_else(|e| panic!("f16 n={n} {p:?} {order:?} cap={cap}: {e}"));
+                    let bytes: Vec<i8> = raw.iter().map(|&b| b as i8).collect();
+                    let mut out = bytes.clone();
+                    s16.clone().with_order(order).sort_keys(&mut out).unwrap();
+                    check::validate_keys(&bytes, &out, order)
+                        .unwrap_or_else(|e| panic!("i8 n={n} {p:?} {order:?} cap={cap}: {e}"));
 
                     let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
                     let sp = s.clone().with_device_memory_limit(limit(n, 5));

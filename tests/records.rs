@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use gpusort::check::stable_positions;
-use gpusort::{Order, SortError, SortKey, Sorter};
+use gpusort::{bf16, f16, Order, SortError, SortKey, Sorter};
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
 

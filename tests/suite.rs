@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use gpusort::{check, Algorithm, Kvp, Order, SortError, Sorter};
+use gpusort::{bf16, check, f16, Algorithm, Kvp, Order, SortError, Sorter};
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
 

@@ -20,7 +20,7 @@
 //!   `floor_ms` on every row.
 //! - a meta line `host-seconds`: how long the whole section took.
 //!
-//! `GPUSORT_BENCH_TABLES` (comma separated: `in-core`, `records`, `argsort`, `lexsort`,
+//! `GPUSORT_BENCH_TABLES` (comma separated: `in-core`, `small-keys`, `records`, `argsort`, `lexsort`,
 //! `segments`, `topk`, `multi`, `out-of-core`) runs those tables only.
 
 use std::time::Instant;
@@ -85,8 +85,9 @@ pub fn run() {
             return;
         }
     };
-    let tables: [(&str, &dyn Fn()); 8] = [
+    let tables: [(&str, &dyn Fn()); 9] = [
         ("in-core", &|| in_core(&gpu, &floor)),
+        ("small-keys", &|| crate::small_keys::run(&gpu, &floor)),
         ("records", &|| crate::records::run(&gpu)),
         ("argsort", &|| crate::argsort::run(&gpu, &floor)),
         ("lexsort", &|| crate::lexsort::run(&gpu, &floor)),

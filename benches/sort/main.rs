@@ -49,6 +49,7 @@ mod record;
 mod records;
 mod segments;
 mod shapes;
+mod small_keys;
 mod topk;
 
 use std::sync::Arc;

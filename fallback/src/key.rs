@@ -192,6 +192,28 @@ macro_rules! small_key {
 }
 small_key!(u16: 2, 0, u16; i16: 2, 0x8000, u16; u8: 1, 0, u8; i8: 1, 0x80, u8);
 
+/// Half-precision floats: their ordered bits as for `f32` (the order of IEEE total order, NaNs by
+/// sign and payload), on 16 bits, zero-extended to `u32`.
+macro_rules! half_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            type Bits = u32;
+            const KEY_BYTES: usize = 2;
+            #[inline(always)]
+            fn to_ordered_bits(self) -> u32 {
+                let b = self.to_bits();
+                u32::from(if b & 0x8000 != 0 { !b } else { b ^ 0x8000 })
+            }
+            #[inline(always)]
+            fn from_ordered_bits(bits: u32) -> $t {
+                let b = bits as u16;
+                <$t>::from_bits(if b & 0x8000 != 0 { b ^ 0x8000 } else { !b })
+            }
+        }
+    )*};
+}
+half_key!(half::f16, half::bf16);
+
 /// An item sorted by one key that it carries (a key/value pair, say). See [`crate::sort_stable`]
 /// for an example.
 pub trait Keyed: Copy + Send + Sync + 'static {
@@ -207,5 +229,38 @@ impl<K: SortKey> Keyed for K {
     #[inline(always)]
     fn sort_key(&self) -> K {
         *self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SortKey;
+    use half::{bf16, f16};
+
+    /// Every 16-bit pattern: the ordered bits round-trip, and order the keys as `f32::total_cmp`
+    /// orders their exact `f32` values (NaNs by sign and payload, as total order does).
+    #[test]
+    fn half_keys_order_as_total_order() {
+        fn check<H: SortKey<Bits = u32>>(from: fn(u16) -> H, bits: fn(H) -> u16, wide: fn(H) -> f32) {
+            let mut all: Vec<H> = (0..=u16::MAX).map(from).collect();
+            for &h in &all {
+                assert_eq!(bits(H::from_ordered_bits(h.to_ordered_bits())), bits(h));
+                assert!(h.to_ordered_bits() <= 0xffff);
+            }
+            all.sort_by_key(|h| h.to_ordered_bits());
+            // Negative NaNs first, positive ones last, numbers between in f32 total order (the
+            // conversion may quiet a NaN, so NaNs are checked by sign only).
+            let nans = all.iter().filter(|&&h| wide(h).is_nan()).count() / 2;
+            let (neg, rest) = all.split_at(nans);
+            let (numbers, pos) = rest.split_at(rest.len() - nans);
+            assert!(neg.iter().all(|&h| wide(h).is_nan() && wide(h).is_sign_negative()));
+            assert!(pos.iter().all(|&h| wide(h).is_nan() && wide(h).is_sign_positive()));
+            for w in numbers.windows(2) {
+                let (a, b) = (wide(w[0]), wide(w[1]));
+                assert!(a.total_cmp(&b).is_lt(), "{:#06x} then {:#06x}", bits(w[0]), bits(w[1]));
+            }
+        }
+        check(f16::from_bits, f16::to_bits, f16::to_f32);
+        check(bf16::from_bits, bf16::to_bits, bf16::to_f32);
     }
 }

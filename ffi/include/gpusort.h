@@ -234,6 +234,14 @@ typedef uint32_t gpusort_backend;
 // `int8_t`.
 #define GPUSORT_KEY_I8 9
 
+// `uint16_t` holding the bits of IEEE 754 binary16 floats, in IEEE 754 totalOrder (as
+// `gpusort_sort_keys_f16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
+#define GPUSORT_KEY_F16 10
+
+// `uint16_t` holding the bits of bfloat16 floats, in IEEE 754 totalOrder (as
+// `gpusort_sort_keys_bf16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
+#define GPUSORT_KEY_BF16 11
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -359,6 +367,30 @@ enum gpusort_status gpusort_argsort_i8(const struct gpusort_sorter *sorter,
                                        size_t len,
                                        uint64_t *out,
                                        gpusort_order order);
+
+// The stable permutation that sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats
+// (see `gpusort_argsort_u32`), in IEEE 754 totalOrder or the sorter's float order (see
+// `gpusort_sort_keys_f16`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_f16(const struct gpusort_sorter *sorter,
+                                        const uint16_t *keys,
+                                        size_t len,
+                                        uint64_t *out,
+                                        gpusort_order order);
+
+// The stable permutation that sorts `uint16_t` keys holding the bits of bfloat16 floats (see
+// `gpusort_argsort_u32`), in IEEE 754 totalOrder or the sorter's float order (see
+// `gpusort_sort_keys_bf16`).
+//
+// # Safety
+// As `gpusort_argsort_u32`.
+enum gpusort_status gpusort_argsort_bf16(const struct gpusort_sorter *sorter,
+                                         const uint16_t *keys,
+                                         size_t len,
+                                         uint64_t *out,
+                                         gpusort_order order);
 
 // Sorts `len` keys of type `key_type` (`GPUSORT_KEY_U32`, `_I32`, `_F32`, `_U64`, `_I64` or
 // `_F64`; floats in IEEE 754 totalOrder) in GPU memory at `keys`, in place, in `order`, with
@@ -776,6 +808,35 @@ enum gpusort_status gpusort_sort_segments_i8(const struct gpusort_sorter *sorter
                                              size_t num_offsets,
                                              gpusort_order order);
 
+// Sorts each segment of `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754
+// totalOrder (see `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another
+// float order), with their `uint32_t` values or (`values` NULL) alone (see
+// `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_f16(const struct gpusort_sorter *sorter,
+                                              uint16_t *keys,
+                                              uint32_t *values,
+                                              size_t len,
+                                              const size_t *offsets,
+                                              size_t num_offsets,
+                                              gpusort_order order);
+
+// Sorts each segment of `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder
+// (see `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order),
+// with their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
+//
+// # Safety
+// As `gpusort_sort_segments_u32`.
+enum gpusort_status gpusort_sort_segments_bf16(const struct gpusort_sorter *sorter,
+                                               uint16_t *keys,
+                                               uint32_t *values,
+                                               size_t len,
+                                               const size_t *offsets,
+                                               size_t num_offsets,
+                                               gpusort_order order);
+
 // Sorts `len` pairs at `data` by key in `order`, values moving with their keys. With
 // `GPUSORT_ALGORITHM_AUTO` or `_RADIX` the sort is stable (pairs with equal keys keep their
 // order, ascending or descending), on every backend.
@@ -896,6 +957,32 @@ enum gpusort_status gpusort_sort_keys_i8(const struct gpusort_sorter *sorter,
                                          gpusort_order order,
                                          gpusort_algorithm algorithm);
 
+// Sorts `len` `uint16_t` keys holding the bits of IEEE 754 binary16 floats in `order` (see
+// `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_f16(const struct gpusort_sorter *sorter,
+                                          uint16_t *keys,
+                                          size_t len,
+                                          gpusort_order order,
+                                          gpusort_algorithm algorithm);
+
+// Sorts `len` `uint16_t` keys holding the bits of bfloat16 floats in `order` (see
+// `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
+//
+// # Safety
+// As `gpusort_sort_keys_u32`.
+enum gpusort_status gpusort_sort_keys_bf16(const struct gpusort_sorter *sorter,
+                                           uint16_t *keys,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
 // Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
 // each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
 // array may be NULL only when `len` is 0; the arrays must not overlap
@@ -1013,6 +1100,32 @@ enum gpusort_status gpusort_sort_pairs_i8(const struct gpusort_sorter *sorter,
                                           size_t len,
                                           gpusort_order order,
                                           gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754 totalOrder (see
+// `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+// their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_f16(const struct gpusort_sorter *sorter,
+                                           uint16_t *keys,
+                                           uint32_t *values,
+                                           size_t len,
+                                           gpusort_order order,
+                                           gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder (see
+// `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+// their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32`.
+enum gpusort_status gpusort_sort_pairs_bf16(const struct gpusort_sorter *sorter,
+                                            uint16_t *keys,
+                                            uint32_t *values,
+                                            size_t len,
+                                            gpusort_order order,
+                                            gpusort_algorithm algorithm);
 
 // Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
 // each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
@@ -1136,6 +1249,32 @@ enum gpusort_status gpusort_sort_pairs_i8_u64(const struct gpusort_sorter *sorte
                                               size_t len,
                                               gpusort_order order,
                                               gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754 totalOrder (see
+// `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+// their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_f16_u64(const struct gpusort_sorter *sorter,
+                                               uint16_t *keys,
+                                               uint64_t *values,
+                                               size_t len,
+                                               gpusort_order order,
+                                               gpusort_algorithm algorithm);
+
+// Sorts `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder (see
+// `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+// their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+//
+// # Safety
+// As `gpusort_sort_pairs_u32_u64`.
+enum gpusort_status gpusort_sort_pairs_bf16_u64(const struct gpusort_sorter *sorter,
+                                                uint16_t *keys,
+                                                uint64_t *values,
+                                                size_t len,
+                                                gpusort_order order,
+                                                gpusort_algorithm algorithm);
 
 // Creates a sorter on `backend` (`GPUSORT_BACKEND_AUTO`, `_CPU` or `_CUDA`) and stores it in
 // `*out`. `GPUSORT_BACKEND_AUTO` and `_CPU` always succeed; `_CUDA` fails with
@@ -1385,6 +1524,36 @@ enum gpusort_status gpusort_top_k_i8(const struct gpusort_sorter *sorter,
                                      int8_t *out_keys,
                                      uint64_t *out_indices,
                                      gpusort_order order);
+
+// The `k` first `uint16_t` keys holding the bits of IEEE 754 binary16 floats in `order`, in IEEE
+// 754 totalOrder (see `gpusort_sort_keys_f16`: a NaN is among the largest keys, or the smallest
+// when negative; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their
+// positions (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_f16(const struct gpusort_sorter *sorter,
+                                      const uint16_t *keys,
+                                      size_t len,
+                                      size_t k,
+                                      uint16_t *out_keys,
+                                      uint64_t *out_indices,
+                                      gpusort_order order);
+
+// The `k` first `uint16_t` keys holding the bits of bfloat16 floats in `order`, in IEEE 754
+// totalOrder (see `gpusort_sort_keys_bf16`: a NaN is among the largest keys, or the smallest when
+// negative; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their positions
+// (see `gpusort_top_k_u32`).
+//
+// # Safety
+// As `gpusort_top_k_u32`.
+enum gpusort_status gpusort_top_k_bf16(const struct gpusort_sorter *sorter,
+                                       const uint16_t *keys,
+                                       size_t len,
+                                       size_t k,
+                                       uint16_t *out_keys,
+                                       uint64_t *out_indices,
+                                       gpusort_order order);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -31,7 +31,6 @@ pub(crate) mod on_device {
     use gpusort_core::{KeyType, SortError, Sorter};
 
     use crate::args::{gpusort_algorithm, gpusort_key_type, gpusort_order, key_type};
-    use crate::failure::Failure;
     use crate::sort::with_sorter;
     use crate::sorter::gpusort_sorter;
     use crate::status::gpusort_status;
@@ -46,7 +45,7 @@ pub(crate) mod on_device {
         call: impl FnOnce(&Sorter, KeyType) -> Result<(), SortError>,
     ) -> gpusort_status {
         with_sorter(sorter, ord, alg, |s| {
-            let key = device_key_type(key)?;
+            let key = key_type(key)?;
             Ok(call(s, key)?)
         })
     }
@@ -55,24 +54,6 @@ pub(crate) mod on_device {
     /// to the same opaque struct.
     pub(crate) fn stream(stream: *mut c_void) -> CUstream {
         stream.cast()
-    }
-
-    /// The key types the device sorts (`KeyType::sorts_on_device`); the 16- and 8-bit ones sort
-    /// from host memory only.
-    fn device_key_type(key: gpusort_key_type) -> Result<KeyType, Failure> {
-        let key = key_type(key)?;
-        if !key.sorts_on_device() {
-            return Err(SortError::Unsupported {
-                backend: "cuda",
-                what: format!(
-                    "device arrays of {}-bit keys ({key:?}): the device entry points take 32- and 64-bit keys; \
-                     smaller ones sort from host memory",
-                    key.size() * 8
-                ),
-            }
-            .into());
-        }
-        Ok(key)
     }
 }
 
@@ -349,16 +330,13 @@ mod tests {
         assert_eq!(st, GPUSORT_UNSUPPORTED);
         let st = unsafe { gpusort_argsort_device(cpu.0, GPUSORT_KEY_F32, junk, 10, junk, 0, s) };
         assert_eq!(st, GPUSORT_UNSUPPORTED);
-        // Before any backend is asked: unknown options, small keys, k past len.
+        // Before any backend is asked: unknown options, k past len.
         let st = unsafe { gpusort_sort_device_keys(null(), 10, junk, 10, 0, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
         let st = unsafe { gpusort_sort_device_keys(null(), GPUSORT_KEY_U32, junk, 10, 2, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
         let st = unsafe { gpusort_sort_device_keys(null(), GPUSORT_KEY_U32, junk, 10, 0, 4, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
-        for small in [GPUSORT_KEY_U16, GPUSORT_KEY_I16, GPUSORT_KEY_U8, GPUSORT_KEY_I8] {
-            assert_eq!(unsafe { gpusort_sort_device_keys(null(), small, junk, 10, 0, 0, s) }, GPUSORT_UNSUPPORTED);
-        }
         let st = unsafe { gpusort_top_k_device(null(), GPUSORT_KEY_U32, junk, 10, 11, junk, junk, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
         // Nothing to sort: no device needed.
@@ -424,6 +402,12 @@ mod tests {
         sorts_like_the_cpu(GPUSORT_KEY_U64, |x| x);
         sorts_like_the_cpu(GPUSORT_KEY_I64, |x| x as i64);
         sorts_like_the_cpu(GPUSORT_KEY_F64, |x| if x % 5 == 0 { -f64::NAN } else { f64::from_bits(x) });
+        sorts_like_the_cpu(GPUSORT_KEY_U16, |x| x as u16);
+        sorts_like_the_cpu(GPUSORT_KEY_I16, |x| x as i16);
+        sorts_like_the_cpu(GPUSORT_KEY_U8, |x| x as u8);
+        sorts_like_the_cpu(GPUSORT_KEY_I8, |x| x as i8);
+        sorts_like_the_cpu(GPUSORT_KEY_F16, |x| gpusort_core::f16::from_bits(x as u16));
+        sorts_like_the_cpu(GPUSORT_KEY_BF16, |x| gpusort_core::bf16::from_bits(x as u16));
     }
 
     #[test]

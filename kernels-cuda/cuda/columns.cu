@@ -14,13 +14,13 @@
 
 typedef unsigned long long u64;
 
-enum KeyKind { U32, I32, F32, U64, I64, F64, U16, I16, U8, I8 };
+enum KeyKind { U32, I32, F32, U64, I64, F64, U16, I16, U8, I8, F16, BF16 };
 
 __device__ __forceinline__ unsigned width_of(unsigned kind) {
     switch (kind) {
     case U32: case I32: case F32: return 32;
     case U64: case I64: case F64: return 64;
-    case U16: case I16: return 16;
+    case U16: case I16: case F16: case BF16: return 16;
     default: return 8;
     }
 }
@@ -40,7 +40,7 @@ __device__ __forceinline__ u64 field_bits(u64 raw, bool null, u64 spec) {
     const unsigned kind = spec & 0xff, shift = (spec >> 8) & 0xff, width = width_of(kind);
     const u64 sign = 1ull << (width - 1);
     const u64 mask = width == 64 ? ~0ull : (1ull << width) - 1;
-    const bool is_float = kind == F32 || kind == F64;
+    const bool is_float = kind == F32 || kind == F64 || kind == F16 || kind == BF16;
     const bool is_signed = kind == I32 || kind == I64 || kind == I16 || kind == I8;
     const unsigned nan_at = (spec >> 19) & 3, part = (spec >> 21) & 3;
     const bool nullable = (spec >> 17) & 1;
@@ -53,7 +53,10 @@ __device__ __forceinline__ u64 field_bits(u64 raw, bool null, u64 spec) {
     else if (is_float) v = (raw & sign) ? (~raw & mask) : (raw | sign);
     bool nan = false;
     if (is_float && nan_at != 0) {
-        const u64 inf = kind == F32 ? 0x7f800000ull : 0x7ff0000000000000ull;
+        const u64 inf = kind == F16    ? 0x7c00ull
+                        : kind == BF16 ? 0x7f80ull
+                        : kind == F32  ? 0x7f800000ull
+                                       : 0x7ff0000000000000ull;
         nan = (raw & (sign - 1)) > inf;
         if (v == sign - 1) v = sign;  // -0.0 sorts as +0.0
     }

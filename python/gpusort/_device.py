@@ -25,13 +25,16 @@ import numpy as np
 from ._errors import InvalidArgumentError
 # The key types of CUDA arrays (typestrs to native key names, the dtypes for messages) come from
 # the native module's list: _key_types.py.
-from ._key_types import DEVICE_KEY_DTYPES, DEVICE_KEY_TYPES, DEVICE_TYPESTRS
+from ._key_types import DEVICE_KEY_DTYPES, DEVICE_KEY_TYPES, DEVICE_TYPESTRS, KEY_TYPES
 
 _TYPESTR_VALUES = ("<u4", "<i4", "<f4")
 VALUE_DTYPES = "uint32, int32 or float32"
 # Segment offsets on the device: 8-byte integers, read as uint64 (non-negative int64 reads the same).
 _TYPESTR_OFFSETS = ("<i8", "<u8")
 OFFSET_DTYPES = "int64 or uint64"
+
+# Bytes per key by typestr (bfloat16's, "<bf16", spells no size).
+_ITEMSIZES = {k.typestr: k.itemsize for k in KEY_TYPES}
 
 # Special stream numbers of the interface (version 3) and the driver handles they stand for.
 _CAI_LEGACY, _CAI_PER_THREAD = 1, 2
@@ -50,11 +53,13 @@ class DeviceArray(NamedTuple):
 
 
 def view(obj: Any, what: str) -> Optional[DeviceArray]:
-    """The CUDA array behind ``obj``, or None for anything else (a host array, say)."""
+    """The CUDA array behind ``obj``, or None for anything else (a host array, a CPU tensor)."""
     if type(obj) is np.ndarray:
         return None
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(obj, torch.Tensor):
+        if obj.device.type == "cpu":
+            return None  # host memory: gpusort/_torch_host.py
         return _torch_view(torch, obj, what)
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(obj, cupy.ndarray):
@@ -81,9 +86,9 @@ def is_device(obj: Any) -> bool:
 
 
 def _torch_dtypes(torch: Any) -> dict:
-    """The torch dtypes of the device key types (torch names them as NumPy does) to their
-    typestrs; those this torch lacks are left out (torch.uint32 and torch.uint64 exist from
-    PyTorch 2.3)."""
+    """The torch dtypes of the device key types (torch names them as NumPy does: torch.float16,
+    torch.bfloat16, ...) to their typestrs; those this torch lacks are left out (torch.uint16,
+    torch.uint32 and torch.uint64 exist from PyTorch 2.3)."""
     dtypes = ((getattr(torch, k.numpy_dtype, None), k.typestr) for k in DEVICE_KEY_TYPES)
     return {dtype: typestr for dtype, typestr in dtypes if dtype is not None}
 
@@ -94,7 +99,7 @@ _torch_typestrs: Optional[dict] = None
 def _torch_view(torch: Any, t: Any, what: str) -> DeviceArray:
     global _torch_typestrs
     if not t.is_cuda:
-        raise TypeError(f"{what}: a CPU torch.Tensor; pass t.numpy() (it shares the memory)")
+        raise TypeError(f"{what}: a torch.Tensor on {t.device}; gpusort sorts CPU and CUDA tensors")
     if _torch_typestrs is None:
         _torch_typestrs = _torch_dtypes(torch)
     typestr = _torch_typestrs.get(t.dtype)
@@ -129,7 +134,7 @@ def _cai_view(obj: Any, cai: dict, what: str) -> DeviceArray:
     if len(shape) != 1:
         raise ValueError(f"{what}: gpusort sorts 1-D arrays; this one has shape {shape}")
     strides = cai.get("strides")
-    itemsize = int(typestr[2:])
+    itemsize = _ITEMSIZES[typestr]
     if strides is not None and shape[0] > 1 and tuple(strides) != (itemsize,):
         raise ValueError(f"{what}: not contiguous (strides {tuple(strides)})")
     if cai.get("mask") is not None:

@@ -19,7 +19,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from . import _device
+from . import _device, _torch_host
 from ._errors import InvalidArgumentError
 from ._key_types import COLUMN_TYPESTRS, KEY_TYPES, is_host_key
 
@@ -86,8 +86,8 @@ def descending_list(descending: Any, n: int) -> List[bool]:
 
 def host_keys(a: np.ndarray, what: str = "keys") -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """``(keys, null mask or None)``: ``a`` as a contiguous array of a key type that sorts in the same
-    order (bools as uint8, float16 as float32, other byte orders swapped, datetime64 and
-    timedelta64 as their int64 counts with NaT as a null). ``TypeError`` for other dtypes."""
+    order (bools as uint8, other byte orders swapped, datetime64 and timedelta64 as their int64
+    counts with NaT as a null). ``TypeError`` for other dtypes."""
     if a.ndim != 1:
         raise ValueError(f"{what}: 1-D arrays are required; this one has shape {a.shape}")
     dt = a.dtype
@@ -100,8 +100,6 @@ def host_keys(a: np.ndarray, what: str = "keys") -> Tuple[np.ndarray, Optional[n
         keys = (a if dt.isnative else a.astype(dt.newbyteorder("="))).view(np.int64)
         nat = keys == np.iinfo(np.int64).min
         nulls = nat if nat.any() else None
-    elif dt.kind == "f" and dt.itemsize == 2:
-        keys = a.astype(np.float32)  # exact, NaN stays NaN
     elif dt.kind in "iuf" and dt.fields is None and is_host_key(dt.newbyteorder("=")):
         keys = a.astype(dt.newbyteorder("="))
     else:
@@ -110,12 +108,14 @@ def host_keys(a: np.ndarray, what: str = "keys") -> Tuple[np.ndarray, Optional[n
 
 
 def host_specs(columns: List[Any], descending: List[bool], floats: Optional[str]) -> List[HostSpec]:
-    """The native specs of host keys in NumPy's order (last primary): most significant first, NaT
-    last in both orders as NumPy puts it."""
+    """The native specs of host keys (NumPy arrays, CPU tensors) in NumPy's order (last primary):
+    most significant first, NaT last in both orders as NumPy puts it."""
     specs: List[HostSpec] = []
     for a, desc in zip(reversed(columns), reversed(descending)):
         order = float_order_of(floats, library_of(a))
-        keys, nulls = host_keys(np.asarray(a))
+        # A CPU tensor as NumPy sees its memory (bfloat16 too); anything else as NumPy reads it.
+        host = _torch_host.view(a, "keys", False).array if _torch_host.is_cpu_tensor(a) else np.asarray(a)
+        keys, nulls = host_keys(host)
         specs.append((keys, desc, order, nulls, False))
     return specs
 
@@ -142,16 +142,14 @@ def sort_rows_by_permutation(native: Any, a: np.ndarray, descending: bool, float
 
 def _column(lib: str, m: Any, a: Any, what: str) -> Tuple[Any, str]:
     """A 1-D CUDA key column of ``lib`` as a contiguous array of a key type that sorts in the same
-    order (bool as uint8, half floats as float32), and its native key name: every key type, the
-    8- and 16-bit ones too (the column kernels pack each)."""
+    order (bool as uint8), and its native key name: every key type, the 8- and 16-bit ones and
+    the half floats too (the column kernels pack each)."""
     if lib == "torch":
         if not (isinstance(a, m.Tensor) and a.is_cuda):
             raise TypeError(f"{what}: every key of a device lexsort is a CUDA torch.Tensor, as the first")
         a = a.detach()
         if a.dtype == m.bool:
             a = a.view(m.uint8)
-        elif a.dtype in (m.float16, m.bfloat16):
-            a = a.float()
         typestr = _torch_column_typestrs(m).get(a.dtype)
         dims, contiguous = a.dim(), a.is_contiguous()
     else:
@@ -159,8 +157,6 @@ def _column(lib: str, m: Any, a: Any, what: str) -> Tuple[Any, str]:
             raise TypeError(f"{what}: every key of a device lexsort is a cupy.ndarray, as the first")
         if a.dtype == m.bool_:
             a = a.view(m.uint8)
-        elif a.dtype == m.float16:
-            a = a.astype(m.float32)
         typestr, dims, contiguous = a.dtype.str, a.ndim, a.flags.c_contiguous
     if typestr not in COLUMN_TYPESTRS:
         raise TypeError(f"{what}: dtype {a.dtype} has no gpusort key type")

@@ -6,8 +6,9 @@ import numpy.typing as npt
 
 __version__: str
 # The key types, in the library's order: (NumPy dtype name, key name of the *_device methods,
-# itemsize, whether CUDA arrays of it sort on the device). gpusort/_key_types.py reads it.
-KEY_TYPES: Tuple[Tuple[str, str, int, bool], ...]
+# itemsize, whether CUDA arrays of it sort on the device, whether it is a float type).
+# gpusort/_key_types.py reads it.
+KEY_TYPES: Tuple[Tuple[str, str, int, bool, bool], ...]
 
 class Sorter:
     def __init__(

@@ -7,7 +7,8 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _device, _lexsort
+from . import _device, _lexsort, _torch_host
+from ._key_types import FLOAT_KEY_NAMES, is_float_dtype
 from ._native import Sorter as _NativeSorter
 
 
@@ -27,13 +28,14 @@ class Sorter:
     to peer; everything else runs on the first.
 
     Host arrays are 1-D, contiguous, writable NumPy arrays (``sort`` also takes C-contiguous N-D
-    ones and sorts each row, along the last axis); device arrays are 1-D contiguous
+    ones and sorts each row, along the last axis) or CPU ``torch.Tensor``s (their memory as NumPy
+    sees it; results as tensors); device arrays are 1-D contiguous
     CUDA ``torch.Tensor``s, ``cupy.ndarray``s or objects with ``__cuda_array_interface__``, sorted
     in place on the device of this sorter, on the caller's current stream of the array's library
     (or ``stream=``: an int ``CUstream`` handle or a torch/cupy stream), asynchronously as the
-    library's own sorts are. Key dtypes: uint32, int32, float32, uint64, int64, float64; uint16,
-    int16, uint8 and int8 in host arrays (CUDA arrays of them raise ``TypeError``, but in
-    :meth:`lexsort`). Values: uint32, int32 or float32, moved bit for bit with their keys.
+    library's own sorts are. Key dtypes: uint32, int32, float32, uint64, int64, float64, uint16,
+    int16, uint8, int8, float16 and bfloat16 (torch's, and NumPy's from ml_dtypes). Values:
+    uint32, int32 or float32, moved bit for bit with their keys.
     :meth:`sort`, :meth:`argsort` and :meth:`lexsort` order floats as the array's library does
     (NumPy, CuPy: every NaN last, ``-0.0 == +0.0``; torch: NaN largest) unless
     ``float_order="total"`` asks for IEEE total order (-NaN < -inf < ... < -0.0 < +0.0 < ... <
@@ -142,18 +144,13 @@ class Sorter:
         if dev is None:
             _host_only(stream)
             floats = _lexsort.float_order_of(float_order, _lexsort.library_of(a))
-            if floats != "total" and isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.ndim > 1:
-                # Rows of floats: the segmented sort orders them in total order only, which gives
-                # the same result unless a row holds NaN or -0.0.
-                if _lexsort.has_float_specials(a):
-                    _lexsort.sort_rows_by_permutation(self._native, a, bool(descending), floats)
-                    return
-                floats = "total"
-            self._native.sort(a, bool(descending), floats)
+            host = _host_view(a, "a", True)
+            self._sort_host(host.array, bool(descending), floats)
+            _torch_host.write_back(host)
             return
         key = _device.key_name(dev, "a")
         floats = _lexsort.float_order_of(float_order, dev.lib)
-        if floats != "total" and key in ("f32", "f64"):
+        if floats != "total" and key in FLOAT_KEY_NAMES:
             if dev.lib == "cai":
                 raise TypeError(
                     f"a: float_order={floats!r} for an array known only by __cuda_array_interface__, which "
@@ -167,6 +164,17 @@ class Sorter:
             if _device.sort_floats_by_permutation(dev, stream, argsort):
                 return
         self._native.sort_device(dev.ptr, dev.n, key, _device.stream_handle(dev, stream), bool(descending))
+
+    def _sort_host(self, a: Any, descending: bool, floats: str) -> None:
+        """:meth:`sort` of a host array (a CPU tensor's view), floats in ``floats`` order."""
+        if floats != "total" and isinstance(a, np.ndarray) and is_float_dtype(a.dtype) and a.ndim > 1:
+            # Rows of floats: the segmented sort orders them in total order only, which gives
+            # the same result unless a row holds NaN or -0.0.
+            if _lexsort.has_float_specials(a):
+                _lexsort.sort_rows_by_permutation(self._native, a, descending, floats)
+                return
+            floats = "total"
+        self._native.sort(a, descending, floats)
 
     def sort_pairs(self, keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:
         """Sorts ``keys`` in place, stably (with ``algorithm="auto"`` or ``"radix"``), and moves
@@ -187,7 +195,10 @@ class Sorter:
         kd, vd = _device.view(keys, "keys"), _device.view(values, "values")
         if kd is None and vd is None:
             _host_only(stream)
-            self._native.sort_pairs(keys, values, bool(descending))
+            k, v = _host_view(keys, "keys", True), _host_view(values, "values", True)
+            self._native.sort_pairs(k.array, v.array, bool(descending))
+            _torch_host.write_back(k)
+            _torch_host.write_back(v)
             return
         if kd is None or vd is None:
             raise TypeError("keys and values: one is a CUDA array and the other is not")
@@ -207,7 +218,7 @@ class Sorter:
         ``offsets=range(0, len(keys) + 1, cols)`` (or :meth:`sort` of the 2-D array). All segments
         are sorted together, in one or two sorts of the whole array, on this sorter's backend.
 
-        Device arrays: CUDA ``keys`` (uint32, int32, float32, uint64, int64, float64) are sorted on
+        Device arrays: CUDA ``keys`` (of every key dtype) are sorted on
         the device of this sorter, on the caller's stream as :meth:`sort` is, with no host copy (a
         ``"cpu"`` sorter raises :class:`gpusort.UnsupportedError`); ``values`` must then be a CUDA
         array too, of the same length on the same device (uint32, int32 or float32), and keys and
@@ -237,7 +248,12 @@ class Sorter:
             if _device.is_device(offsets):
                 raise TypeError("offsets: a CUDA array, for host keys; host arrays take host offsets")
             _host_only(stream)
-            self._native.sort_segments(keys, _offsets(offsets), values, bool(descending))
+            k = _host_view(keys, "keys", True)
+            v = None if values is None else _host_view(values, "values", True)
+            values_array = None if v is None else v.array
+            self._native.sort_segments(k.array, _offsets(offsets), values_array, bool(descending))
+            _torch_host.write_back(k)
+            _torch_host.write_back(v)
             return
         if kd is None or (vd is None and values is not None):
             raise TypeError("keys and values: one is a CUDA array and the other is not")
@@ -263,9 +279,10 @@ class Sorter:
         (ascending unless ``descending``), stably: rows with equal keys keep their input order in
         either order. The other fields only move with their row; they do not break ties, as they
         would in ``numpy.sort(a, order=key)``. The field is a key dtype in native byte order
-        (uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8, int8; floats in IEEE
-        total order as in :meth:`sort`), at any offset, packed or aligned. Large arrays whose keys
-        the GPU sorts are put in order on the device; the others are permuted on the host's cores.
+        (uint32, int32, float32, uint64, int64, float64, uint16, int16, uint8, int8, float16,
+        ml_dtypes' bfloat16; floats in IEEE total order as in :meth:`sort`), at any offset, packed
+        or aligned. Large arrays whose keys the GPU sorts are put in order on the device; the
+        others are permuted on the host's cores.
 
         A dtype without fields, or a field of another dtype, raises ``TypeError``; an unknown
         field, another shape, a strided or read-only array ``ValueError``; device arrays
@@ -336,8 +353,8 @@ class Sorter:
         if _device.view(keys, "keys") is not None:
             raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
         _host_only(stream)
-        result: np.ndarray = native.argsort(keys, bool(stable), desc, floats)
-        return result
+        result: np.ndarray = native.argsort(_host_view(keys, "keys", False).array, bool(stable), desc, floats)
+        return _torch_host.tensor(result, keys) if _torch_host.is_cpu_tensor(keys) else result
 
     def lexsort(
         self, keys: Any, descending: Any = False, *, float_order: Optional[str] = None, stream: Any = None
@@ -348,18 +365,19 @@ class Sorter:
         on; rows equal in every key keep their input order. ``descending`` is one bool for every
         key or one per key (in ``keys``' order); each key's descending order is stable too.
 
-        Keys: every key dtype, and bool, float16, datetime64 and timedelta64 (NaT last in both
+        Keys: every key dtype, and bool, datetime64 and timedelta64 (NaT last in both
         orders, as NumPy puts it); several keys whose widths add up to 64 bits or fewer (two
         uint32, an int16 and a float32, ...) sort as one. Floats as in :meth:`sort`: by default
         the order of the keys' library (NumPy, CuPy: NaN last, ``-0.0 == +0.0``; torch: NaN
         largest), ``float_order`` one of ``"total"``, ``"nan_last"``, ``"nan_first"`` (NaN
         before every value in both orders) or ``"nan_largest"``.
 
-        Host keys (NumPy arrays, or anything ``numpy.asarray`` takes) give a NumPy array; CUDA
-        torch tensors or CuPy arrays (all of one library, on one device; any key type, bool and
-        half floats too) are sorted on this sorter's device, on the current or given stream, and
-        give an int64 array of their library there; at most 2^32 rows. Keys of different lengths
-        raise :class:`gpusort.InvalidArgumentError` (a ``ValueError``), other dtypes ``TypeError``.
+        Host keys (NumPy arrays, or anything ``numpy.asarray`` takes) give a NumPy array (CPU
+        torch tensors, all of them, a tensor); CUDA torch tensors or CuPy arrays (all of one
+        library, on one device; any key type, and bool) are sorted on this sorter's device, on
+        the current or given stream, and give an int64 array of their library there; at most
+        2^32 rows. Keys of different lengths raise :class:`gpusort.InvalidArgumentError` (a
+        ``ValueError``), other dtypes ``TypeError``.
 
         >>> import numpy as np, gpusort
         >>> surname = np.array([2, 1, 2, 1], dtype=np.uint32)
@@ -381,6 +399,8 @@ class Sorter:
             return _lexsort.lexsort_device(columns[::-1], desc[::-1], float_order, stream, native.lexsort_device)
         _host_only(stream)
         result: np.ndarray = self._native.lexsort(_lexsort.host_specs(columns, desc, float_order))
+        if all(_torch_host.is_cpu_tensor(c) for c in columns):
+            return _torch_host.tensor(result, columns[0])
         return result
 
     def _lexsort_columns(self, specs: Sequence[Any]) -> np.ndarray:
@@ -438,7 +458,9 @@ class Sorter:
                 "wrap the memory in one (torch.as_tensor, cupy.asarray) or copy it to the host"
             )
         _host_only(stream)
-        values, indices = native.top_k(a, count, desc)
+        values, indices = native.top_k(_host_view(a, "a", False).array, count, desc)
+        if _torch_host.is_cpu_tensor(a):
+            return _torch_host.tensor(values, a), _torch_host.tensor(indices, a)
         return values, indices
 
 
@@ -461,6 +483,13 @@ def _offsets(offsets: Any) -> np.ndarray:
     if a.dtype.kind == "i" and a.min() < 0:
         raise ValueError(f"offsets: {a.min()} is negative; offsets are positions in the keys")
     return np.ascontiguousarray(a, dtype=np.uint64)
+
+
+def _host_view(obj: Any, what: str, write: bool) -> _torch_host.HostView:
+    """A host array as the native sorts take it: a CPU tensor's NumPy view, anything else as it is."""
+    if _torch_host.is_cpu_tensor(obj):
+        return _torch_host.view(obj, what, write)
+    return _torch_host.HostView(obj, None)
 
 
 def _host_only(stream: Any) -> None:

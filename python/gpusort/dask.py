@@ -34,6 +34,7 @@ import numpy as np
 import dask.dataframe as dd  # noqa: F401  (the extra is required: fail here, not on a worker)
 import gpusort
 import gpusort.pandas as gpandas
+from gpusort._key_types import is_float_dtype
 from gpusort._lexsort import host_keys
 from gpusort.pandas import PandasFallbackWarning
 
@@ -114,7 +115,7 @@ def argsort_column(
     if values.ndim != 1:
         raise ValueError(f"values: a 1-D array, not shape {values.shape}")
     keys, nulls = host_keys(values, "values")  # NaT as nulls
-    if keys.dtype.kind == "f":
+    if is_float_dtype(keys.dtype):
         nan = np.isnan(keys)
         nulls = nan if nan.any() else None
     spec = (keys, not ascending, "nan_last", nulls, na_position == "first")

@@ -10,10 +10,13 @@ use pyo3::types::PyTuple;
 
 use crate::errors::{type_error, value_error};
 
-/// `_native.KEY_TYPES`: `(NumPy dtype name, Rust name, itemsize, sorts_on_device)` of every key
-/// type, in the order of `KeyType::ALL`.
+/// `_native.KEY_TYPES`: `(NumPy dtype name, Rust name, itemsize, sorts_on_device, is_float)` of
+/// every key type, in the order of `KeyType::ALL`.
 pub fn table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
-    PyTuple::new(py, KeyType::ALL.iter().map(|k| (k.numpy_dtype(), k.name(), k.size(), k.sorts_on_device())))
+    PyTuple::new(
+        py,
+        KeyType::ALL.iter().map(|k| (k.numpy_dtype(), k.name(), k.size(), k.sorts_on_device(), k.is_float())),
+    )
 }
 
 /// `names` as an English list: "a, b or c".
@@ -36,11 +39,23 @@ pub fn is<T: Element>(arr: &Bound<'_, PyUntypedArray>) -> bool {
     arr.dtype().is_equiv_to(&numpy::dtype::<T>(arr.py()))
 }
 
-/// The key type of `arr`'s dtype, else `TypeError`.
+/// The key type of `arr`'s dtype, else `TypeError`. Found by the dtype's name first, then
+/// checked with `is`: the numpy crate's `bfloat16` dtype panics where no package (ml_dtypes)
+/// registered one, so it is consulted only for a dtype NumPy itself calls "bfloat16".
 pub fn of_array(arr: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<KeyType> {
-    KeyType::ALL.iter().copied().find(|&key| gpusort::with_key_type!(key, K => is::<K>(arr))).ok_or_else(|| {
-        type_error(what, format!("dtype {} is not a key type ({} in native byte order)", arr.dtype(), numpy_dtypes()))
-    })
+    let dtype = arr.dtype();
+    let name: Option<String> = dtype.getattr("name").and_then(|n| n.extract()).ok();
+    KeyType::ALL
+        .iter()
+        .copied()
+        .find(|&key| {
+            name.as_deref() == Some(key.numpy_dtype())
+                && (key != KeyType::BF16 || numpy::PyArrayDescr::new(arr.py(), "bfloat16").is_ok())
+                && gpusort::with_key_type!(key, K => is::<K>(arr))
+        })
+        .ok_or_else(|| {
+            type_error(what, format!("dtype {dtype} is not a key type ({} in native byte order)", numpy_dtypes()))
+        })
 }
 
 /// The key type that NumPy calls `name` (a field's dtype name), else `TypeError`.

@@ -19,12 +19,25 @@ import pytest
 import gpusort
 from gpusort._key_types import KEY_TYPES
 
-# The key types as the native module lists them (gpusort._key_types): every one (ALL_KEY_DTYPES),
-# those CUDA arrays sort on the device (KEY_DTYPES: the 32- and 64-bit keys, the ones make_keys'
-# patterns are for), and those host arrays only sort (SMALL_KEY_DTYPES: 8- and 16-bit integers).
-ALL_KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES]
-KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if k.sorts_on_device]
-SMALL_KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if not k.sorts_on_device]
+
+
+def _numpy_type(name: str):
+    """The scalar type of NumPy's own dtype ``name``, or None for a key type NumPy has no dtype of
+    (bfloat16: ml_dtypes', tested in test_half.py)."""
+    try:
+        dt = np.dtype(name)
+    except TypeError:
+        return None
+    return dt.type if dt.kind in "iuf" else None
+
+
+# The key types as the native module lists them (gpusort._key_types): every one NumPy has a dtype
+# of (ALL_KEY_DTYPES), the 32- and 64-bit ones (KEY_DTYPES, the ones make_keys' patterns are
+# for), and the 8- and 16-bit integers (SMALL_KEY_DTYPES: test_small_keys.py; the half floats are
+# test_half.py's).
+ALL_KEY_DTYPES = [t for t in (_numpy_type(k.numpy_dtype) for k in KEY_TYPES) if t is not None]
+KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if k.itemsize >= 4]
+SMALL_KEY_DTYPES = [np.dtype(k.numpy_dtype).type for k in KEY_TYPES if k.itemsize < 4 and not k.is_float]
 VALUE_DTYPES = [np.uint32, np.int32, np.float32]
 # 8-byte payloads (row ids past 2^32): host arrays only.
 VALUE_DTYPES_64 = [np.uint64, np.int64, np.float64]

@@ -29,8 +29,10 @@ from gpusort._lexsort import host_keys  # noqa: E402
 N = 6_000  # rows per frame: several partitions, every kind of tie, a few seconds in all
 NPARTS = 5
 # Every key type of the native module's list (gpusort sorts these as they are), and datetimes
-# (which it sorts as their int64 counts).
-DTYPES = [k.numpy_dtype for k in KEY_TYPES] + ["datetime64[ns]"]
+# (which it sorts as their int64 counts); not the half floats: Dask's own divisions fail on
+# float16 columns (pandas has no bfill of them), and pandas has no bfloat16. The partition sorts
+# take float16 (test_sort_partition_is_pandas_stable_sort).
+DTYPES = [k.numpy_dtype for k in KEY_TYPES if not (k.is_float and k.itemsize == 2)] + ["datetime64[ns]"]
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +136,8 @@ def test_sortable_dtype():
     for dt in DTYPES + ["bool", "float16", "timedelta64[s]", "=u4", "<i8"]:
         assert gdask.sortable_dtype(dt), dt
     for k in KEY_TYPES:  # sorted as they are, without a copy
+        if k.numpy_dtype == "bfloat16":
+            continue  # no NumPy dtype without ml_dtypes (test_half.py)
         keys = np.zeros(3, dtype=k.numpy_dtype)
         assert host_keys(keys)[0] is keys, k
     for dt in [object, "complex64", ">u4", pd.Int64Dtype(), pd.CategoricalDtype(["a"]), pd.StringDtype()]:

@@ -222,8 +222,8 @@ def test_bad_device_arrays_are_refused_untouched(lib):
     m = lib.m
     keys = make_keys(np.int32, 10_000, "random", seed=16)
     d = lib.put(keys)
-    wide = lib.put(keys.astype(np.int16))
-    refused(lib, lambda: gpusort.sort(wide), TypeError, wide, match="dtype")
+    other = lib.put(keys.astype(np.complex64))
+    refused(lib, lambda: gpusort.sort(other), TypeError, other, match="dtype")
     refused(lib, lambda: gpusort.sort(d.reshape(100, 100)), ValueError, d, match="1-D")
     refused(lib, lambda: gpusort.sort(d[::2]), ValueError, d, match="contiguous")
     v = lib.put(np.arange(9_999, dtype=np.int32))
@@ -235,8 +235,9 @@ def test_bad_device_arrays_are_refused_untouched(lib):
         g = lib.put(keys.astype(np.float32)).requires_grad_()
         with pytest.raises(ValueError, match="requires grad"):
             gpusort.sort(g)
-        with pytest.raises(TypeError, match="CPU torch.Tensor"):
-            gpusort.sort(m.from_numpy(keys.copy()))
+        host = m.from_numpy(keys.copy())
+        gpusort.sort(host)  # a CPU tensor sorts on the host (test_half.py has more)
+        assert bool((host[1:] >= host[:-1]).all())
 
 
 class Raw:

@@ -98,7 +98,7 @@ TWO_U4 = [("key", "u4"), ("b", "u4")]
         (lambda: np.zeros(4, dtype=[("key", "u4"), ("o", "O")]), "key", TypeError),  # Python objects
         (lambda: noise([("key", ">u4"), ("b", "u4")], 4), "key", TypeError),  # byte order
         (lambda: noise([("key", "?"), ("b", "u4")], 4), "key", TypeError),  # bool
-        (lambda: noise([("key", "f2"), ("b", "u4")], 4), "key", TypeError),  # float16
+        (lambda: noise([("key", "c8"), ("b", "u4")], 4), "key", TypeError),  # complex64
         (lambda: noise([("key", "u4", (2,)), ("b", "u4")], 4), "key", TypeError),  # sub-array
         (lambda: noise([("a", "u4"), ("b", "u4")], 4), "key", ValueError),  # unknown field
         (lambda: noise(TWO_U4, 4), 3, TypeError),  # key not a str

@@ -1,7 +1,7 @@
 """uint16, int16, uint8 and int8 keys (issue 20) in NumPy arrays: sort, argsort, sort_pairs,
 sort_segments and top_k against NumPy's stable sorts, at edge sizes (around one 8-bit and one
 16-bit digit, the serial cut-offs, a prime) and on every pattern, in both orders, on each sorter
-(the GPU one where there is a GPU). CUDA arrays of these dtypes are refused with a TypeError."""
+(the GPU one where there is a GPU); CuPy arrays of them sort on the device (GPU only)."""
 
 from __future__ import annotations
 
@@ -113,9 +113,15 @@ def test_two_dimensional_arrays_sort_by_row(dtype):
 
 
 @pytest.mark.skipif(not has_cuda(), reason="no CUDA device")
+@orders
 @dtypes
-def test_cuda_arrays_of_small_dtypes_are_refused(dtype):
+def test_cuda_arrays_of_small_dtypes_sort_on_the_device(dtype, descending):
     cupy = pytest.importorskip("cupy")
-    a = cupy.arange(10, dtype=dtype)
-    with pytest.raises(TypeError, match="host arrays only"):
-        gpusort.sort(a)
+    for n in SMALL_SIZES:
+        keys = small_keys(dtype, n, "random", seed=4)
+        perm = stable_perm(keys, descending)
+        a = cupy.asarray(keys)
+        gpusort.sort(a, descending=descending)
+        np.testing.assert_array_equal(cupy.asnumpy(a), keys[perm], err_msg=f"sort n={n}")
+        idx = gpusort.argsort(cupy.asarray(keys), descending=descending)
+        np.testing.assert_array_equal(cupy.asnumpy(idx), perm, err_msg=f"argsort n={n}")

@@ -56,3 +56,30 @@ fn field_bits_order_floats_as_asked() {
     assert!(nulls_first.bits(0, true) < b(&nulls_first, f32::NEG_INFINITY));
     assert!(nulls_first.bits(5, true) == nulls_first.bits(0, true), "nulls tie whatever their keys");
 }
+
+#[test]
+fn half_fields_order_as_the_keys_ordered_bits() {
+    use gpusort_cpu::SortKey;
+    for key_type in [KeyType::F16, KeyType::BF16] {
+        let field = |floats| Field {
+            column: 0,
+            key_type,
+            shift: 0,
+            nullable: false,
+            part: Part::Whole,
+            how: ColumnOrder { order: Order::Ascending, floats: Some(floats), nulls: NullPlacement::default() },
+        };
+        let (total, nan_last) = (field(FloatOrder::Total), field(FloatOrder::NanLast));
+        let ordered = |raw: u16| match key_type {
+            KeyType::F16 => half::f16::from_bits(raw).to_ordered_bits(),
+            _ => half::bf16::from_bits(raw).to_ordered_bits(),
+        };
+        for raw in (0..=u16::MAX).step_by(7).chain([0x8000, 0x7c00, 0x7f80, 0xfe00, 0x7fc0]) {
+            assert_eq!(total.bits(raw as u64, false), ordered(raw) as u64, "{key_type:?} {raw:#06x}");
+        }
+        let nan = if key_type == KeyType::F16 { 0x7e00 } else { 0x7fc0 };
+        assert_eq!(nan_last.bits(0x8000, false), nan_last.bits(0, false), "-0.0 ties +0.0");
+        assert_eq!(nan_last.bits(nan | 0x8000, false), nan_last.bits(nan, false), "every NaN is one value");
+        assert!(nan_last.bits(nan, false) > nan_last.bits(0x7bff, false));
+    }
+}

@@ -87,8 +87,8 @@ impl DeviceStep for DeviceSort<'_> {
 
 /// An item type a device buffer of which the GPU sorts, and that the out-of-core merge orders.
 pub(crate) trait DeviceItem: DeviceRepr + MergeKey + 'static {
-    /// The kernels a sort spread over several devices runs on these items (`multi`).
-    const SPREAD: SpreadKernels;
+    /// The kernels a sort spread over several devices runs on these items (`multi`), if any.
+    const SPREAD: Option<SpreadKernels>;
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError>;
 }
 
@@ -113,7 +113,7 @@ const KVP_SPREAD: SpreadKernels = SpreadKernels::of::<u32>("multi_count_below_kv
 const U32_SPREAD: SpreadKernels = SpreadKernels::of::<u32>("multi_count_below_u32", "multi_merge_u32", 32);
 
 impl DeviceItem for Kvp {
-    const SPREAD: SpreadKernels = KVP_SPREAD;
+    const SPREAD: Option<SpreadKernels> = Some(KVP_SPREAD);
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Kvp>) -> Result<(), SortError> {
         match sort.algorithm {
             Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(sort.gpu, stream, data, sort.order),
@@ -124,7 +124,7 @@ impl DeviceItem for Kvp {
 }
 
 impl DeviceItem for u32 {
-    const SPREAD: SpreadKernels = U32_SPREAD;
+    const SPREAD: Option<SpreadKernels> = Some(U32_SPREAD);
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<u32>) -> Result<(), SortError> {
         match sort.algorithm {
             Algorithm::Auto | Algorithm::Radix => radix::sort_keys(sort.gpu, stream, data, sort.order),
@@ -140,8 +140,8 @@ impl DeviceItem for u32 {
 macro_rules! radix_only_items {
     ($($t:ty: $name:literal, $bits:literal),*) => {$(
         impl DeviceItem for $t {
-            const SPREAD: SpreadKernels =
-                SpreadKernels::of::<$t>(concat!("multi_count_below_", $name), concat!("multi_merge_", $name), $bits);
+            const SPREAD: Option<SpreadKernels> =
+                Some(SpreadKernels::of::<$t>(concat!("multi_count_below_", $name), concat!("multi_merge_", $name), $bits));
             fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<$t>) -> Result<(), SortError> {
                 if !sort.is_radix() {
                     return Err(sort.radix_only(concat!(stringify!($t), " keys")));
@@ -164,8 +164,12 @@ impl WideKey for f64 {}
 /// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for
 /// odd-even merge its second buffer; bitonic sorts in place.
 pub(crate) fn bytes_per_item<T>(algorithm: Algorithm) -> usize {
-    let size = std::mem::size_of::<T>();
-    match algorithm {
+    // Small keys sort as 32-bit ordered bits made beside them (`small_keys.rs`).
+    let (own, size) = match std::mem::size_of::<T>() {
+        small @ ..4 => (small, 4),
+        size => (0, size),
+    };
+    own + match algorithm {
         Algorithm::Bitonic => size,
         Algorithm::OddEvenMerge => 2 * size,
         _ => 2 * size + 1,

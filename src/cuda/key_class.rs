@@ -8,13 +8,15 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream};
 
 use super::argsort::{self, DevicePosition};
-use super::dispatch::DeviceSort;
+use super::dispatch::{DeviceItem, DeviceSort, SpreadKernels};
 use super::hostdata::{self, Direct, KeysAsBits, ReadBits, ReadOnly, SplitAsKvp};
 use super::records::Keys;
+use super::small_keys;
 use super::staging::{MergeKey, Plain};
 use super::CudaBackend;
 use crate::backend::RecordWord;
-use crate::{Algorithm, Key, KeyType, Order, SortError};
+use crate::{Algorithm, Key, Order, SortError};
+use half::{bf16, f16};
 
 /// A key type as the CUDA backend sorts it (every type of the key list).
 pub(crate) trait CudaKey: Key + Plain {
@@ -68,18 +70,6 @@ fn radix_only(algorithm: Algorithm) -> SortError {
     SortError::Unsupported {
         backend: "cuda",
         what: format!("64-bit keys with {algorithm:?}: the GPU sorting networks take 32-bit keys; use Radix"),
-    }
-}
-
-/// Why a key type without device kernels of its own cannot be sorted where it lies.
-fn small_on_device(name: &str) -> SortError {
-    let on_device: Vec<&str> = KeyType::ALL.iter().filter(|t| t.sorts_on_device()).map(|t| t.name()).collect();
-    SortError::Unsupported {
-        backend: "cuda",
-        what: format!(
-            "device-resident {name} keys: the device sorts take {} keys; widen the keys or sort them from the host",
-            on_device.join(", ")
-        ),
     }
 }
 
@@ -214,31 +204,39 @@ macro_rules! key_class {
             b.records_round_trip(Keys::Sorted(keys), values, order)
         }
     };
-    // 8- and 16-bit keys: their 32-bit ordered bits go up, in every family.
+    // 8- and 16-bit keys: their 32-bit ordered bits go up, in every family; on the device they
+    // are made there (`small_keys.rs`).
     (@impl Small, $t:ident) => {
+        // Host keys go up and come back at their own width, their bits made on the device.
+        impl DeviceItem for $t {
+            const SPREAD: Option<SpreadKernels> = None;
+            fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError> {
+                small_keys::sort(sort, stream, data, None)
+            }
+        }
         impl CudaKey for $t {
             fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
-                b.host_sort(&mut KeysAsBits(keys), sort)
+                b.host_sort(&mut Direct(keys), sort)
             }
             fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
                 b.host_sort(&mut SplitAsKvp { keys, values }, sort)
             }
             key_class!(@argsort ReadBits, argsort_kvp);
             fn device_argsort<P: DevicePosition>(
-                _: &DeviceSort,
-                _: &Arc<CudaStream>,
-                _: &CudaSlice<Self>,
-                _: &mut CudaSlice<P>,
+                sort: &DeviceSort,
+                stream: &Arc<CudaStream>,
+                keys: &CudaSlice<Self>,
+                out: &mut CudaSlice<P>,
             ) -> Result<(), SortError> {
-                Err(small_on_device(stringify!($t)))
+                small_keys::argsort(sort, stream, keys, out)
             }
             fn device(
-                _: &DeviceSort,
-                _: &Arc<CudaStream>,
-                _: &mut CudaSlice<Self>,
-                _: Option<&mut CudaSlice<u32>>,
+                sort: &DeviceSort,
+                stream: &Arc<CudaStream>,
+                keys: &mut CudaSlice<Self>,
+                values: Option<&mut CudaSlice<u32>>,
             ) -> Result<(), SortError> {
-                Err(small_on_device(stringify!($t)))
+                small_keys::sort(sort, stream, keys, values)
             }
             fn top_k(
                 b: &CudaBackend,

@@ -27,6 +27,7 @@ pub(crate) mod radix;
 mod records;
 mod segments;
 mod select;
+mod small_keys;
 #[cfg(test)]
 mod smoke;
 mod staging;
@@ -195,9 +196,13 @@ impl CudaBackend {
     /// Whether a host sort of `n` items is spread over the sorter's devices (`multi`): radix
     /// sorts (stable, which the exchange needs) from `spread_from` items, when every device
     /// holds its shares in core; otherwise the first device sorts it alone, out of core if need be.
-    fn spreads<T>(&self, n: usize, algorithm: Algorithm) -> Result<bool, SortError> {
+    fn spreads<T: DeviceItem>(&self, n: usize, algorithm: Algorithm) -> Result<bool, SortError> {
         let shares = self.spread.len();
-        if shares < 2 || n < self.spread_from.max(shares) || !matches!(algorithm, Algorithm::Auto | Algorithm::Radix) {
+        if T::SPREAD.is_none()
+            || shares < 2
+            || n < self.spread_from.max(shares)
+            || !matches!(algorithm, Algorithm::Auto | Algorithm::Radix)
+        {
             return Ok(false);
         }
         let per_share = need_bytes::<T>(n.div_ceil(shares), Algorithm::Radix);

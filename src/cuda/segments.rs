@@ -35,6 +35,7 @@ use super::host_keys::Bits32;
 use super::hostdata::{self, Direct, KeysAsBits};
 use super::incore;
 use super::radix::{self, order_flags, Dev, RadixKey};
+use super::small_keys;
 use super::staging::Plain;
 use super::transfer::begin;
 use super::CudaBackend;
@@ -118,12 +119,14 @@ impl CudaBackend {
             (KeySlice::I16(k), v) => small(&self.gpu, k, v, &step),
             (KeySlice::U8(k), v) => small(&self.gpu, k, v, &step),
             (KeySlice::I8(k), v) => small(&self.gpu, k, v, &step),
+            (KeySlice::F16(k), v) => small(&self.gpu, k, v, &step),
+            (KeySlice::BF16(k), v) => small(&self.gpu, k, v, &step),
         }
     }
 
     /// Sorts each segment of `keys` (with `values`, when given) on its own, in `order`, stably,
     /// queued on `stream`; segment `s` is `offsets[s]..offsets[s + 1]`. `K` is one of the `Key`
-    /// types; those of 8 and 16 bits are `Unsupported` here.
+    /// types; those of 8 and 16 bits sort as their 32-bit ordered bits (`small_keys.rs`).
     pub(crate) fn sort_segments_device<K: Key + DeviceRepr>(
         &self,
         stream: &Arc<CudaStream>,
@@ -133,6 +136,11 @@ impl CudaBackend {
         order: Order,
     ) -> Result<(), SortError> {
         self.bind()?;
+        if size_of::<K>() < 4 {
+            let mut bits = small_keys::widen(&self.gpu, stream, keys)?;
+            sort(&self.gpu, stream, &mut bits, values, offsets, order)?;
+            return small_keys::narrow(&self.gpu, stream, &bits, keys);
+        }
         sort_any(&self.gpu, stream, keys, values, offsets, order)
     }
 }

@@ -13,6 +13,7 @@ use super::hostdata::{self, ReadOnly};
 use super::key_class::CudaKey;
 use super::radix::RadixKey;
 use super::select::{self, Chosen};
+use super::small_keys;
 use super::transfer::{begin, chunks, device_buffer, finish, lease, upload};
 use super::CudaBackend;
 use crate::backend::{same_type, with_view, KeySlice, KeyView};
@@ -42,9 +43,16 @@ impl CudaBackend {
         if k == 0 {
             return Ok((empty(stream)?, empty(stream)?));
         }
+        if size_of::<K>() < 4 {
+            // Small keys select as their 32-bit ordered bits (`small_keys.rs`).
+            let bits = small_keys::widen(&self.gpu, stream, keys)?;
+            let Chosen { keys: chosen, positions } = select::top_k(&self.gpu, stream, &bits, k, order)?;
+            let mut out = device_buffer::<K>(stream, k)?;
+            small_keys::narrow(&self.gpu, stream, &chosen, &mut out)?;
+            return Ok((out, positions));
+        }
         // `Key` is sealed: the downcasts find the concrete type among the six the select kernels
-        // take, and the result goes back as the caller's type the same way. Small keys on the
-        // device have no kernels: `Unsupported` below.
+        // take, and the result goes back as the caller's type the same way.
         let keys = keys as &dyn Any;
         macro_rules! as_type {
             ($($t:ty),*) => {$(

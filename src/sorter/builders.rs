@@ -31,7 +31,7 @@ impl Sorter {
 
     /// The same sorter, ordering float keys as `floats` says ([`FloatOrder::Total`] by default)
     /// in [`Sorter::sort_keys`], [`Sorter::argsort`], [`Sorter::argsort_into`], the device
-    /// argsorts and, for columns that name none, [`Sorter::lexsort`]. The other sorts of float keys
+    /// argsorts, [`Sorter::sort_by_key`] and, for columns that name none, [`Sorter::lexsort`]. The other sorts of float keys
     /// return `InvalidArgument` with another order than `Total`, for now.
     ///
     /// ```

@@ -116,9 +116,10 @@ impl Sorter {
     }
 
     /// Sorts keys already on the device, in place, in the sorter's order, on the caller's stream
-    /// (see [`Sorter::sort_kvp_device`]): `u32`, `i32`, `f32`, `u64`, `i64` or `f64` keys, floats
-    /// in `total_cmp` order. The sorting networks take `u32` keys alone here (other types are
-    /// `Unsupported` with them); the smaller key types are `Unsupported` on the device.
+    /// (see [`Sorter::sort_kvp_device`]): keys of any [`Key`] type, floats in `total_cmp` order.
+    /// The 8- and 16-bit keys sort as their 32-bit ordered bits, made in device scratch of four
+    /// bytes a key beside the sort's own. The sorting networks take `u32` and the small keys
+    /// here (other types are `Unsupported` with them).
     ///
     /// ```no_run
     /// use gpusort::{Order, Sorter};
@@ -217,9 +218,9 @@ impl Sorter {
     /// Sorts each segment of split pairs already on the device on its own, in place, in the
     /// sorter's order, stably, on the caller's stream (see [`Sorter::sort_segments`] for the
     /// host form): segment `s` is `offsets[s]..offsets[s + 1]`, with `offsets` (on the device)
-    /// running from 0 to `keys.len()` without falling. Values move with their keys. Keys of 32 and
-    /// 64 bits (`u32`, `i32`, `f32`, `u64`, `i64`, `f64`; floats in `total_cmp` order); those of
-    /// 8 and 16 bits are `Unsupported` here. 64-bit keys take two stable radix sorts of positions
+    /// running from 0 to `keys.len()` without falling. Values move with their keys. Keys of any
+    /// [`Key`] type, floats in `total_cmp` order; those of 8 and 16 bits sort as their 32-bit
+    /// ordered bits (four bytes of device scratch a key). 64-bit keys take two stable radix sorts of positions
     /// (by key, then by segment) and about 24 bytes of device scratch per key, whatever the
     /// segments; at most 2^32 - 1 of them. The offsets are checked first, which waits for
     /// `stream` once: `InvalidArgument`, data untouched, when they do not fit (or the lengths

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::Sorter;
 use crate::backend::{with_view, SortJob};
-use crate::columns::{is_float, RawBits};
+use crate::columns::{infinity, is_float, RawBits};
 use crate::{Column, FloatOrder, Key, KeyType, Order, SortError};
 
 impl Sorter {
@@ -85,10 +85,7 @@ fn scan<K: Key + RawBits>(keys: &[K]) -> Seen {
     let width = 8 * K::TYPE.size() as u32;
     let sign = 1u64 << (width - 1);
     let exponent_and_sign_clear = |raw: u64| raw & (sign - 1);
-    let inf = match K::TYPE {
-        KeyType::F32 => f32::INFINITY.to_bits() as u64,
-        _ => f64::INFINITY.to_bits(),
-    };
+    let inf = infinity(K::TYPE);
     gpusort_cpu::install(|| {
         keys.par_chunks(1 << 16)
             .map(|piece| {

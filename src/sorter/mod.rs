@@ -1,6 +1,7 @@
 //! `Sorter`: picks a backend for each call and forwards the sort to it.
 
 mod builders;
+mod by_key;
 #[cfg(feature = "cuda")]
 mod device;
 mod floats;
@@ -19,6 +20,7 @@ mod tests;
 mod topk;
 mod values;
 
+pub use by_key::RecordKey;
 #[cfg(feature = "cuda")]
 pub use device::{DeviceShare, DeviceTopK};
 pub use records::ArgIndex;

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::Sorter;
 use crate::backend::{record_words, words_per_record, BackendKind, Positions, SortJob};
 use crate::gpu::GpuBackend;
-use crate::{Key, SortError};
+use crate::{Key, RecordKey, SortError};
 
 /// Items per parallel task of the host passes here: large enough that rayon's overhead vanishes,
 /// small enough that 16 cores share a 1M-item input.
@@ -104,6 +104,44 @@ pub(super) fn zeroed_positions(n: usize, op: &'static str) -> Result<Vec<u32>, S
     Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
+/// `v` copied into scratch in huge pages, on all cores, one piece of [`PIECE`] records at a time;
+/// `read` takes each piece's keys into its item of `keys` (one per piece) while the piece is still
+/// in cache, so the records are read once.
+pub(super) fn copy_reading_keys<T, P>(
+    v: &[T],
+    keys: P,
+    read: impl Fn(&[T], P::Item) + Sync,
+) -> Result<gpusort_cpu::HugeVec<T>, SortError>
+where
+    T: Copy + Send + Sync,
+    P: IndexedParallelIterator,
+{
+    let n = v.len();
+    // A shorter `keys` would end the zip below early and leave records uncopied.
+    assert_eq!(keys.len(), n.div_ceil(PIECE), "copy_reading_keys: one item of keys per piece of records");
+    let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
+        .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
+    gpusort_cpu::install(|| {
+        copy.spare_capacity_mut().par_chunks_mut(PIECE).zip(keys).zip(v.par_chunks(PIECE)).for_each(|((c, k), s)| {
+            // SAFETY: `c` has room for `s.len()` items (same piece of equal lengths) and cannot
+            // overlap `s`, which the caller's slice holds.
+            unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr() as *mut T, s.len()) };
+            read(s, k);
+        })
+    });
+    // SAFETY: the pieces above (one per piece of `v`, checked) wrote all n records, and the copy
+    // has room for n.
+    unsafe { copy.set_len(n) };
+    Ok(copy)
+}
+
+/// `v[i] = copy[positions[i]]`: the records in their sorted order, from the copy in huge pages,
+/// whose random reads miss the TLB far less than the caller's pages would. Nothing fails here, so
+/// `v` ends sorted or, when an earlier step failed, untouched.
+pub(super) fn put_in_order<T: Copy + Send + Sync>(copy: &[T], positions: &[u32], v: &mut [T]) {
+    gpusort_cpu::gather(copy, positions, v);
+}
+
 impl Sorter {
     /// The stable permutation that sorts `keys` in the sorter's order: `keys[p[0]]`,
     /// `keys[p[1]]`, ... are in order, and equal keys keep their input order. `keys` is only
@@ -171,7 +209,11 @@ impl Sorter {
     }
 
     /// Sorts records of any `Copy` type by the key `key` reads from each, stably, in the sorter's
-    /// order. The keys are read on all cores and sorted with their positions (on the GPU when the
+    /// order. The key is one [`Key`] or a tuple of up to four of them, compared lexicographically
+    /// (the first element first: see [`RecordKey`](crate::RecordKey)). Float keys follow the
+    /// sorter's float order ([`Sorter::with_float_order`]).
+    ///
+    /// A single key is read on all cores and sorted with its positions (on the GPU when the
     /// sorter picks it); then the records are put in that order. Large inputs on the GPU (records
     /// of whole 4-byte words, at least `tuning::RECORDS_ON_DEVICE_FROM_BYTES` of them) are put in
     /// order on the device: the keys go up and are sorted there with their positions, the records
@@ -195,18 +237,37 @@ impl Sorter {
     pub fn sort_by_key<T, K, F>(&self, v: &mut [T], key: F) -> Result<(), SortError>
     where
         T: Copy + Send + Sync,
-        K: Key,
+        K: RecordKey,
         F: Fn(&T) -> K + Sync,
     {
-        self.total_floats_only(K::TYPE, "sort_by_key")?;
-        let n = v.len();
-        if n < 2 {
-            return self.check_config();
-        }
+        K::sort_records(self, v, key)
+    }
+
+    /// Whether `n` records need sorting (two or more), after the checks every `sort_by_key`
+    /// makes: the sorter's configuration, and no more records than `u32` positions count.
+    pub(super) fn records_to_sort(&self, n: usize) -> Result<bool, SortError> {
         if n > 1 << 32 {
             return Err(SortError::InvalidArgument(format!("{n} records: sort_by_key takes up to 2^32")));
         }
         self.check_config()?;
+        Ok(n >= 2)
+    }
+
+    /// `sort_by_key` by one key.
+    pub(super) fn sort_by_one_key<T, K, F>(&self, v: &mut [T], key: F) -> Result<(), SortError>
+    where
+        T: Copy + Send + Sync,
+        K: Key,
+        F: Fn(&T) -> K + Sync,
+    {
+        if self.reorders_floats::<K>() {
+            // The float order is folded into the keys' bits by the lexsort machinery.
+            return <(K,) as RecordKey>::sort_records(self, v, |r| (key(r),));
+        }
+        let n = v.len();
+        if !self.records_to_sort(n)? {
+            return Ok(());
+        }
         let on_device = words_per_record::<T>().and_then(|_| self.records_gpu::<K>(n, size_of::<T>()));
         if let Some(gpu) = on_device {
             // The records stay where they are until the device has put them in order: only their
@@ -234,35 +295,18 @@ impl Sorter {
         }
         let mut keys = host_buffer::<K>(n, "sort_by_key keys (host memory)")?;
         let mut positions = zeroed_positions(n, "sort_by_key positions (host memory)")?;
-        let mut copy = gpusort_cpu::HugeVec::<T>::with_capacity(n)
-            .map_err(|e| SortError::OutOfMemory { op: "sort_by_key records (host memory)", bytes: e.bytes })?;
-        // One read of the records: each piece is copied whole, then its keys are read while it is
-        // still in cache.
-        gpusort_cpu::install(|| {
-            copy.spare_capacity_mut()
-                .par_chunks_mut(PIECE)
-                .zip(keys.spare_capacity_mut()[..n].par_chunks_mut(PIECE))
-                .zip(v.par_chunks(PIECE))
-                .for_each(|((c, k), s)| {
-                    // SAFETY: `c` has room for `s.len()` items (same piece of equal lengths) and
-                    // cannot overlap `s`, which the caller's slice holds.
-                    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr() as *mut T, s.len()) };
-                    k.iter_mut().zip(s).for_each(|(k, r)| {
-                        k.write(key(r));
-                    });
-                })
-        });
-        // SAFETY: the pieces above wrote all n records and n keys; both have room for n.
-        unsafe {
-            copy.set_len(n);
-            keys.set_len(n);
-        }
+        let copy = copy_reading_keys(v, keys.spare_capacity_mut()[..n].par_chunks_mut(PIECE), |s, k| {
+            k.iter_mut().zip(s).for_each(|(k, r)| {
+                k.write(key(r));
+            })
+        })?;
+        // SAFETY: `copy_reading_keys` handed every piece of the n keys to the closure, which
+        // wrote each of them.
+        unsafe { keys.set_len(n) };
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
         self.run_stable(SortJob::Argsort(K::view(&keys), Positions::U32(&mut positions)))?;
         drop(keys);
-        // From the copy in huge pages, whose random reads miss the TLB far less than the caller's
-        // pages would; nothing can fail from here on, so `v` ends sorted or untouched.
-        gpusort_cpu::gather(&copy, &positions, v);
+        put_in_order(&copy, &positions, v);
         Ok(())
     }
 

@@ -186,7 +186,12 @@ pub fn kvp_input(n: usize, pattern: Pattern, seed: u64) -> Vec<gpusort::Kvp> {
 /// A device memory limit under which a radix sort of `T` runs in pieces of at most `run` items
 /// (see `Sorter::with_device_memory_limit`: 2 items + 1 byte per item, plus 64 KiB).
 pub fn radix_limit_for_runs<T>(run: usize) -> usize {
-    (64 << 10) + run * (2 * std::mem::size_of::<T>() + 1)
+    // Small keys sort as 32-bit ordered bits made beside them.
+    let per_item = match std::mem::size_of::<T>() {
+        small @ ..4 => small + 9,
+        size => 2 * size + 1,
+    };
+    (64 << 10) + run * per_item
 }
 
 /// A copy of `from` in page-locked host memory of `s`'s context (cached, flags 0: what

@@ -35,3 +35,11 @@ pub const GPUSORT_KEY_U8: gpusort_key_type = 8;
 
 /// `int8_t`.
 pub const GPUSORT_KEY_I8: gpusort_key_type = 9;
+
+/// `uint16_t` holding the bits of IEEE 754 binary16 floats, in IEEE 754 totalOrder (as
+/// `gpusort_sort_keys_f16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
+pub const GPUSORT_KEY_F16: gpusort_key_type = 10;
+
+/// `uint16_t` holding the bits of bfloat16 floats, in IEEE 754 totalOrder (as
+/// `gpusort_sort_keys_bf16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
+pub const GPUSORT_KEY_BF16: gpusort_key_type = 11;

@@ -6,6 +6,7 @@
 use crate::args::gpusort_order;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Writes to `out` the stable permutation that sorts `len` `uint32_t` keys in `order`:
 /// `keys[out[0]]`, `keys[out[1]]`, ... are in order, and equal keys keep their input order
@@ -172,6 +173,40 @@ pub unsafe extern "C" fn gpusort_argsort_u8(
 pub unsafe extern "C" fn gpusort_argsort_i8(
     sorter: *const gpusort_sorter,
     keys: *const i8,
+    len: usize,
+    out: *mut u64,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::argsort(sorter, keys, len, out, order)
+}
+
+/// The stable permutation that sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats
+/// (see `gpusort_argsort_u32`), in IEEE 754 totalOrder or the sorter's float order (see
+/// `gpusort_sort_keys_f16`).
+///
+/// # Safety
+/// As `gpusort_argsort_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_argsort_f16(
+    sorter: *const gpusort_sorter,
+    keys: *const f16,
+    len: usize,
+    out: *mut u64,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::argsort(sorter, keys, len, out, order)
+}
+
+/// The stable permutation that sorts `uint16_t` keys holding the bits of bfloat16 floats (see
+/// `gpusort_argsort_u32`), in IEEE 754 totalOrder or the sorter's float order (see
+/// `gpusort_sort_keys_bf16`).
+///
+/// # Safety
+/// As `gpusort_argsort_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_argsort_bf16(
+    sorter: *const gpusort_sorter,
+    keys: *const bf16,
     len: usize,
     out: *mut u64,
     order: gpusort_order,

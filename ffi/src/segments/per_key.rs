@@ -6,6 +6,7 @@
 use crate::args::gpusort_order;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Sorts each segment of `len` `uint32_t` keys on its own, in `order`, stably (equal keys keep
 /// their order, ascending and descending alike), each value of `values` moving with its key.
@@ -206,6 +207,45 @@ pub unsafe extern "C" fn gpusort_sort_segments_u8(
 pub unsafe extern "C" fn gpusort_sort_segments_i8(
     sorter: *const gpusort_sorter,
     keys: *mut i8,
+    values: *mut u32,
+    len: usize,
+    offsets: *const usize,
+    num_offsets: usize,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::segments(sorter, keys, values, len, offsets, num_offsets, order)
+}
+
+/// Sorts each segment of `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754
+/// totalOrder (see `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another
+/// float order), with their `uint32_t` values or (`values` NULL) alone (see
+/// `gpusort_sort_segments_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_segments_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_segments_f16(
+    sorter: *const gpusort_sorter,
+    keys: *mut f16,
+    values: *mut u32,
+    len: usize,
+    offsets: *const usize,
+    num_offsets: usize,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::segments(sorter, keys, values, len, offsets, num_offsets, order)
+}
+
+/// Sorts each segment of `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder
+/// (see `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order),
+/// with their `uint32_t` values or (`values` NULL) alone (see `gpusort_sort_segments_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_segments_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_segments_bf16(
+    sorter: *const gpusort_sorter,
+    keys: *mut bf16,
     values: *mut u32,
     len: usize,
     offsets: *const usize,

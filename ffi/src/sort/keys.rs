@@ -6,6 +6,7 @@
 use crate::args::{gpusort_algorithm, gpusort_order};
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Sorts `len` `uint32_t` keys in `order`. `keys` may be NULL only when `len` is 0; on failure
 /// it holds its original contents.
@@ -155,6 +156,42 @@ pub unsafe extern "C" fn gpusort_sort_keys_u8(
 pub unsafe extern "C" fn gpusort_sort_keys_i8(
     sorter: *const gpusort_sorter,
     keys: *mut i8,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_keys(sorter, keys, len, order, algorithm)
+}
+
+/// Sorts `len` `uint16_t` keys holding the bits of IEEE 754 binary16 floats in `order` (see
+/// `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+/// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
+///
+/// # Safety
+/// As `gpusort_sort_keys_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_keys_f16(
+    sorter: *const gpusort_sorter,
+    keys: *mut f16,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_keys(sorter, keys, len, order, algorithm)
+}
+
+/// Sorts `len` `uint16_t` keys holding the bits of bfloat16 floats in `order` (see
+/// `gpusort_sort_keys_u32`), in IEEE 754 totalOrder:
+/// `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN`, or in the sorter's float order
+/// (`gpusort_sorter_with_float_order`), keys it makes equal kept in input order.
+///
+/// # Safety
+/// As `gpusort_sort_keys_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_keys_bf16(
+    sorter: *const gpusort_sorter,
+    keys: *mut bf16,
     len: usize,
     order: gpusort_order,
     algorithm: gpusort_algorithm,

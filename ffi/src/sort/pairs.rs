@@ -7,6 +7,7 @@
 use crate::args::{gpusort_algorithm, gpusort_order};
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Sorts split arrays of `len` `uint32_t` keys and `len` `uint32_t` values by key in `order`,
 /// each value moving with its key; stable with `GPUSORT_ALGORITHM_AUTO` or `_RADIX`. Either
@@ -168,6 +169,42 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u8(
 pub unsafe extern "C" fn gpusort_sort_pairs_i8(
     sorter: *const gpusort_sorter,
     keys: *mut i8,
+    values: *mut u32,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754 totalOrder (see
+/// `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+/// their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_f16(
+    sorter: *const gpusort_sorter,
+    keys: *mut f16,
+    values: *mut u32,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder (see
+/// `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+/// their `uint32_t` values (see `gpusort_sort_pairs_u32`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_bf16(
+    sorter: *const gpusort_sorter,
+    keys: *mut bf16,
     values: *mut u32,
     len: usize,
     order: gpusort_order,

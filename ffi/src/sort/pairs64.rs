@@ -9,6 +9,7 @@
 use crate::args::{gpusort_algorithm, gpusort_order};
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Sorts split arrays of `len` `uint32_t` keys and `len` `uint64_t` values by key in `order`,
 /// each value moving with its key: row ids past 2^32, offsets, or any 8-byte payload (cast
@@ -175,6 +176,42 @@ pub unsafe extern "C" fn gpusort_sort_pairs_u8_u64(
 pub unsafe extern "C" fn gpusort_sort_pairs_i8_u64(
     sorter: *const gpusort_sorter,
     keys: *mut i8,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint16_t` keys holding the bits of IEEE 754 binary16 floats in IEEE 754 totalOrder (see
+/// `gpusort_sort_keys_f16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+/// their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_f16_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut f16,
+    values: *mut u64,
+    len: usize,
+    order: gpusort_order,
+    algorithm: gpusort_algorithm,
+) -> gpusort_status {
+    super::sort_pairs(sorter, keys, values, len, order, algorithm)
+}
+
+/// Sorts `uint16_t` keys holding the bits of bfloat16 floats in IEEE 754 totalOrder (see
+/// `gpusort_sort_keys_bf16`; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order) with
+/// their `uint64_t` values (see `gpusort_sort_pairs_u32_u64`).
+///
+/// # Safety
+/// As `gpusort_sort_pairs_u32_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_pairs_bf16_u64(
+    sorter: *const gpusort_sorter,
+    keys: *mut bf16,
     values: *mut u64,
     len: usize,
     order: gpusort_order,

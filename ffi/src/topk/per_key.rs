@@ -6,6 +6,7 @@
 use crate::args::gpusort_order;
 use crate::sorter::gpusort_sorter;
 use crate::status::gpusort_status;
+use gpusort_core::{bf16, f16};
 
 /// Writes the `k` smallest of `len` `uint32_t` keys (the `k` largest with `GPUSORT_DESCENDING`),
 /// sorted in `order`, to `out_keys`, and where each stood in `keys` to `out_indices`: exactly
@@ -197,6 +198,46 @@ pub unsafe extern "C" fn gpusort_top_k_i8(
     len: usize,
     k: usize,
     out_keys: *mut i8,
+    out_indices: *mut u64,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::top_k(sorter, keys, len, k, out_keys, out_indices, order)
+}
+
+/// The `k` first `uint16_t` keys holding the bits of IEEE 754 binary16 floats in `order`, in IEEE
+/// 754 totalOrder (see `gpusort_sort_keys_f16`: a NaN is among the largest keys, or the smallest
+/// when negative; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their
+/// positions (see `gpusort_top_k_u32`).
+///
+/// # Safety
+/// As `gpusort_top_k_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_top_k_f16(
+    sorter: *const gpusort_sorter,
+    keys: *const f16,
+    len: usize,
+    k: usize,
+    out_keys: *mut f16,
+    out_indices: *mut u64,
+    order: gpusort_order,
+) -> gpusort_status {
+    super::top_k(sorter, keys, len, k, out_keys, out_indices, order)
+}
+
+/// The `k` first `uint16_t` keys holding the bits of bfloat16 floats in `order`, in IEEE 754
+/// totalOrder (see `gpusort_sort_keys_bf16`: a NaN is among the largest keys, or the smallest when
+/// negative; `GPUSORT_INVALID_ARGUMENT` on a sorter with another float order), with their positions
+/// (see `gpusort_top_k_u32`).
+///
+/// # Safety
+/// As `gpusort_top_k_u32`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_top_k_bf16(
+    sorter: *const gpusort_sorter,
+    keys: *const bf16,
+    len: usize,
+    k: usize,
+    out_keys: *mut bf16,
     out_indices: *mut u64,
     order: gpusort_order,
 ) -> gpusort_status {

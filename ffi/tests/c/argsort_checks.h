@@ -268,7 +268,7 @@ static void records_error_checks(const gpusort_sorter *cpu) {
         {8, 8, 1, GPUSORT_KEY_F64, 0, "runs past the end of a record", "an f64 key at offset 1 of 8 bytes"},
         {4, 16, SIZE_MAX, GPUSORT_KEY_I64, 0, "key_offset", "key_offset SIZE_MAX (key_offset + size overflows)"},
         {0, 4, 1, GPUSORT_KEY_I32, 0, "runs past the end of a record", "a key past the record with n = 0"},
-        {8, 8, 0, 10, 0, "key type 10", "key type 10"},
+        {8, 8, 0, GPUSORT_KEY_BF16 + 1, 0, "key type 12", "key type 12 (one past the last)"},
         {8, 8, 0, UINT32_MAX, 0, "key type 4294967295", "key type UINT32_MAX"},
         {8, 8, 0, GPUSORT_KEY_U64, 2, "order 2", "order 2"},
         {SIZE_MAX / 4, 8, 0, GPUSORT_KEY_U32, 0, "len * record_size", "n * record_size overflows"},

@@ -166,14 +166,7 @@ static const char *lex_case(const gpusort_sorter *s, gpusort_float_order sorter_
             bad = why;
         }
     }
-    if (bad && bad != why) {
-        snprintf(why, sizeof why, "%s", bad);
-        bad = why;
-    }
-    if (bad) {
-        size_t used = strlen(why);
-        snprintf(why + used, sizeof why - used, " (n = %zu, %s)", n, LEX_PATTERN_NAMES[p]);
-    }
+    bad = case_failure(why, sizeof why, bad, " (n = %zu, %s)", n, LEX_PATTERN_NAMES[p]);
     for (size_t c = 0; c < ncols; c++) {
         free(cols[c].keys);
         free(cols[c].nulls);

@@ -1,7 +1,8 @@
 /* Tests of the gpusort C API: every sort entry point on seeded data (checked here: sorted,
  * a permutation with every value still attached to its key, stable where promised) and every
  * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h; segmented
- * sorts: segments_checks.h; top-k: topk_checks.h; multi-key sorts and float orders: lexsort_checks.h). Prints one line per check and ends with
+ * sorts: segments_checks.h; top-k: topk_checks.h; multi-key sorts and float orders: lexsort_checks.h;
+ * half-precision keys: half_checks.h). Prints one line per check and ends with
  * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 #include "gpusort.h"
 #include "check.h"
@@ -429,6 +430,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "pairs64_checks.h"
 #include "device_checks.h"
 #include "lexsort_checks.h"
+#include "half_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -512,6 +514,8 @@ int main(void) {
     lexsort_sort_checks(cpu, "cpu");
     pairs64_sort_checks(NULL, "default", GPUSORT_ALGORITHM_AUTO);
     pairs64_sort_checks(cpu, "cpu", GPUSORT_ALGORITHM_RADIX);
+    half_sort_checks(NULL, "default");
+    half_sort_checks(cpu, "cpu");
     if (gpu_usable) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             sort_checks(gpu, "cuda", alg);
@@ -521,6 +525,7 @@ int main(void) {
         lexsort_sort_checks(gpu, "cuda");
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             pairs64_sort_checks(gpu, "cuda", alg);
+        half_sort_checks(gpu, "cuda");
         gpusort_sorter_free(gpu);
     } else {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");

@@ -19,7 +19,8 @@ const DOC_WIDTH: usize = 100;
 ///
 /// In the texts, `{c}` is the C key type, `{t}` the Rust one (`u32`: the end of the name), `{float}`
 /// the family's float note for floating-point keys (nothing for others) and `{wide}` its note for
-/// 64-bit keys.
+/// 64-bit keys. Where the C type only carries the keys' bits (`uint16_t` for `f16`), "`{c}` keys"
+/// says what they hold.
 pub struct Family {
     /// The generated file, relative to `ffi/src`.
     pub file: &'static str,
@@ -57,7 +58,7 @@ impl Family {
     pub fn render(&self) -> String {
         let first = self.name(KeyType::U32).replace("_u32", "_<t>");
         let mut out = wrap("//!", &format!("The `{first}` entry points, one per key type. {}", self.about));
-        out += &format!("//!\n{}\n{}\n", wrap("//!", GENERATED), self.uses);
+        out += &format!("//!\n{}\n{}\n{}", wrap("//!", GENERATED), self.uses, type_uses());
         for &t in KeyType::ALL {
             out += "\n";
             if t == KeyType::U32 {
@@ -83,9 +84,44 @@ impl Family {
     }
 
     fn fill(&self, text: &str, t: KeyType) -> String {
-        let float = if t.name().starts_with('f') { self.float } else { "" };
+        let float = if t.is_float() { self.float } else { "" };
         let wide = if t.size() == 8 { self.wide } else { "" };
-        text.replace("{float}", float).replace("{wide}", wide).replace("{c}", t.c_type()).replace("{t}", t.name())
+        let text = text.replace("{float}", float).replace("{wide}", wide);
+        let keys = match holds(t) {
+            "" => format!("`{}` keys", t.c_type()),
+            bits => format!("`{}` keys holding {bits}", t.c_type()),
+        };
+        text.replace("`{c}` keys", &keys).replace("{c}", t.c_type()).replace("{t}", t.name())
+    }
+}
+
+/// The Rust types of the key list that are not primitives (`f16`, `bf16`).
+fn library_types() -> Vec<&'static str> {
+    const PRIMITIVES: &[&str] = &["u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64"];
+    KeyType::ALL.iter().map(|t| t.name()).filter(|n| !PRIMITIVES.contains(n)).collect()
+}
+
+/// The `use` line naming the key list's library types, which the signatures spell by their Rust
+/// names (cbindgen.toml renames them to their C carriers).
+fn type_uses() -> String {
+    let mut types = library_types();
+    types.sort_unstable();
+    match types.as_slice() {
+        [] => String::new(),
+        [one] => format!("use gpusort_core::{one};\n"),
+        more => format!("use gpusort_core::{{{}}};\n", more.join(", ")),
+    }
+}
+
+/// What the C type of `t` holds where C has no type of its own (nothing for the others).
+fn holds(t: KeyType) -> &'static str {
+    match t.name() {
+        "f16" => "the bits of IEEE 754 binary16 floats",
+        "bf16" => "the bits of bfloat16 floats",
+        name => {
+            assert!(!library_types().contains(&name), "say what the `{}` of `{name}` keys hold", t.c_type());
+            ""
+        }
     }
 }
 
@@ -123,7 +159,7 @@ pub fn key_type_values() -> String {
     let about = format!("The `GPUSORT_KEY_*` values: the position of each key type in the key list. {GENERATED}");
     let mut out = wrap("//!", &about) + "\nuse super::gpusort_key_type;\n";
     for (i, &t) in KeyType::ALL.iter().enumerate() {
-        let float = if t.name().starts_with('f') {
+        let float = if t.is_float() {
             format!(
                 ", in IEEE 754 totalOrder (as `gpusort_sort_keys_{}`) unless a `GPUSORT_FLOAT_ORDER_*` value says \
                  otherwise",
@@ -133,7 +169,11 @@ pub fn key_type_values() -> String {
             String::new()
         };
         out += "\n";
-        out += &wrap("///", &format!("`{}`{float}.", t.c_type()));
+        let c = match holds(t) {
+            "" => format!("`{}`", t.c_type()),
+            bits => format!("`{}` holding {bits}", t.c_type()),
+        };
+        out += &wrap("///", &format!("{c}{float}."));
         out += &format!("pub const GPUSORT_KEY_{}: gpusort_key_type = {i};\n", t.name().to_uppercase());
     }
     out

@@ -39,8 +39,9 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
     if bounds.len() <= 2 {
         return copy(stream, src, dst, 0, n);
     }
-    let f = gpu.function(&gpusort_kernels::MULTI, T::SPREAD.merge)?;
-    let flags = order_flags(T::SPREAD.key_flags, order);
+    let spread = super::ranks::spread_kernels::<T>()?;
+    let f = gpu.function(&gpusort_kernels::MULTI, spread.merge)?;
+    let flags = order_flags(spread.key_flags, order);
     let most = gpu.multiprocessors as usize * BLOCKS_PER_SM;
     let mut in_src = true;
     while bounds.len() > 2 {
@@ -71,7 +72,7 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
             // `from`, `out` their na + nb places in the other buffer. multi.cu's kernels do not
             // wait for the previous grid, so it launches plainly.
             unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, cfg, &mut args) }
-                .map_err(SortError::driver(T::SPREAD.merge, 0))?;
+                .map_err(SortError::driver(spread.merge, 0))?;
             next.push(e);
         }
         bounds = next;

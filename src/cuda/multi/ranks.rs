@@ -15,7 +15,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
 
 use crate::cuda::device::Gpu;
-use crate::cuda::dispatch::DeviceItem;
+use crate::cuda::dispatch::{DeviceItem, SpreadKernels};
 use crate::cuda::overlap::{self, Args, Launch};
 use crate::cuda::radix::order_flags;
 use crate::hooks::{self, Step};
@@ -24,6 +24,14 @@ use crate::{Order, SortError};
 /// Candidates per digit: the 256 digit values and the next prefix, whose count bounds the last.
 const CANDIDATES: usize = 257;
 const DIGIT_BITS: u32 = 8;
+
+/// The kernels that spread `T` over several devices; `Unsupported` for items without them.
+pub(crate) fn spread_kernels<T: DeviceItem>() -> Result<SpreadKernels, SortError> {
+    T::SPREAD.ok_or_else(|| SortError::Unsupported {
+        backend: "cuda",
+        what: format!("{} items spread over several devices", std::any::type_name::<T>()),
+    })
+}
 
 /// `cuts[g][d]`: where share `g` (sorted on `streams[g]`) is cut for the device that ends with
 /// ranks from `bounds[d]`; `cuts[g][0] == 0` and `cuts[g][devices] == sorted[g].len()`.
@@ -37,7 +45,7 @@ pub(crate) fn cuts<T: DeviceItem>(
     let devices = gpus.len();
     let lens: Vec<usize> = sorted.iter().map(|s| s.len()).collect();
     let targets = &bounds[1..devices];
-    let search = T::SPREAD;
+    let search = spread_kernels::<T>()?;
     let flags = order_flags(search.key_flags, order);
     let top = 1u128 << search.bits;
 

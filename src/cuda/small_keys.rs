@@ -1,0 +1,125 @@
+//! Device-resident 8- and 16-bit keys (the key list's `Small` class) on the device: their 32-bit
+//! ordered bits made in a scratch buffer (`small_keys.cu` `small_widen_*`), sorted there by the
+//! 32-bit radix sorts, whose plan skips the two or three constant high digits, and mapped back
+//! into the caller's keys (`small_narrow_*`). An argsort reads the bits and leaves the keys.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+
+use super::argsort::DevicePosition;
+use super::dispatch::DeviceSort;
+use super::overlap::{self, Args, Launch};
+use super::transfer::device_buffer;
+use super::Gpu;
+use crate::{Key, KeyType, SortError};
+
+const THREADS: u32 = 256;
+
+/// A small key type as the kernels map it: `map` as `small_keys.cu` numbers it.
+pub(crate) trait SmallKey: Key + DeviceRepr {
+    const MAP: i32 = map_of(Self::TYPE);
+}
+
+impl<K: Key + DeviceRepr> SmallKey for K {}
+
+const fn map_of(t: KeyType) -> i32 {
+    match t {
+        KeyType::I8 | KeyType::I16 => 1,
+        KeyType::F16 | KeyType::BF16 => 2,
+        _ => 0,
+    }
+}
+
+/// Enough blocks for `n` keys at four a thread, at most a few waves (the kernels loop).
+fn config(gpu: &Gpu, n: usize) -> LaunchConfig {
+    let blocks = n.div_ceil(4 * THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32;
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+}
+
+fn kernel<K: SmallKey>(widen: bool) -> &'static str {
+    match (size_of::<K>(), widen) {
+        (2, true) => "small_widen_16",
+        (2, false) => "small_narrow_16",
+        (1, true) => "small_widen_8",
+        (1, false) => "small_narrow_8",
+        _ => unreachable!("small keys are 8 or 16 bits"),
+    }
+}
+
+/// The ordered bits of `keys` in a new device buffer, queued on `stream`.
+pub(crate) fn widen<K: SmallKey>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+) -> Result<CudaSlice<u32>, SortError> {
+    let n = keys.len();
+    let mut bits = device_buffer::<u32>(stream, n)?;
+    let name = kernel::<K>(true);
+    let f = gpu.function(&gpusort_kernels::SMALL_KEYS, name)?;
+    {
+        let (kp, _gk) = keys.device_ptr(stream);
+        let (bp, _gb) = bits.device_ptr_mut(stream);
+        let mut a = Args::new();
+        a.arg(kp).arg(bp).arg(n as u64).arg(K::MAP);
+        // SAFETY: matches small_widen_<w>(const T* keys, unsigned* bits, u64 n, int map): `keys`
+        // holds n keys of the kernel's width, `bits` at least n words; both stay borrowed until
+        // the launch is queued on `stream`.
+        unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config(gpu, n), &mut a) }
+            .map_err(SortError::driver(name, 0))?;
+    }
+    Ok(bits)
+}
+
+/// `keys[i]` from the ordered bits `bits[i]`, queued on `stream`.
+pub(crate) fn narrow<K: SmallKey>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    bits: &CudaSlice<u32>,
+    keys: &mut CudaSlice<K>,
+) -> Result<(), SortError> {
+    let n = keys.len();
+    let name = kernel::<K>(false);
+    let f = gpu.function(&gpusort_kernels::SMALL_KEYS, name)?;
+    let (bp, _gb) = bits.device_ptr(stream);
+    let (kp, _gk) = keys.device_ptr_mut(stream);
+    let mut a = Args::new();
+    a.arg(bp).arg(kp).arg(n as u64).arg(K::MAP);
+    // SAFETY: matches small_narrow_<w>(const unsigned* bits, T* keys, u64 n, int map), as `widen`.
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config(gpu, n), &mut a) }
+        .map_err(SortError::driver(name, 0))
+}
+
+/// Sorts device-resident small keys, with their `u32` values when given, on `stream`. The keys
+/// are written only by the last kernel, after the sort succeeded.
+pub(crate) fn sort<K: SmallKey>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    keys: &mut CudaSlice<K>,
+    values: Option<&mut CudaSlice<u32>>,
+) -> Result<(), SortError> {
+    if keys.len() < 2 {
+        return Ok(());
+    }
+    let mut bits = widen(sort.gpu, stream, keys)?;
+    match values {
+        Some(values) => sort.run_pairs(stream, &mut bits, values)?,
+        None => sort.run(stream, &mut bits)?,
+    }
+    narrow(sort.gpu, stream, &bits, keys)
+}
+
+/// The stable permutation of device-resident small keys, which are only read, into `out`.
+pub(crate) fn argsort<K: SmallKey, P: DevicePosition>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    out: &mut CudaSlice<P>,
+) -> Result<(), SortError> {
+    SortError::check_pair_lengths(keys.len(), out.len())?;
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let mut bits = widen(sort.gpu, stream, keys)?;
+    P::sort_into(sort, stream, &mut bits, out)
+}
