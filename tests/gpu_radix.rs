@@ -263,12 +263,16 @@ fn every_key_type() {
             check_key_type::<u64>(&s, &stream, n, p);
             check_key_type::<i64>(&s, &stream, n, p);
             check_key_type::<f64>(&s, &stream, n, p);
-            check_key_type::<u16>(&s, &stream, n, p);
-            check_key_type::<i16>(&s, &stream, n, p);
-            check_key_type::<u8>(&s, &stream, n, p);
-            check_key_type::<i8>(&s, &stream, n, p);
-            check_key_type::<f16>(&s, &stream, n, p);
-            check_key_type::<bf16>(&s, &stream, n, p);
+            // Small keys sort as u32 bits (checked above at every size): their own mapping at
+            // the edge sizes, and once large.
+            if n <= 65537 || matches!(p, common::Pattern::Random) {
+                check_key_type::<u16>(&s, &stream, n, p);
+                check_key_type::<i16>(&s, &stream, n, p);
+                check_key_type::<u8>(&s, &stream, n, p);
+                check_key_type::<i8>(&s, &stream, n, p);
+                check_key_type::<f16>(&s, &stream, n, p);
+                check_key_type::<bf16>(&s, &stream, n, p);
+            }
         }
     }
 }

@@ -175,7 +175,10 @@ def test_pandas_float16_columns_sort_as_pandas_does():
     # (pandas' own multi-column sort puts NaN among the -infs with na_position="first": README.)
     for by, ascending, na_positions in (("h", True, "lf"), ("h", False, "lf"), (["k", "h"], [True, False], "l")):
         for na_position in ({"l": "last", "f": "first"}[p] for p in na_positions):
-            want = df.sort_values(by, ascending=ascending, na_position=na_position, kind="stable")
+            # (Some pandas versions cannot sort float16 columns by several keys: the reference
+            # sorts their exact float32 values.)
+            wide = df.astype({"h": np.float32})
+            want = wide.sort_values(by, ascending=ascending, na_position=na_position, kind="stable")
             got = gpandas.sort_values(df, by, ascending=ascending, na_position=na_position)
             assert got.index.tolist() == want.index.tolist(), (by, ascending, na_position)
 
@@ -248,7 +251,9 @@ def test_torch_tensors_match_torch_sort_and_argsort(bf16_path, name, descending,
             bits = half_bits(name, n, seed=7)
             t = torch_keys(torch, bits, name, device)
             want = perm(bits, name, descending, float_order or "nan_largest")
-            if float_order is None:
+            # torch's CUDA sort puts negative NaNs first, against its documented order (NaN
+            # largest): only its CPU sort is held to the reference.
+            if float_order is None and device == "cpu":
                 values, indices = torch.sort(t, descending=descending, stable=True)
                 np.testing.assert_array_equal(torch_bits(values), bits[want], err_msg=f"torch.sort {device} n={n}")
                 np.testing.assert_array_equal(indices.cpu().numpy(), want, err_msg=f"torch.sort {device} n={n}")
