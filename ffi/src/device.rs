@@ -331,7 +331,7 @@ mod tests {
         let st = unsafe { gpusort_argsort_device(cpu.0, GPUSORT_KEY_F32, junk, 10, junk, 0, s) };
         assert_eq!(st, GPUSORT_UNSUPPORTED);
         // Before any backend is asked: unknown options, k past len.
-        let st = unsafe { gpusort_sort_device_keys(null(), 10, junk, 10, 0, 0, s) };
+        let st = unsafe { gpusort_sort_device_keys(null(), 12, junk, 10, 0, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);
         let st = unsafe { gpusort_sort_device_keys(null(), GPUSORT_KEY_U32, junk, 10, 2, 0, s) };
         assert_eq!(st, GPUSORT_INVALID_ARGUMENT);

@@ -192,7 +192,7 @@ mod tests {
             (2, 0, 0, GPUSORT_KEY_U32, 0, "record_size is 0"),
             (2, 11, 8, GPUSORT_KEY_U32, 0, "runs past the end of a record"),
             (0, 11, usize::MAX, GPUSORT_KEY_U32, 0, "key_offset 18446744073709551615"),
-            (2, 11, 1, 10, 0, "key type 10"),
+            (2, 11, 1, 12, 0, "key type 12"),
             (2, 11, 1, GPUSORT_KEY_F32, 2, "order 2"),
             (usize::MAX / 4, 5, 0, 0, 0, "len * record_size"),
             (isize::MAX as usize / 4 + 1, 4, 0, 0, 0, "len * record_size"),

@@ -229,8 +229,8 @@ mod tests {
         assert_eq!(key_type(GPUSORT_KEY_I32).map(KeyType::size).ok(), Some(4));
         assert_eq!(key_type(GPUSORT_KEY_U32).ok(), Some(KeyType::U32));
         assert_eq!(key_type(GPUSORT_KEY_I8).ok(), Some(KeyType::I8));
-        let message = key_type(10).unwrap_err().message;
-        assert_eq!(message, "key type 10 is not one of the GPUSORT_KEY_* values (0..=9)");
+        let message = key_type(12).unwrap_err().message;
+        assert_eq!(message, "key type 12 is not one of the GPUSORT_KEY_* values (0..=11)");
         assert!(key_type(u32::MAX).is_err());
         assert_eq!(float_order(GPUSORT_FLOAT_ORDER_DEFAULT).ok(), Some(None));
         assert_eq!(float_order(GPUSORT_FLOAT_ORDER_NAN_LARGEST).ok(), Some(Some(FloatOrder::NanLargest)));

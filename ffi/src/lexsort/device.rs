@@ -146,7 +146,7 @@ mod tests {
         let st = unsafe { gpusort_lexsort_device(cpu.0, &good, 1, 10, out, null_mut()) };
         assert_eq!(st, GPUSORT_UNSUPPORTED, "a cpu sorter: {}", last_error());
         let bad = [
-            (gpusort_column { key_type: 10, ..good }, "columns[1]: key type 10"),
+            (gpusort_column { key_type: 12, ..good }, "columns[1]: key type 12"),
             (gpusort_column { order: 2, ..good }, "columns[1]: order 2"),
             (gpusort_column { float_order: 5, ..good }, "columns[1]: float order 5"),
             (gpusort_column { null_placement: 2, ..good }, "columns[1]: null placement 2"),

@@ -417,7 +417,7 @@ fn bad_arguments_are_refused_with_out_untouched() {
     let cases: Vec<(Vec<gpusort_column>, usize, &str)> = vec![
         (vec![], 4, "num_columns is 0"),
         (vec![gpusort_column { keys: null(), ..good }], 4, "columns[0].keys is NULL but the length is 4"),
-        (vec![good, gpusort_column { key_type: 10, ..good }], 4, "columns[1]: key type 10"),
+        (vec![good, gpusort_column { key_type: 12, ..good }], 4, "columns[1]: key type 12"),
         (vec![good, gpusort_column { order: 2, ..good }], 4, "columns[1]: order 2"),
         (vec![gpusort_column { float_order: 5, ..good }], 4, "columns[0]: float order 5"),
         (vec![gpusort_column { null_placement: 2, ..good }], 4, "columns[0]: null placement 2"),
