@@ -12,8 +12,9 @@ use crate::SortError;
 
 const THREADS: u32 = 256;
 
-/// Enough blocks for `n` positions at four a thread, at most a few waves (the kernels loop).
-fn config(gpu: &Gpu, n: usize) -> LaunchConfig {
+/// Enough blocks for `n` items at four a thread, at most a few waves: the launch of every
+/// kernel that streams through memory once in a grid-stride loop (here and `small_keys.rs`).
+pub(crate) fn config(gpu: &Gpu, n: usize) -> LaunchConfig {
     let blocks = n.div_ceil(4 * THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32;
     LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
 }

@@ -5,16 +5,15 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr};
 
 use super::argsort::DevicePosition;
 use super::dispatch::DeviceSort;
 use super::overlap::{self, Args, Launch};
+use super::positions::config;
 use super::transfer::device_buffer;
 use super::Gpu;
 use crate::{Key, KeyType, SortError};
-
-const THREADS: u32 = 256;
 
 /// A small key type as the kernels map it: `map` as `small_keys.cu` numbers it.
 pub(crate) trait SmallKey: Key + DeviceRepr {
@@ -29,12 +28,6 @@ const fn map_of(t: KeyType) -> i32 {
         KeyType::F16 | KeyType::BF16 => 2,
         _ => 0,
     }
-}
-
-/// Enough blocks for `n` keys at four a thread, at most a few waves (the kernels loop).
-fn config(gpu: &Gpu, n: usize) -> LaunchConfig {
-    let blocks = n.div_ceil(4 * THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32;
-    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
 fn kernel<K: SmallKey>(widen: bool) -> &'static str {
