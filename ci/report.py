@@ -11,6 +11,8 @@
     ci/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
         DIR/docs/BENCHMARKS-lexsort.md (--flat: DIR/BENCHMARKS-lexsort.md): the lexsort section
         alone, from either input or none (what is missing is marked not measured)
+    ci/report.py file RUN.jsonl [RUN2.jsonl ...] --out DIR [--flat]
+        DIR/docs/BENCHMARKS-file.md: the external-sort section from ci/file_bench.sh runs
     ci/report.py shapes DATA.jsonl
         prints that table for a shapes-only run's data
     ci/report.py torch --random N,N,... --patterns N,N,...
@@ -100,6 +102,14 @@ def lexsort(args):
     return 0
 
 
+def file_sort(args):
+    from report_file import document as file_document
+
+    docs = args.out if args.flat else os.path.join(args.out, "docs")
+    write(os.path.join(docs, "BENCHMARKS-file.md"), file_document(args.data))
+    return 0
+
+
 def shapes(args):
     print("\n".join(shapes_section(Data(args.data))))
     return 0
@@ -150,12 +160,16 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("--before", nargs="+", required=True)
     c.add_argument("--after", nargs="+", required=True)
+    fs = sub.add_parser("file")
+    fs.add_argument("data", nargs="+")
+    fs.add_argument("--out", default=".")
+    fs.add_argument("--flat", action="store_true")
     p = sub.add_parser("plan")
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "compare": compare}
+                "plan": plan, "compare": compare, "file": file_sort}
     return commands[args.cmd](args)
 
 

@@ -61,9 +61,28 @@ pub enum SortError {
     /// would have decided refuse to sort rather than sort elsewhere than asked.
     #[error("configuration: {0}")]
     Config(String),
+    /// Reading or writing a file failed (a file sort): `op` says what was being done and to which
+    /// file, `source` what the system said (a full disk is `StorageFull`).
+    #[error("{op}: {source}")]
+    Io {
+        /// What failed, naming the file.
+        op: String,
+        /// The system's error.
+        #[source]
+        source: std::sync::Arc<std::io::Error>,
+    },
+    /// The caller stopped the sort (a progress callback asked to); nothing was written under the
+    /// output's name and the sort's scratch files are gone.
+    #[error("cancelled by the caller")]
+    Cancelled,
 }
 
 impl SortError {
+    /// Wraps an I/O error from `op` (which names the file).
+    pub(crate) fn io(op: impl Into<String>) -> impl FnOnce(std::io::Error) -> SortError {
+        move |e| SortError::Io { op: op.into(), source: std::sync::Arc::new(e) }
+    }
+
     /// `InvalidArgument` unless split pairs have one value per key.
     pub(crate) fn check_pair_lengths(keys: usize, values: usize) -> Result<(), SortError> {
         match keys == values {

@@ -66,6 +66,7 @@ mod crew;
 #[cfg(feature = "cuda")]
 mod cuda;
 mod error;
+mod file;
 #[cfg_attr(not(feature = "cuda"), path = "gpu_none.rs")]
 mod gpu;
 #[cfg(all(feature = "cuda", feature = "testing"))]
@@ -93,6 +94,10 @@ pub use columns::{Column, FloatOrder, NullPlacement};
 #[cfg(feature = "cuda")]
 pub use columns::{DeviceColumn, ForeignColumn};
 pub use error::SortError;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use file::faults as file_faults;
+pub use file::{FileCheck, FileKey, FileProgress, FileSortReport, Phase, RecordLayout};
 pub use gpusort_cpu::{release_scratch, Keyed, Order, SortKey};
 /// The half-precision key types (`f16` and `bf16` from the `half` crate).
 pub use half::{bf16, f16};

@@ -10,7 +10,7 @@ namespace GpuSortInterop
     public enum Status : int
     {
         Ok = 0, InvalidArgument = 1, NoDriver = 2, NoDevice = 3, OutOfMemory = 4, Unsupported = 5,
-        DriverError = 6, KernelImage = 7, BufferTooSmall = 8, Panic = 9, InternalError = 10,
+        DriverError = 6, KernelImage = 7, BufferTooSmall = 8, Panic = 9, InternalError = 10, IoError = 11, Cancelled = 12,
     }
 
     public enum Order : uint { Ascending = 0, Descending = 1 }

@@ -15,6 +15,9 @@
  * - Orders, algorithms, backends, key types, float orders and null placements are plain
  *   uint32_t values: an unknown value is GPUSORT_INVALID_ARGUMENT, never undefined behaviour.
  * - No panic or exception ever crosses into the caller: a bug inside is GPUSORT_PANIC.
+ * - Files (gpusort_sort_file, gpusort_check_file): paths are NUL-terminated strings (bytes on
+ *   Unix); a file that cannot be read or written is GPUSORT_IO_ERROR, its message naming it. A
+ *   failed file sort leaves the input, and any file already under the output's name, unchanged.
  *
  * Thread safety
  * - Every function may be called from several threads at once.
@@ -68,6 +71,13 @@ typedef enum gpusort_status {
     GPUSORT_PANIC = 9,
     // An error this version of the C API has no code for.
     GPUSORT_INTERNAL_ERROR = 10,
+    // Reading or writing a file failed (`gpusort_sort_file`, `gpusort_check_file`): a missing
+    // or unreadable input, a folder that cannot be written, a full disk. The message names the
+    // file and says what the system said; the output's name and the input are as they were.
+    GPUSORT_IO_ERROR = 11,
+    // The caller stopped the call (a progress callback returned nonzero); it left things as a
+    // failure does.
+    GPUSORT_CANCELLED = 12,
 } gpusort_status;
 
 // A sorter: a backend (CPU or a CUDA GPU) with its device context and loaded kernels, kept
@@ -93,6 +103,112 @@ typedef uint32_t gpusort_key_type;
 
 // Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
 typedef uint32_t gpusort_algorithm;
+
+// How a record's key is stored (`gpusort_file_layout.key_kind`): one of the
+// `GPUSORT_FILE_KEY_*` values.
+typedef uint32_t gpusort_file_key;
+
+// The records of a file (`gpusort_sort_file`, `gpusort_check_file`): `record_size` bytes each,
+// one after the other with nothing between them, and the key field at byte `key_offset` of each.
+// Zero the fields you do not set: a zeroed layout's key is a little-endian number.
+//
+// ```c
+// /* The Sort Benchmark's records: 100 bytes, a 10-byte key first. */
+// gpusort_file_layout gray = {.record_size = 100, .key_kind = GPUSORT_FILE_KEY_BYTES, .key_bytes = 10};
+// /* struct row { uint32_t id; double score; } written with fwrite, by score. */
+// gpusort_file_layout rows = {.record_size = sizeof(struct row), .key_offset = offsetof(struct row, score),
+//                             .key_type = GPUSORT_KEY_F64};
+// ```
+typedef struct gpusort_file_layout {
+    // Bytes per record, at least 1. A file that is not a whole number of records is refused.
+    size_t record_size;
+    // Where the key starts in a record; the key must end within it.
+    size_t key_offset;
+    // `GPUSORT_FILE_KEY_LE` (0), `_BE` or `_BYTES`.
+    gpusort_file_key key_kind;
+    // For `GPUSORT_FILE_KEY_LE` and `_BE`: the number's type, a `GPUSORT_KEY_*` value (floats in
+    // IEEE 754 totalOrder; the half-precision types as their 16 bits). Ignored for byte keys.
+    gpusort_key_type key_type;
+    // For `GPUSORT_FILE_KEY_BYTES`: the key's length in bytes, at least 1. For number keys 0
+    // (or the type's size).
+    size_t key_bytes;
+} gpusort_file_layout;
+
+// Backend of a sorter handle: one of the `GPUSORT_BACKEND_*` values.
+typedef uint32_t gpusort_backend;
+
+// What `gpusort_sort_file` did, and the time each part took in nanoseconds. The run phase's
+// reading, sorting and writing overlap, as do the merge's reading, merging and writing: each is
+// the time its thread was busy; `run_phase_ns` and `merge_phase_ns` are wall times.
+typedef struct gpusort_file_report {
+    // Records sorted.
+    uint64_t records;
+    // Runs the input was cut into (1: sorted in memory and written straight to the output; 0 for
+    // an empty file).
+    uint64_t runs;
+    // Merge passes over the data (0 for one run; more than 1 only when there were more runs than
+    // the budget merges at once).
+    uint64_t merge_passes;
+    // The host-memory budget the sort kept to, in bytes.
+    uint64_t memory_budget;
+    // Wall time of the run phase.
+    uint64_t run_phase_ns;
+    // Wall time of the merge passes.
+    uint64_t merge_phase_ns;
+    // Reading the input (run phase).
+    uint64_t reading_ns;
+    // Sorting the runs' keys.
+    uint64_t sorting_ns;
+    // Gathering and writing the runs.
+    uint64_t writing_ns;
+    // Reading runs back during the merge.
+    uint64_t merge_reading_ns;
+    // Merging, without waiting for reads or writes.
+    uint64_t merging_ns;
+    // Writing merged data.
+    uint64_t merge_writing_ns;
+    // The backend that sorted the runs: `GPUSORT_BACKEND_CPU` or `GPUSORT_BACKEND_CUDA`.
+    gpusort_backend backend;
+} gpusort_file_report;
+
+// Where a file sort is (`gpusort_file_progress.phase`): one of the `GPUSORT_FILE_PHASE_*`
+// values.
+typedef uint32_t gpusort_file_phase;
+
+// How far a file sort has come, for a `gpusort_file_progress_fn`: `done` of `total` bytes of the
+// input through `phase`.
+typedef struct gpusort_file_progress {
+    // Bytes of the input through this phase (this merge pass) so far.
+    uint64_t done;
+    // Bytes of the input.
+    uint64_t total;
+    // Merge passes the sort will make (0 when it is one run written straight to the output).
+    uint64_t merge_passes;
+    // `GPUSORT_FILE_PHASE_RUNS` or `GPUSORT_FILE_PHASE_MERGE`.
+    gpusort_file_phase phase;
+    // The merge pass, from 1; 0 in the run phase.
+    uint32_t merge_pass;
+} gpusort_file_progress;
+
+// A progress callback of `gpusort_sort_file_with_progress`: called on the calling thread as
+// each run is sorted and as the merge writes (each block, at most 64 MiB), with `user_data` as
+// given. Return 0 to go on, anything else to stop the sort (`GPUSORT_CANCELLED`). It must not
+// call back into a file sort, nor unwind (a C++ exception, `longjmp`) out of itself.
+typedef int (*gpusort_file_progress_fn)(const struct gpusort_file_progress *progress, void *user_data);
+
+// What `gpusort_check_file` found.
+typedef struct gpusort_file_check {
+    // Records in the file.
+    uint64_t records;
+    // The first record whose key is out of order after the one before it; `records` when every
+    // key is in order.
+    uint64_t first_unsorted;
+    // The sum of a 64-bit hash of each record, wrapping: the same for any order of the same
+    // records, so an input's and its sorted output's agree when the sort lost or changed none.
+    uint64_t checksum;
+    // 1 when every key is in order, else 0.
+    uint32_t sorted;
+} gpusort_file_check;
 
 // How float keys are ordered: one of the `GPUSORT_FLOAT_ORDER_*` values, a sorter's
 // (`gpusort_sorter_with_float_order`) or a column's (`gpusort_column`). Other key types ignore it.
@@ -139,9 +255,6 @@ typedef struct gpusort_kvp {
     uint32_t key;
     uint32_t value;
 } gpusort_kvp;
-
-// Backend of a sorter handle: one of the `GPUSORT_BACKEND_*` values.
-typedef uint32_t gpusort_backend;
 
 // Smallest key first.
 #define GPUSORT_ASCENDING 0
@@ -241,6 +354,24 @@ typedef uint32_t gpusort_backend;
 // `uint16_t` holding the bits of bfloat16 floats, in IEEE 754 totalOrder (as
 // `gpusort_sort_keys_bf16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
 #define GPUSORT_KEY_BF16 11
+
+// A number of type `key_type`, least significant byte first (x86 and ARM memory order: what a C
+// program writes with `fwrite` of its structs). A zeroed layout's kind.
+#define GPUSORT_FILE_KEY_LE 0
+
+// A number of type `key_type`, most significant byte first (network order, Java's
+// `DataOutputStream`).
+#define GPUSORT_FILE_KEY_BE 1
+
+// `key_bytes` bytes compared as `memcmp` compares them (unsigned, the first byte most
+// significant): text keys, the Sort Benchmark's 10-byte keys.
+#define GPUSORT_FILE_KEY_BYTES 2
+
+// Reading, sorting and writing runs.
+#define GPUSORT_FILE_PHASE_RUNS 0
+
+// Merging runs (`merge_pass` says which pass).
+#define GPUSORT_FILE_PHASE_MERGE 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -529,6 +660,89 @@ enum gpusort_status gpusort_argsort_device(const struct gpusort_sorter *sorter,
 // # Safety
 // `buf` must be valid for writes of `len` bytes; `written` must be NULL or valid for a write.
 enum gpusort_status gpusort_last_error_message(char *buf, size_t len, size_t *written);
+
+// Sorts the file `input` of fixed-size records (`layout`) by their key field into the file
+// `output`, stably, in `order`: records with equal keys keep their input order, descending too.
+// Numbers sort as their type (floats in IEEE 754 totalOrder), byte keys as `memcmp` compares
+// them. `output` may name `input` itself (an in-place sort). Paths are NUL-terminated: on Unix
+// any bytes, as `open` takes them.
+//
+// The input may be far larger than memory. It is read in runs that fit `host_memory_limit`
+// bytes of host memory (0: half the memory available to the process, its cgroup's limit
+// counted), each sorted on the sorter's backend (the GPU when usable) while the next is read,
+// and written to a scratch folder made inside `temp_dir` (NULL: the output's folder; runs take
+// as much disk as the input); then the runs are merged into the output, in one pass unless
+// there are more runs than the budget merges at once. An input that fits the budget is sorted in
+// memory and written once. A limit below what a few records need (about 512 KiB, more for
+// records over 8 KiB) is `GPUSORT_INVALID_ARGUMENT`.
+//
+// The input is only read. The output is written as `.NAME.gpusort-partial-PID` beside its
+// final name and renamed when complete, so a failed sort leaves no partial file under `output`
+// and an existing file there unchanged. Scratch files are removed on success and on failure;
+// those of a killed process are removed by the next sort using the same folders. `report_out`,
+// when not NULL, receives what the sort did, on success only.
+//
+// `GPUSORT_INVALID_ARGUMENT`, with nothing written, for: a NULL or empty path, a NULL or bad
+// `layout` (an unknown kind or key type, a `record_size` of 0, a key that does not fit in a
+// record, `key_bytes` 0 for a byte key), an unknown order, a file that is not a whole number of
+// records, a float key on a sorter whose float order is not `GPUSORT_FLOAT_ORDER_TOTAL`.
+// `GPUSORT_IO_ERROR` when reading or writing a file fails (a missing input, a full disk, ...):
+// the message names the file and what the system said.
+//
+// ```c
+// gpusort_file_layout gray = {.record_size = 100, .key_kind = GPUSORT_FILE_KEY_BYTES, .key_bytes = 10};
+// gpusort_file_report r;
+// gpusort_status st = gpusort_sort_file(NULL, "data.in", "data.out", &gray, GPUSORT_ASCENDING,
+//                                       3ull << 30, NULL, &r);   /* 3 GiB of host memory */
+// ```
+//
+// # Safety
+// `input`, `output` and `temp_dir` must be NULL or NUL-terminated strings; `layout` NULL or
+// valid for a read; `report_out` NULL or valid for a write.
+enum gpusort_status gpusort_sort_file(const struct gpusort_sorter *sorter,
+                                      const char *input,
+                                      const char *output,
+                                      const struct gpusort_file_layout *layout,
+                                      gpusort_order order,
+                                      uint64_t host_memory_limit,
+                                      const char *temp_dir,
+                                      struct gpusort_file_report *report_out);
+
+// `gpusort_sort_file`, calling `progress` (NULL: never) with `user_data` as the sort goes: as
+// each run is sorted and as the merge writes. When it returns nonzero the sort stops with
+// `GPUSORT_CANCELLED`, leaving the files as any failure does (no output, an existing one
+// unchanged, no scratch files).
+//
+// # Safety
+// As `gpusort_sort_file`; `progress` must be NULL or a function as `gpusort_file_progress_fn`
+// says, for which `user_data` is what it expects.
+enum gpusort_status gpusort_sort_file_with_progress(const struct gpusort_sorter *sorter,
+                                                    const char *input,
+                                                    const char *output,
+                                                    const struct gpusort_file_layout *layout,
+                                                    gpusort_order order,
+                                                    uint64_t host_memory_limit,
+                                                    const char *temp_dir,
+                                                    struct gpusort_file_report *report_out,
+                                                    gpusort_file_progress_fn progress,
+                                                    void *user_data);
+
+// Reads the file `path` of records (`layout`) and checks that their keys are in `order`, as
+// `gpusort_sort_file` with the same layout, order and sorter orders them, and sums a hash of
+// every record (`gpusort_file_check.checksum`: compare an input's with its output's). The
+// result goes to `*out`, on success only.
+//
+// `GPUSORT_INVALID_ARGUMENT` as `gpusort_sort_file` says (a NULL `out` too);
+// `GPUSORT_IO_ERROR`, naming the file, when it cannot be read.
+//
+// # Safety
+// `path` must be NULL or a NUL-terminated string; `layout` NULL or valid for a read; `out` NULL
+// or valid for a write.
+enum gpusort_status gpusort_check_file(const struct gpusort_sorter *sorter,
+                                       const char *path,
+                                       const struct gpusort_file_layout *layout,
+                                       gpusort_order order,
+                                       struct gpusort_file_check *out);
 
 // Writes to `out` the stable permutation that orders `len` rows by several key columns: by
 // `columns[0]`, rows equal there by `columns[1]`, and so on; rows equal in every column keep

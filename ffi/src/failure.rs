@@ -36,6 +36,10 @@ impl From<SortError> for Failure {
             SortError::Unsupported { backend, what } => format!("on the {backend} backend: {what}"),
             #[cfg(feature = "cuda")]
             SortError::KernelImage { image, source } => format!("`{image}`: {source}"),
+            // "opening the input /data/in: No such file or directory (os error 2)".
+            SortError::Io { op, source } => format!("{op}: {source}"),
+            // The status string says "cancelled"; the only way to cancel is a progress callback.
+            SortError::Cancelled => "the progress callback stopped the sort".into(),
             other => other.to_string(),
         };
         Failure { status: (&e).into(), message }
@@ -72,6 +76,12 @@ mod tests {
             SortError::NoDevice("no devices".into()).into(),
             SortError::OutOfMemory { op: "cuMemAlloc", bytes: 8 }.into(),
             SortError::Config("GPUSORT_BACKEND=gpuu is not one of auto, cpu, cuda".into()).into(),
+            SortError::Io {
+                op: "opening the input /tmp/in".into(),
+                source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
+            }
+            .into(),
+            SortError::Cancelled.into(),
         ];
         for f in failures {
             let status = unsafe { CStr::from_ptr(gpusort_status_str(f.status as i32)) }.to_str().unwrap();
@@ -83,5 +93,17 @@ mod tests {
             (refused.status, refused.message.as_str()),
             (gpusort_status::GPUSORT_INVALID_ARGUMENT, "GPUSORT_BACKEND=gpuu")
         );
+        let io: Failure = SortError::Io {
+            op: "creating the output /x/.out.gpusort-partial-1".into(),
+            source: std::sync::Arc::new(std::io::Error::from_raw_os_error(28)),
+        }
+        .into();
+        assert_eq!(io.status, gpusort_status::GPUSORT_IO_ERROR);
+        assert!(
+            io.message.starts_with("creating the output /x/.out") && io.message.contains("os error 28"),
+            "{}",
+            io.message
+        );
+        assert_eq!(Failure::from(SortError::Cancelled).status, gpusort_status::GPUSORT_CANCELLED);
     }
 }

@@ -14,7 +14,7 @@
 //! key inside them), `segments` (runs of one array, each sorted on its own), `topk` (the first `k`
 //! keys of an order, without sorting the rest), `device` (arrays already in GPU memory, sorted on
 //! the caller's stream), `lexsort` (the permutation that sorts rows by several key columns, host
-//! or device).
+//! or device), `file` (files of records larger than memory, sorted into files, and checked).
 //!
 //! Each family of per-key-type functions (`gpusort_sort_keys_<t>`, `gpusort_argsort_<t>`, ...)
 //! is a directory: the generic implementation in `mod.rs`, and the functions, one per entry of
@@ -29,6 +29,7 @@ mod argsort;
 mod device;
 mod error;
 mod failure;
+mod file;
 mod guard;
 mod lexsort;
 mod records;
@@ -50,6 +51,12 @@ pub use args::{
 pub use argsort::*;
 pub use device::*;
 pub use error::gpusort_last_error_message;
+pub use file::{
+    gpusort_check_file, gpusort_file_check, gpusort_file_key, gpusort_file_layout, gpusort_file_phase,
+    gpusort_file_progress, gpusort_file_progress_fn, gpusort_file_report, gpusort_sort_file,
+    gpusort_sort_file_with_progress, GPUSORT_FILE_KEY_BE, GPUSORT_FILE_KEY_BYTES, GPUSORT_FILE_KEY_LE,
+    GPUSORT_FILE_PHASE_MERGE, GPUSORT_FILE_PHASE_RUNS,
+};
 pub use lexsort::{gpusort_column, gpusort_lexsort, gpusort_lexsort_device, gpusort_lexsort_u32};
 pub use records::gpusort_sort_records;
 pub use segments::*;

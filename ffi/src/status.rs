@@ -39,6 +39,13 @@ pub enum gpusort_status {
     GPUSORT_PANIC = 9,
     /// An error this version of the C API has no code for.
     GPUSORT_INTERNAL_ERROR = 10,
+    /// Reading or writing a file failed (`gpusort_sort_file`, `gpusort_check_file`): a missing
+    /// or unreadable input, a folder that cannot be written, a full disk. The message names the
+    /// file and says what the system said; the output's name and the input are as they were.
+    GPUSORT_IO_ERROR = 11,
+    /// The caller stopped the call (a progress callback returned nonzero); it left things as a
+    /// failure does.
+    GPUSORT_CANCELLED = 12,
 }
 
 impl From<&SortError> for gpusort_status {
@@ -54,6 +61,8 @@ impl From<&SortError> for gpusort_status {
             SortError::InvalidArgument(_) | SortError::Config(_) => gpusort_status::GPUSORT_INVALID_ARGUMENT,
             #[cfg(feature = "cuda")]
             SortError::KernelImage { .. } => gpusort_status::GPUSORT_KERNEL_IMAGE,
+            SortError::Io { .. } => gpusort_status::GPUSORT_IO_ERROR,
+            SortError::Cancelled => gpusort_status::GPUSORT_CANCELLED,
             // `SortError` is non_exhaustive: a variant added later must still map to something.
             _ => gpusort_status::GPUSORT_INTERNAL_ERROR,
         }
@@ -77,6 +86,8 @@ pub extern "C" fn gpusort_status_str(status: c_int) -> *const c_char {
         8 => "buffer too small\0",
         9 => "panic inside gpusort (a bug)\0",
         10 => "internal error\0",
+        11 => "I/O error\0",
+        12 => "cancelled\0",
         _ => "unknown status\0",
     };
     s.as_ptr().cast()
@@ -96,13 +107,15 @@ mod tests {
     #[test]
     fn every_status_has_its_own_string() {
         let all: Vec<&str> =
-            (0..=10).map(|s| unsafe { CStr::from_ptr(gpusort_status_str(s)) }.to_str().unwrap()).collect();
+            (0..=12).map(|s| unsafe { CStr::from_ptr(gpusort_status_str(s)) }.to_str().unwrap()).collect();
         for (i, s) in all.iter().enumerate() {
             assert!(!s.is_empty() && *s != "unknown status", "status {i}");
             assert_eq!(all.iter().filter(|t| *t == s).count(), 1, "{s} is not unique");
         }
         assert_eq!(gpusort_status::GPUSORT_INTERNAL_ERROR as c_int, 10);
-        for bad in [-1, 11, c_int::MAX, c_int::MIN] {
+        assert_eq!(gpusort_status::GPUSORT_IO_ERROR as c_int, 11);
+        assert_eq!(gpusort_status::GPUSORT_CANCELLED as c_int, 12);
+        for bad in [-1, 13, c_int::MAX, c_int::MIN] {
             assert_eq!(unsafe { CStr::from_ptr(gpusort_status_str(bad)) }.to_str().unwrap(), "unknown status");
         }
     }

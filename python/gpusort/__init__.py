@@ -25,24 +25,28 @@ the same library, on the device. ``GPUSORT_BACKEND=cpu|cuda|auto`` overrides wha
 ``sort``, ``argsort`` and ``lexsort`` order floats as the array's library does (NumPy, CuPy: NaN
 last, ``-0.0 == +0.0``; torch: NaN largest); ``float_order="total"`` gives IEEE total order.
 Tables: :mod:`gpusort.pandas` (``sort_values``), :mod:`gpusort.arrow` (``sort_indices``),
-:mod:`gpusort.dask`.
+:mod:`gpusort.dask`. Files larger than memory: :func:`sort_file` (records of a fixed size, by a
+key field), :func:`sort_mapped` (a ``numpy.memmap`` in place), :func:`check_file`.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from ._errors import (
     CudaError,
+    FileSortError,
     GpusortError,
     InvalidArgumentError,
     KernelImageError,
     NoDeviceError,
     OutOfMemoryError,
+    SortCancelledError,
     UnsupportedError,
 )
+from ._files import FileCheck, FileProgress, FileSortReport, PathLike
 from ._native import __version__
 from ._sorter import Sorter
 
@@ -55,6 +59,12 @@ __all__ = [
     "sort_segments",
     "sort_records",
     "top_k",
+    "sort_file",
+    "sort_mapped",
+    "check_file",
+    "FileSortReport",
+    "FileCheck",
+    "FileProgress",
     "default_sorter",
     "GpusortError",
     "NoDeviceError",
@@ -63,6 +73,8 @@ __all__ = [
     "OutOfMemoryError",
     "CudaError",
     "KernelImageError",
+    "FileSortError",
+    "SortCancelledError",
     "__version__",
 ]
 
@@ -142,3 +154,96 @@ def top_k(a: Any, k: int, descending: bool = False, *, stream: Any = None) -> Tu
     int64 positions in ``a``, ties to the earliest, as arrays of ``a``'s library: NumPy, or for a
     CuPy or PyTorch CUDA array, on its device; see :meth:`Sorter.top_k`."""
     return default_sorter().top_k(a, k, descending, stream=stream)
+
+
+def sort_file(
+    input: PathLike,
+    output: PathLike,
+    *,
+    record_size: Optional[int] = None,
+    key_offset: int = 0,
+    key: Any = None,
+    key_size: Optional[int] = None,
+    dtype: Any = None,
+    big_endian: Optional[bool] = None,
+    descending: bool = False,
+    memory_limit: Any = None,
+    temp_dir: Optional[PathLike] = None,
+    progress: Optional[Callable[[FileProgress], Any]] = None,
+) -> FileSortReport:
+    """Sorts the file ``input`` of fixed-size records by a key field into the file ``output``
+    (which may be ``input``), stably, within ``memory_limit`` of host memory; see
+    :meth:`Sorter.sort_file`.
+
+    >>> import numpy as np, gpusort, os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> rows = np.array([(3, b"c"), (1, b"a"), (2, b"b")], dtype=[("id", ">u8"), ("name", "S3")])
+    >>> rows.tofile(os.path.join(d, "rows"))
+    >>> gpusort.sort_file(os.path.join(d, "rows"), os.path.join(d, "sorted"), dtype=rows.dtype, key="id").records
+    3
+    >>> np.fromfile(os.path.join(d, "sorted"), dtype=rows.dtype)["name"]
+    array([b'a', b'b', b'c'], dtype='|S3')
+    """
+    return default_sorter().sort_file(
+        input,
+        output,
+        record_size=record_size,
+        key_offset=key_offset,
+        key=key,
+        key_size=key_size,
+        dtype=dtype,
+        big_endian=big_endian,
+        descending=descending,
+        memory_limit=memory_limit,
+        temp_dir=temp_dir,
+        progress=progress,
+    )
+
+
+def sort_mapped(
+    a: Any,
+    key: Any = None,
+    *,
+    big_endian: Optional[bool] = None,
+    descending: bool = False,
+    memory_limit: Any = None,
+    temp_dir: Optional[PathLike] = None,
+    progress: Optional[Callable[[FileProgress], Any]] = None,
+) -> FileSortReport:
+    """Sorts the NumPy array ``a`` (a ``numpy.memmap`` larger than memory) in place through runs
+    and a merge, by its field ``key`` or by its values; see :meth:`Sorter.sort_mapped`."""
+    return default_sorter().sort_mapped(
+        a,
+        key,
+        big_endian=big_endian,
+        descending=descending,
+        memory_limit=memory_limit,
+        temp_dir=temp_dir,
+        progress=progress,
+    )
+
+
+def check_file(
+    path: PathLike,
+    *,
+    record_size: Optional[int] = None,
+    key_offset: int = 0,
+    key: Any = None,
+    key_size: Optional[int] = None,
+    dtype: Any = None,
+    big_endian: Optional[bool] = None,
+    descending: bool = False,
+) -> FileCheck:
+    """Whether the records of the file ``path`` are sorted by their key, and a checksum of them
+    that does not depend on their order: ``(records, is_sorted, first_unsorted, checksum)``; see
+    :meth:`Sorter.check_file`."""
+    return default_sorter().check_file(
+        path,
+        record_size=record_size,
+        key_offset=key_offset,
+        key=key,
+        key_size=key_size,
+        dtype=dtype,
+        big_endian=big_endian,
+        descending=descending,
+    )

@@ -1,7 +1,7 @@
 """The exceptions gpusort raises for a sort that could not be done (``gpusort::SortError``).
 
 Bad arguments raise the built-in ``TypeError`` (wrong type or dtype) and ``ValueError`` (shape,
-layout, read-only, lengths). A failed sort leaves the caller's arrays as they were.
+layout, read-only, lengths). A failed sort leaves the caller's arrays (and files) as they were.
 """
 
 
@@ -31,3 +31,13 @@ class CudaError(GpusortError):
 
 class KernelImageError(CudaError):
     """gpusort's compiled kernels could not be loaded on this device."""
+
+
+class FileSortError(GpusortError, OSError):
+    """Reading or writing a file of a file sort failed (a missing input, a folder that cannot be
+    written, a full disk). An ``OSError``: ``errno`` is the system's error number where it gave
+    one (``errno.ENOENT``, ``errno.ENOSPC``), and the message names the file."""
+
+
+class SortCancelledError(GpusortError):
+    """The sort was stopped before it finished; it left the files as any failure does."""

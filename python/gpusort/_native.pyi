@@ -1,5 +1,5 @@
 # Stubs of the extension module; the documented API is gpusort.Sorter (_sorter.py).
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,48 @@ class Sorter:
     ) -> None: ...
     # rows: the uint8 view of a 1-D structured array; key: the key field's NumPy dtype name.
     def sort_records(self, rows: npt.NDArray[np.uint8], size: int, offset: int, key: str, descending: bool) -> None: ...
+    # Files of records (gpusort/_files.py resolves the layout): key "bytes" (key_size bytes) or a
+    # key type's NumPy dtype name (big_endian: its byte order). progress(phase, merge_pass, done,
+    # total, merge_passes) or None; the report's fields as a dict, times in seconds.
+    def sort_file(
+        self,
+        input: str,
+        output: str,
+        record_size: int,
+        key_offset: int,
+        key: str,
+        key_size: int,
+        big_endian: bool,
+        descending: bool,
+        memory_limit: Optional[int],
+        temp_dir: Optional[str],
+        progress: Optional[Callable[[str, int, int, int, int], None]],
+    ) -> Dict[str, Any]: ...
+    # rows: the uint8 view of a writable 1-D array of records, sorted in place.
+    def sort_mapped(
+        self,
+        rows: npt.NDArray[np.uint8],
+        record_size: int,
+        key_offset: int,
+        key: str,
+        key_size: int,
+        big_endian: bool,
+        descending: bool,
+        memory_limit: Optional[int],
+        temp_dir: Optional[str],
+        progress: Optional[Callable[[str, int, int, int, int], None]],
+    ) -> Dict[str, Any]: ...
+    # (records, first_unsorted or None, checksum)
+    def check_file(
+        self,
+        path: str,
+        record_size: int,
+        key_offset: int,
+        key: str,
+        key_size: int,
+        big_endian: bool,
+        descending: bool,
+    ) -> Tuple[int, Optional[int], int]: ...
     def argsort(self, keys: Any, stable: bool, descending: bool, float_order: str) -> npt.NDArray[np.int64]: ...
     # Columns, the most significant first: (keys, descending, float order, null mask (bool or
     # uint8) or None, nulls_first); keys 1-D contiguous arrays of a key dtype.

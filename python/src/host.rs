@@ -221,6 +221,13 @@ fn as_usize(o: &[u64]) -> PyResult<Cow<'_, [usize]>> {
         .map(Cow::Owned)
 }
 
+/// The bytes of a writable, contiguous 1-D uint8 array (a view of records), for `f`.
+pub fn with_bytes<R>(rows: &Bound<'_, PyAny>, what: &str, f: impl FnOnce(&mut [u8]) -> PyResult<R>) -> PyResult<R> {
+    let arr = array(rows, what)?;
+    check_contiguous(arr, what)?;
+    with_slice::<u8, _>(arr, what, f)
+}
+
 /// `gpusort.sort_records`: the rows of a structured array as their bytes (`gpusort/_sorter.py`
 /// checked the layout and passes a uint8 view, `size` bytes a row), sorted stably by the key of
 /// dtype `key` (a NumPy dtype name) at byte `offset` of each row, through `Sorter::sort_records`.

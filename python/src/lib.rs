@@ -1,10 +1,12 @@
 //! The `gpusort._native` extension module behind the `gpusort` Python package: the `Sorter`
 //! class the package wraps, and `KEY_TYPES`, the table of the key types it sorts
-//! (`key_types.rs`); lexsorts of several key columns in `columns.rs`. Device arrays are
+//! (`key_types.rs`); lexsorts of several key columns in `columns.rs`; sorts of files of records in
+//! `files.rs`. Device arrays are
 //! recognised in Python (`gpusort/_device.py`), which hands their raw pointers and stream here.
 
 mod columns;
 mod errors;
+mod files;
 mod host;
 mod key_types;
 mod sorter;

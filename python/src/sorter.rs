@@ -9,8 +9,10 @@ use gpusort::{Algorithm, Order, Sorter};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
+use std::path::PathBuf;
+
 use crate::errors::{sort_error, value_error};
-use crate::{columns, host, key_types};
+use crate::{columns, files, host, key_types};
 
 #[pyclass(name = "Sorter", module = "gpusort._native", frozen)]
 pub struct PySorter {
@@ -179,6 +181,68 @@ impl PySorter {
         descending: bool,
     ) -> PyResult<()> {
         host::sort_records(py, &self.inner, rows, size, offset, key, descending)
+    }
+
+    /// Sorts the file `input` into `output` (see `files::sort_file`); the layout as
+    /// `files::layout` takes it. The report as a dict.
+    #[pyo3(signature = (input, output, record_size, key_offset, key, key_size, big_endian, descending, memory_limit, temp_dir, progress))]
+    #[allow(clippy::too_many_arguments)]
+    fn sort_file<'py>(
+        &self,
+        py: Python<'py>,
+        input: PathBuf,
+        output: PathBuf,
+        record_size: usize,
+        key_offset: usize,
+        key: &str,
+        key_size: usize,
+        big_endian: bool,
+        descending: bool,
+        memory_limit: Option<usize>,
+        temp_dir: Option<PathBuf>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let layout = files::layout(py, record_size, key_offset, key, key_size, big_endian)?;
+        files::sort_file(py, &self.inner, input, output, layout, descending, memory_limit, temp_dir, progress)
+    }
+
+    /// Sorts the records of the uint8 view `rows` in place (see `files::sort_mapped`).
+    #[pyo3(signature = (rows, record_size, key_offset, key, key_size, big_endian, descending, memory_limit, temp_dir, progress))]
+    #[allow(clippy::too_many_arguments)]
+    fn sort_mapped<'py>(
+        &self,
+        py: Python<'py>,
+        rows: &Bound<'py, PyAny>,
+        record_size: usize,
+        key_offset: usize,
+        key: &str,
+        key_size: usize,
+        big_endian: bool,
+        descending: bool,
+        memory_limit: Option<usize>,
+        temp_dir: Option<PathBuf>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let layout = files::layout(py, record_size, key_offset, key, key_size, big_endian)?;
+        files::sort_mapped(py, &self.inner, rows, layout, descending, memory_limit, temp_dir, progress)
+    }
+
+    /// `(records, first_unsorted or None, checksum)` of the file at `path`, its keys checked
+    /// in the order `descending` says.
+    #[allow(clippy::too_many_arguments)]
+    fn check_file(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        record_size: usize,
+        key_offset: usize,
+        key: &str,
+        key_size: usize,
+        big_endian: bool,
+        descending: bool,
+    ) -> PyResult<(u64, Option<u64>, u64)> {
+        let layout = files::layout(py, record_size, key_offset, key, key_size, big_endian)?;
+        files::check_file(py, &self.inner, path, layout, descending)
     }
 
     fn argsort<'py>(

@@ -163,6 +163,42 @@ impl Sorter {
         self.keep_memory
     }
 
+    /// The same sorter, keeping [`Sorter::sort_file`] within `bytes` of host memory for its
+    /// buffers (the run being sorted, the next being read, the merge's blocks). More memory means
+    /// longer runs and fewer of them. Without a limit a file sort takes half the memory
+    /// available to the process (the cgroup's limit counted). Too small a limit for a few
+    /// records makes file sorts fail with `InvalidArgument`.
+    ///
+    /// ```
+    /// let sorter = gpusort::Sorter::auto().with_host_memory_limit(3 << 30);
+    /// assert_eq!(sorter.host_memory_limit(), Some(3 << 30));
+    /// ```
+    #[must_use = "with_host_memory_limit returns a new sorter; the original is unchanged"]
+    pub fn with_host_memory_limit(mut self, bytes: usize) -> Sorter {
+        self.host_memory_limit = Some(bytes);
+        self
+    }
+
+    /// The limit set with [`Sorter::with_host_memory_limit`].
+    #[must_use]
+    pub fn host_memory_limit(&self) -> Option<usize> {
+        self.host_memory_limit
+    }
+
+    /// The same sorter, writing [`Sorter::sort_file`]'s runs in a folder of its own inside `dir`
+    /// (by default the output's folder). Runs take as much disk as the input.
+    #[must_use = "with_temp_dir returns a new sorter; the original is unchanged"]
+    pub fn with_temp_dir(mut self, dir: impl AsRef<std::path::Path>) -> Sorter {
+        self.temp_dir = Some(dir.as_ref().into());
+        self
+    }
+
+    /// The folder set with [`Sorter::with_temp_dir`].
+    #[must_use]
+    pub fn temp_dir(&self) -> Option<&std::path::Path> {
+        self.temp_dir.as_deref()
+    }
+
     /// Host memory kept now for the next sort, shared by every `Sorter` of the process: the CPU
     /// backend's scratch buffer (up to 1 GiB) and, with a GPU, the pinned staging (a copy of the
     /// largest input sorted so far, up to a quarter of the host's memory, and a 64 MiB transfer

@@ -115,6 +115,9 @@ pub struct Sorter {
     order: Order,
     floats: FloatOrder,
     keep_memory: bool,
+    /// File sorts' host-memory budget and scratch folder (`with_host_memory_limit`, `with_temp_dir`).
+    host_memory_limit: Option<usize>,
+    temp_dir: Option<Arc<std::path::Path>>,
     /// Why the GPU is not used, when it is not.
     note: Option<Arc<str>>,
     /// Why this sorter refuses to sort (a configuration it cannot honour), when it does.
@@ -207,6 +210,8 @@ impl Sorter {
             order: Order::Ascending,
             floats: FloatOrder::Total,
             keep_memory: true,
+            host_memory_limit: None,
+            temp_dir: None,
             note: None,
             refused: None,
         }
@@ -282,7 +287,7 @@ impl Sorter {
         }
     }
 
-    fn check_config(&self) -> Result<(), SortError> {
+    pub(crate) fn check_config(&self) -> Result<(), SortError> {
         match &self.refused {
             Some(why) => Err(SortError::Config(why.to_string())),
             None => Ok(()),

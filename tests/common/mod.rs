@@ -3,6 +3,7 @@
 
 use gpusort::{Algorithm, Key, Keyed, Sorter};
 
+pub mod dir;
 pub mod harness;
 
 /// A backend under test, with the algorithms it must sort with.

@@ -2,8 +2,10 @@
  * a permutation with every value still attached to its key, stable where promised) and every
  * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h; segmented
  * sorts: segments_checks.h; top-k: topk_checks.h; multi-key sorts and float orders: lexsort_checks.h;
- * half-precision keys: half_checks.h). Prints one line per check and ends with
- * "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
+ * half-precision keys: half_checks.h; file sorts: file_checks.h). Prints one line per check and ends
+ * with "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
+/* POSIX, for file_checks.h's temporary folder (mkdtemp, readdir, unlink, rmdir). */
+#define _POSIX_C_SOURCE 200809L
 #include "gpusort.h"
 #include "check.h"
 
@@ -406,9 +408,9 @@ static void error_checks(const gpusort_sorter *cpu) {
           "last error with NULL, 3 is invalid and still keeps the message");
 
     /* status strings */
-    const char *seen[11];
+    const char *seen[GPUSORT_CANCELLED + 1];
     int distinct = 1;
-    for (int s = 0; s <= GPUSORT_INTERNAL_ERROR; s++) {
+    for (int s = 0; s <= GPUSORT_CANCELLED; s++) {
         seen[s] = gpusort_status_str(s);
         int ok = seen[s] != NULL && seen[s][0] != '\0' && strcmp(seen[s], "unknown status") != 0;
         for (int j = 0; j < s; j++)
@@ -417,7 +419,7 @@ static void error_checks(const gpusort_sorter *cpu) {
     }
     check(distinct, "the status strings are distinct");
     check(strcmp(gpusort_status_str(-1), "unknown status") == 0 &&
-              strcmp(gpusort_status_str(GPUSORT_INTERNAL_ERROR + 1), "unknown status") == 0,
+              strcmp(gpusort_status_str(GPUSORT_CANCELLED + 1), "unknown status") == 0,
           "gpusort_status_str of an unknown value is \"unknown status\"");
     check(gpusort_version() != NULL && strchr(gpusort_version(), '.') != NULL, "gpusort_version() = \"%s\"",
           gpusort_version());
@@ -431,6 +433,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "device_checks.h"
 #include "lexsort_checks.h"
 #include "half_checks.h"
+#include "file_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -540,6 +543,7 @@ int main(void) {
     device_checks(cpu);
     lexsort_checks(cpu);
     release_checks(cpu);
+    file_checks(cpu);
     thread_checks(cpu);
     gpusort_sorter_free(cpu);
     printf("%d passed, %d failed\n", passed, failed);
