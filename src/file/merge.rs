@@ -13,8 +13,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::io::{free_read, read_exact_at, PositionalOutput};
+use super::io::{free_read, read_exact_at};
 use super::layout::KeyWords;
+use super::streams::PositionalOutput;
 use super::{Phase, Progress};
 use crate::SortError;
 

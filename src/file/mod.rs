@@ -12,6 +12,7 @@ mod io;
 mod layout;
 mod merge;
 mod runs;
+mod streams;
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -21,9 +22,10 @@ pub use check::FileCheck;
 pub use layout::{FileKey, RecordLayout};
 
 use crate::{BackendKind, JobShape, SortError, Sorter};
-use io::{FileSource, Output, PartialOutput, PositionalOutput, Scratch, Sink, Source};
+use io::{PartialOutput, Scratch};
 use layout::KeyWords;
 use runs::{Direct, RunFiles};
+use streams::{FileSource, Output, PositionalOutput, Sink, Source};
 
 /// Where a file sort is, for [`Sorter::sort_file_with_progress`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,11 +216,11 @@ impl Sorter {
         self.file_checks(layout)?;
         let len = records.len() as u64;
         whole_records(len, layout, &"the mapped records")?;
-        let mapped = io::Mapped::new(records);
+        let mapped = streams::Mapped::new(records);
         let default_scratch = std::env::temp_dir();
         let scratch = self.temp_dir().unwrap_or(&default_scratch);
-        let mut source = io::SliceSource { mapped, at: 0 };
-        let out = io::SliceOutput { mapped, at: 0 };
+        let mut source = streams::SliceSource { mapped, at: 0 };
+        let out = streams::SliceOutput { mapped, at: 0 };
         let (report, _) = self.external(&mut source, len, layout, out, scratch, &mut progress)?;
         Ok(report)
     }

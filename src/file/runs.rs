@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::io::{Output, Sink, Source};
 use super::layout::{KeyWords, RunKey};
+use super::streams::{Output, Sink, Source};
 use super::Progress;
 use crate::{Order, SortError, Sorter};
 
