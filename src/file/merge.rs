@@ -180,6 +180,10 @@ fn partition(runs: &[Run], record: usize, keys: &KeyWords, threads: usize) -> Re
             }
         }
         samples.sort_unstable();
+        if samples.is_empty() {
+            // No records at all: every thread's range is empty.
+            return Ok(runs.iter().map(|r| vec![r.records; threads + 1]).collect());
+        }
         splitters = (1..threads).map(|t| samples[t * samples.len() / threads].clone()).collect();
     }
     let mut probe = Vec::with_capacity(words);

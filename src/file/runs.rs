@@ -248,27 +248,13 @@ fn write_runs(
 
 /// `out` = the records `order` names, in that order, on the CPU pool.
 fn gather(records: &[u8], record: usize, order: &[u32], out: &mut [u8]) {
-    gpusort_cpu::install(|| {
-        out.par_chunks_mut(PIECE * record).zip(order.par_chunks(PIECE)).for_each(|(out, order)| {
-            for (i, (dst, &at)) in out.chunks_exact_mut(record).zip(order).enumerate() {
-                if let Some(&ahead) = order.get(i + 8) {
-                    prefetch(records, ahead as usize * record);
-                }
-                let at = at as usize * record;
-                dst.copy_from_slice(&records[at..at + record]);
-            }
-        })
-    });
-}
-
-fn prefetch(bytes: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if at < bytes.len() {
-        // SAFETY: a prefetch of an address inside `bytes`; it reads nothing architecturally.
-        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bytes.as_ptr().add(at).cast()) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (bytes, at);
+    use std::mem::MaybeUninit;
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the gather writes into `out` only copies
+    // of `records`' bytes, which are initialised.
+    let (src, dst) = unsafe {
+        (&*(records as *const [u8] as *const [MaybeUninit<u8>]), &mut *(out as *mut [u8] as *mut [MaybeUninit<u8>]))
+    };
+    crate::sorter::gather_rows(src, record, order, dst);
 }
 
 /// Runs written to files in the scratch folder.

@@ -23,6 +23,7 @@ mod values;
 pub use by_key::RecordKey;
 #[cfg(feature = "cuda")]
 pub use device::{DeviceShare, DeviceTopK};
+pub(crate) use record_bytes::gather_rows;
 pub use records::ArgIndex;
 pub use topk::TopK;
 

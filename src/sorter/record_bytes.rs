@@ -134,14 +134,7 @@ impl Sorter {
         self.argsort_into(&keys, &mut positions)?;
         drop(keys);
         // Nothing can fail from here on: `records` ends sorted or untouched.
-        gpusort_cpu::install(|| match size {
-            8 => gather::<I, 8>(&copy, size, &positions, records),
-            12 => gather::<I, 12>(&copy, size, &positions, records),
-            16 => gather::<I, 16>(&copy, size, &positions, records),
-            24 => gather::<I, 24>(&copy, size, &positions, records),
-            32 => gather::<I, 32>(&copy, size, &positions, records),
-            _ => gather::<I, 0>(&copy, size, &positions, records),
-        });
+        gather_rows(&copy, size, &positions, records);
         Ok(())
     }
 }
@@ -201,7 +194,20 @@ fn read_key<K: Key>(row: &[Byte], offset: usize) -> K {
     unsafe { field.as_ptr().cast::<K>().read_unaligned() }
 }
 
-/// Row i of `dst` = row `positions[i]` of `src`, for rows of `size` bytes, on the CPU pool. A
+/// Row i of `dst` = row `positions[i]` of `src`, for rows of `size` bytes, on the CPU pool (also
+/// the file sort's gather of a sorted run).
+pub(crate) fn gather_rows<I: ArgIndex>(src: &[Byte], size: usize, positions: &[I], dst: &mut [Byte]) {
+    gpusort_cpu::install(|| match size {
+        8 => gather::<I, 8>(src, size, positions, dst),
+        12 => gather::<I, 12>(src, size, positions, dst),
+        16 => gather::<I, 16>(src, size, positions, dst),
+        24 => gather::<I, 24>(src, size, positions, dst),
+        32 => gather::<I, 32>(src, size, positions, dst),
+        _ => gather::<I, 0>(src, size, positions, dst),
+    })
+}
+
+/// [`gather_rows`] for one row size. A
 /// nonzero `N` is the size fixed at compile time, so each row's copy is a few moves rather than a
 /// `memcpy` call (the common struct sizes); `N` = 0 takes `size` from the argument.
 fn gather<I: ArgIndex, const N: usize>(src: &[Byte], size: usize, positions: &[I], dst: &mut [Byte]) {
