@@ -11,6 +11,9 @@
     ci/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
         DIR/docs/BENCHMARKS-lexsort.md (--flat: DIR/BENCHMARKS-lexsort.md): the lexsort section
         alone, from either input or none (what is missing is marked not measured)
+    ci/report.py argsort DATA.jsonl --out DIR [--flat]
+        DIR/docs/BENCHMARKS-argsort.md (--flat: DIR/BENCHMARKS-argsort.md): the argsort section alone
+        (its torch and CuPy rows from ci/argsort_libs.py lines in the same data)
     ci/report.py file RUN.jsonl [RUN2.jsonl ...] --out DIR [--flat]
         DIR/docs/BENCHMARKS-file.md: the external-sort section from ci/file_bench.sh runs
     ci/report.py shapes DATA.jsonl
@@ -102,6 +105,14 @@ def lexsort(args):
     return 0
 
 
+def argsort(args):
+    from report_argsort import document as argsort_document
+
+    docs = args.out if args.flat else os.path.join(args.out, "docs")
+    write(os.path.join(docs, "BENCHMARKS-argsort.md"), argsort_document(Data(args.data)))
+    return 0
+
+
 def file_sort(args):
     from report_file import document as file_document
 
@@ -160,6 +171,10 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("--before", nargs="+", required=True)
     c.add_argument("--after", nargs="+", required=True)
+    a = sub.add_parser("argsort")
+    a.add_argument("data")
+    a.add_argument("--out", default=".")
+    a.add_argument("--flat", action="store_true")
     fs = sub.add_parser("file")
     fs.add_argument("data", nargs="+")
     fs.add_argument("--out", default=".")
@@ -169,7 +184,7 @@ def main():
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "compare": compare, "file": file_sort}
+                "plan": plan, "compare": compare, "file": file_sort, "argsort": argsort}
     return commands[args.cmd](args)
 
 

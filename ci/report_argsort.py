@@ -4,7 +4,8 @@ device-resident beside the split-pairs sort of the same keys and torch.argsort /
 them (ci/argsort_libs.py), in the same run."""
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
-from report_host import anchor_missing, at_least, verdict
+from report_host import anchor_missing, at_least, bandwidth_text, verdict
+from report_machine import page_lead, run_name
 
 # Issue 74's targets: host, times the floor at 64M and from 256M keys; device, at least this many
 # times the libraries' argsort, and within this factor of our own split-pairs sort.
@@ -96,3 +97,14 @@ def sections(data):
             out += [m + "\n" for m in anchor_missing(f"{lib}.argsort", measured, data.notes.get(f"argsort-{lib}"),
                                                     "not run")]
     return out
+
+
+def document(data):
+    """docs/BENCHMARKS-argsort.md: the section alone, under a line naming the run."""
+    sources = [f"the argsort rows of {run_name(data)} (`benches/sort/argsort.rs`, `ci/argsort_libs.py`)"] if (
+        data.bench or data.machine) else []
+    lead = page_lead(data, sources, "`ci/report.py argsort` (`ci/report_argsort.py`)")
+    head = (f"{lead}; pinned rates of that run: {bandwidth_text(data)}. The full report (`ci/report.sh`) renders the "
+            "same section into docs/BENCHMARKS.md; Python's figures are in docs/BENCHMARKS-python.md.\n")
+    body = sections(data)[1:] or ["No argsort rows in this run.\n"]
+    return "\n".join(["# Argsort (issue 74)\n", head] + body)

@@ -1,5 +1,5 @@
 """The lexsort section of BENCHMARKS.md and docs/BENCHMARKS-lexsort.md (issue 75): rows by
-(u32, u32), which pack into one 64-bit key, and by (f32, i64), two words, host to host and
+(u32, u32) and by (f32, i64) (two and three 32-bit words on the GPU), host to host and
 device-resident. Rust rows from benches/sort/lexsort.rs (groups lexsort-host, lexsort-device)
 beside the argsort of one u64 column of the same run; Python rows from python/bench/bench.py's
 JSON beside what its run measured with them: np.lexsort, pandas' sort_values, chained stable
@@ -7,14 +7,15 @@ torch.argsort and cupy.lexsort. A part whose figures are missing says so instead
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 from report_host import bandwidth_text
-from report_machine import gpu_name
+from report_machine import page_lead, run_name
 
 # (the Rust bench's name, the Python bench's, the label), the primary column first in each.
 SHAPES = [
-    ("u32-u32", "u32,u32", "(u32, u32): one packed 64-bit key"),
-    ("f32-i64", "f32,i64", "(f32, i64): two 64-bit words"),
+    ("u32-u32", "u32,u32", "(u32, u32)"),
+    ("f32-i64", "f32,i64", "(f32, i64)"),
 ]
 PANDAS_WHAT = "pandas sort_values 4 cols by 2"
+ONE_THREAD_WHAT = "lexsort u32,f64 one thread"
 
 
 def bold(v):
@@ -34,10 +35,10 @@ def rust_host_table(data):
             if ours is None:
                 continue
             floor = (data.bench.get(("lexsort-host", f"cuda-{shape}", "random", n)) or {}).get("floor_ms")
-            # The packed key is held to the one-column sort of as many 64-bit keys.
-            packed = shape == "u32-u32"
+            # (u32, u32) is held to the one-column sort of as many 64-bit keys.
+            paired = shape == "u32-u32"
             rows.append([size_label(n), label, bold(ours), fmt_ms(floor), ratio(ours, floor),
-                         fmt_ms(anchor) if packed else "", ratio(ours, anchor) if packed else ""])
+                         fmt_ms(anchor) if paired else "", ratio(ours, anchor) if paired else ""])
         cpu = data.ms("lexsort-host", "cpu-u32-f64", "random", n)
         if cpu is not None:
             cpu_rows.append([size_label(n), "(u32, f64), `Sorter::cpu()`", fmt_ms(cpu), "", "", "", ""])
@@ -55,9 +56,13 @@ def rust_device_table(data):
             ours = data.ms("lexsort-device", f"lexsort-{shape}", "random", n)
             if ours is None:
                 continue
-            packed = shape == "u32-u32"
-            rows.append([size_label(n), label, bold(ours), fmt_ms(anchor) if packed else "",
-                         ratio(ours, anchor) if packed else ""])
+            paired = shape == "u32-u32"
+            rows.append([size_label(n), label, bold(ours), fmt_ms(anchor) if paired else "",
+                         ratio(ours, anchor) if paired else ""])
+        one = data.ms("lexsort-device", "lexsort-u64", "random", n)
+        if one is not None:
+            rows.append([size_label(n), "(u64): one column, two 32-bit words", bold(one), fmt_ms(anchor),
+                         ratio(one, anchor)])
     header = ["n", "columns", "**gpusort `lexsort_device`**", "`argsort_device` of one u64 column", "lexsort / argsort"]
     return table(header, rows, ["---:", "---"] + ["---:"] * 3) if rows else ""
 
@@ -82,6 +87,10 @@ def python_host_table(data):
         for r in sorted(python_rows(data, "host", f"lexsort {shape}"), key=lambda r: r["n"]):
             ours, npl = ms_of(r, "gpusort_s"), ms_of(r, "numpy_s")
             rows.append([size_label(r["n"]), label, bold(ours), fmt_ms(npl), ratio(npl, ours)])
+    for r in python_rows(data, "host", ONE_THREAD_WHAT):
+        ours, npl = ms_of(r, "gpusort_s"), ms_of(r, "numpy_s")
+        rows.append([size_label(r["n"]), "(u32, f64), both on one thread (`Sorter(\"cpu\")`, `RAYON_NUM_THREADS=1`)",
+                     bold(ours), fmt_ms(npl), ratio(npl, ours)])
     header = ["n", "keys", "**`gpusort.lexsort`**", "`np.lexsort`", "np / gpusort"]
     return table(header, rows, ["---:", "---"] + ["---:"] * 3) if rows else ""
 
@@ -132,6 +141,9 @@ def not_measured(data):
         out.append("`gpusort.lexsort` on the host: not measured (the Python bench's `lexsort` group did not run).")
     elif not any(num(r.get("numpy_s")) for r in python_rows(data, "host", "lexsort ")):
         out.append("`np.lexsort`: not measured.")
+    if not python_rows(data, "host", ONE_THREAD_WHAT):
+        out.append("the one-thread CPU lexsort beside `np.lexsort`: not measured (the Python bench's "
+                   "`lexsort-one-thread` group did not run).")
     if not python_rows(data, "host", PANDAS_WHAT):
         out.append("pandas `sort_values`: not measured (no pandas, `--pandas-rows 0`, or its group did not run).")
     for lib, name, anchor in (("torch", "torch", "chained `torch.argsort`"), ("cupy", "CuPy", "`cupy.lexsort`")):
@@ -152,9 +164,9 @@ def body(data):
     if host:
         out.append(
             "`Sorter::cuda()?.lexsort_into(&[Column::new(&a), Column::new(&b)], &mut out)` on pageable host memory, "
-            "u64 indices, wall time, median: the columns go up at their own widths, are packed into radix words and "
-            "sorted on the GPU, and only the indices come down. The packed (u32, u32) rows stand beside the sort of "
-            "one u64 column of the same run (an argsort of as many 64-bit keys); the floor is the columns up, then "
+            "u64 indices, wall time, median: the columns go up at their own widths, are packed into 32-bit radix words "
+            "and sorted on the GPU, and only the indices come down. The (u32, u32) rows stand beside the argsort of "
+            "one u64 column of the same run (as many 64-bit keys); the floor is the columns up, then "
             f"the indices down, at this run's pinned rates: {bandwidth_text(data)}.\n"
         )
         out.append(host + "\n")
@@ -197,22 +209,12 @@ def sections(data):
 
 def document(data):
     """docs/BENCHMARKS-lexsort.md."""
-    m = data.machine
     sources = []
-    if data.bench or m:
-        run = f"`{m.get('command', 'ci/report.sh')}` at {m.get('commit', 'an unknown commit')}"
-        sources.append(f"the lexsort rows of {run} (`benches/sort/lexsort.rs`)")
+    if data.bench or data.machine:
+        sources.append(f"the lexsort rows of {run_name(data)} (`benches/sort/lexsort.rs`)")
     if data.python_bench is not None:
         sources.append("the lexsort, pandas, torch and CuPy rows of `python/bench/bench.py`")
-    if m:
-        where = f"{gpu_name(data)} (driver {m.get('driver', 'unknown')}), {m.get('date', 'date unknown')}: "
-    else:
-        where = "Machine not recorded: " if sources else ""
-    tool = "`ci/report.py lexsort` (`ci/report_lexsort.py`)"
-    if sources:
-        lead = f"{where}{' and '.join(sources)}, rendered by {tool}"
-    else:
-        lead = f"Not measured yet: no run's figures were given to {tool}"
+    lead = page_lead(data, sources, "`ci/report.py lexsort` (`ci/report_lexsort.py`)")
     head = (
         f"{lead}. The full report (`ci/report.sh`) "
         "renders the same section into docs/BENCHMARKS.md; Python's other figures are in "

@@ -34,3 +34,22 @@ def machine_section(data, gpu):
 def gpu_name(data):
     g = data.machine.get("gpu") or data.meta.get("bench-gpu", "this GPU")
     return g.split(",")[0].strip()
+
+
+def page_lead(data, sources, tool):
+    """The opening of a docs/BENCHMARKS-<section>.md page: the machine and date of the run whose
+    figures it renders (`sources`, a list of phrases), and the tool that rendered them."""
+    m = data.machine
+    if m:
+        where = f"{gpu_name(data)} (driver {m.get('driver', 'unknown')}), {m.get('date', 'date unknown')}: "
+    else:
+        where = "Machine not recorded: " if sources else ""
+    if sources:
+        return f"{where}{' and '.join(sources)}, rendered by {tool}"
+    return f"Not measured yet: no run's figures were given to {tool}"
+
+
+def run_name(data):
+    """The command and commit of the run, as the report's machine lines give them."""
+    m = data.machine
+    return f"`{m.get('command', 'ci/report.sh')}` at {m.get('commit', 'an unknown commit')}"

@@ -1,8 +1,8 @@
 //! Sort keys of several columns (`Sorter::lexsort`): each column's order, its float order and its
-//! nulls, and the plan that packs the columns' ordered bits into as few radix words as their
-//! widths allow. Both backends sort the words least significant first, stably, keeping the
-//! permutation between passes; the CPU packs a word with `Field::bits`, the GPU with the
-//! `columns_pack` kernels, which compute the same bits.
+//! nulls, and the plan that packs the columns' ordered bits into radix words (as few as their
+//! widths allow, of the width each backend sorts best). Both backends sort the words least
+//! significant first, stably, keeping the permutation between passes; the CPU packs a word with
+//! `Field::bits`, the GPU with the `columns_pack` kernels, which compute the same bits.
 
 use crate::backend::KeyView;
 use crate::{Key, KeyType, Order};
@@ -183,17 +183,8 @@ pub(crate) fn shapes(columns: &[Column<'_>], order: Order) -> Vec<(KeyType, bool
     columns.iter().map(|c| (c.key_type(), c.nulls.is_some(), c.how.under(order))).collect()
 }
 
-/// Which of a column's bits a field holds: all of them (the value, and the null flag above it when
-/// the column has nulls), or, for a 64-bit column with nulls (65 bits), the flag alone or the
-/// value alone (nulls' values as 0), in two fields that may fall in different words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
-    Whole,
-    Flag,
-    Value,
-}
-
-/// A column's place in a packed word: its part's bits, shifted up by `shift`.
+/// A column's place in a packed word: bits `lo..lo + len` of the column's field bits (the key's
+/// ordered bits, with the null flag above them when the column has nulls), shifted up by `shift`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Field {
     /// Index of the column in the caller's list.
@@ -201,20 +192,9 @@ pub(crate) struct Field {
     pub(crate) key_type: KeyType,
     pub(crate) shift: u32,
     pub(crate) nullable: bool,
-    pub(crate) part: Part,
+    pub(crate) lo: u32,
+    pub(crate) len: u32,
     pub(crate) how: ColumnOrder,
-}
-
-impl Field {
-    /// The bits the field takes in its word.
-    fn width(&self) -> u32 {
-        let value = 8 * self.key_type.size() as u32;
-        match self.part {
-            Part::Whole => value + self.nullable as u32,
-            Part::Flag => 1,
-            Part::Value => value,
-        }
-    }
 }
 
 /// Columns packed into one radix key of 32 or 64 bits, the first field the most significant.
@@ -224,35 +204,60 @@ pub(crate) struct Word {
     pub(crate) fields: Vec<Field>,
 }
 
-/// Packs the columns, most significant first, into words of at most 64 bits (a word whose fields
-/// take 32 bits or fewer is a 32-bit key, with half the radix passes). `columns` gives each
-/// column's key type, whether it has nulls, and its order.
-pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)]) -> Vec<Word> {
-    let fields = columns.iter().enumerate().flat_map(|(column, &(key_type, nullable, how))| {
-        let field = |part| Field { column, key_type, shift: 0, nullable, part, how };
-        let split = nullable && key_type.size() == 8;
-        match split {
-            true => vec![field(Part::Flag), field(Part::Value)],
-            false => vec![field(Part::Whole)],
+/// How `plan` cuts the columns' bits into radix words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Packing {
+    /// Words of up to 64 bits, each column whole in one word (a 64-bit column with nulls, 65
+    /// bits, as its flag and its value): the CPU backend sorts 64-bit items as fast as 32-bit ones
+    /// per pass, so fewer words win.
+    Whole64,
+    /// 32-bit words cut from the columns' bits laid end to end, a column split where a word ends:
+    /// on the GPU a pass over 32-bit keys with their positions moves 8 bytes an item against 12
+    /// for 64-bit keys, and the digits a word leaves empty are skipped.
+    Dense32,
+}
+
+/// Packs the columns, most significant first, into radix words as `packing` says (a word whose
+/// fields take 32 bits or fewer is a 32-bit key). `columns` gives each column's key type, whether
+/// it has nulls, and its order.
+pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)], packing: Packing) -> Vec<Word> {
+    let (max, dense) = match packing {
+        Packing::Whole64 => (64, false),
+        Packing::Dense32 => (32, true),
+    };
+    // (column, lo, len) pieces of the columns' field bits, most significant first.
+    let mut pieces = Vec::new();
+    for (column, &(key_type, nullable, _)) in columns.iter().enumerate() {
+        let (width, full) = (8 * key_type.size() as u32, 8 * key_type.size() as u32 + nullable as u32);
+        match !dense && full > max {
+            true => pieces.extend([(column, width, full - width), (column, 0, width)]),
+            false => pieces.push((column, 0, full)),
         }
-    });
+    }
     let mut words: Vec<Vec<Field>> = Vec::new();
-    let mut used = 0;
-    for f in fields {
-        if words.is_empty() || used + f.width() > 64 {
-            words.push(Vec::new());
-            used = 0;
+    let mut used = max;
+    for (column, lo, mut len) in pieces {
+        let (key_type, nullable, how) = columns[column];
+        while len > 0 {
+            if used == max || (!dense && used + len > max) {
+                words.push(Vec::new());
+                used = 0;
+            }
+            // The piece's top bits go into what the word has left.
+            let take = if dense { len.min(max - used) } else { len };
+            let field = Field { column, key_type, shift: 0, nullable, lo: lo + len - take, len: take, how };
+            words.last_mut().expect("pushed above").push(field);
+            used += take;
+            len -= take;
         }
-        used += f.width();
-        words.last_mut().expect("pushed above").push(f);
     }
     words
         .into_iter()
         .map(|mut fields| {
-            let total: u32 = fields.iter().map(Field::width).sum();
+            let total: u32 = fields.iter().map(|f| f.len).sum();
             let mut below = total;
             for f in fields.iter_mut() {
-                below -= f.width();
+                below -= f.len;
                 f.shift = below;
             }
             Word { wide: total > 32, fields }
@@ -267,24 +272,18 @@ impl Field {
     pub(crate) fn bits(&self, raw: u64, null: bool) -> u64 {
         let width = 8 * self.key_type.size() as u32;
         let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
-        let last = u64::from(self.how.nulls == NullPlacement::Last);
         // Nulls carry no value bits: all of them tie, and keep their input order.
         let null = self.nullable && null;
-        let field = match self.part {
-            Part::Flag => {
-                if null {
-                    last
-                } else {
-                    last ^ 1
-                }
+        let value = if null { 0 } else { self.value(raw, width, mask) };
+        let all = match self.nullable {
+            true => {
+                let last = u128::from(self.how.nulls == NullPlacement::Last);
+                (if null { last } else { last ^ 1 }) << width | u128::from(value)
             }
-            Part::Value if null => 0,
-            Part::Value => self.value(raw, width, mask),
-            Part::Whole if !self.nullable => self.value(raw, width, mask),
-            Part::Whole if null => last << width,
-            Part::Whole => ((last ^ 1) << width) | self.value(raw, width, mask),
+            false => u128::from(value),
         };
-        field << self.shift
+        let len_mask = if self.len == 64 { u64::MAX } else { (1u64 << self.len) - 1 };
+        ((all >> self.lo) as u64 & len_mask) << self.shift
     }
 
     /// The key's ordered bits, reversed when descending, NaN placed.

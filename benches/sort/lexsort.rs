@@ -8,8 +8,8 @@
 //! columns up then the indices down at this run's pinned rates. Sizes
 //! `GPUSORT_BENCH_LEXSORT_SIZES` (default 64M).
 //!
-//! Device (group `lexsort-device`): sorts `lexsort-u32-u32`, `lexsort-f32-i64` and `argsort-u64`
-//! (u64 indices), CUDA events around the call, 3 warm-ups, median of 15, the first result checked
+//! Device (group `lexsort-device`): sorts `lexsort-u32-u32`, `lexsort-f32-i64`, `argsort-u64` and
+//! `lexsort-u64` (the one u64 column as a lexsort: two 32-bit words), u64 indices, CUDA events around the call, 3 warm-ups, median of 15, the first result checked
 //! against the CPU backend. Sizes `GPUSORT_BENCH_LEXSORT_DEVICE_SIZES` (default 16M, 64M).
 //!
 //! Columns come from the splitmix64 stream seeded with n: the first column its low 32 bits (as
@@ -132,10 +132,14 @@ pub fn run(gpu: &Sorter, floor: &Floor) {
 
 fn device(gpu: &Sorter) {
     for n in env_sizes("GPUSORT_BENCH_LEXSORT_DEVICE_SIZES", &[16 * MIB, 64 * MIB]) {
-        for kind in ["u32-u32", "f32-i64", "u64"] {
-            let sort = if kind == "u64" { "argsort-u64".to_string() } else { format!("lexsort-{kind}") };
-            let id = ("lexsort-device", sort.as_str(), "random", n);
-            match time_device(gpu, &Table::new(kind, n)) {
+        for (kind, sort) in [
+            ("u32-u32", "lexsort-u32-u32"),
+            ("f32-i64", "lexsort-f32-i64"),
+            ("u64", "argsort-u64"),
+            ("u64", "lexsort-u64"),
+        ] {
+            let id = ("lexsort-device", sort, "random", n);
+            match time_device(gpu, &Table::new(kind, n), sort.starts_with("lexsort")) {
                 Ok(times) => emit_times(id, &times, None, &[]),
                 Err(e) => {
                     eprintln!("skipped: lexsort-device/{sort}/random/{n}: {e}");
@@ -146,8 +150,9 @@ fn device(gpu: &Sorter) {
     }
 }
 
-/// The call's milliseconds, warm-ups dropped; the first result checked against the CPU.
-fn time_device(s: &Sorter, table: &Table) -> Result<Vec<f64>, String> {
+/// The call's milliseconds, warm-ups dropped; the first result checked against the CPU. One column
+/// is sorted by `argsort_device` unless `lexsort`.
+fn time_device(s: &Sorter, table: &Table, lexsort: bool) -> Result<Vec<f64>, String> {
     let e = |e: DriverError| e.to_string();
     let ctx = s.cuda_context().ok_or("not a cuda sorter")?;
     let stream: Arc<CudaStream> = ctx.new_stream().map_err(e)?;
@@ -189,7 +194,10 @@ fn time_device(s: &Sorter, table: &Table) -> Result<Vec<f64>, String> {
         }
         Table::U64(a) => {
             let a = stream.clone_htod(a).map_err(e)?;
-            run_once(&|o| s.argsort_device(&a, o, &stream))?;
+            match lexsort {
+                true => run_once(&|o| s.lexsort_device(&[DeviceColumn::new(&a)], o, &stream))?,
+                false => run_once(&|o| s.argsort_device(&a, o, &stream))?,
+            }
         }
     }
     Ok(times)

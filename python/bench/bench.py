@@ -18,15 +18,20 @@ Lexsort rows (issue 75): 64M rows by (u32, u32) and by (f32, i64), host (gpusort
 beside ``numpy.lexsort`` at ``--numpy-rows``, 4M by default) and device (1M to 64M, against
 chained stable ``torch.argsort``s and ``cupy.lexsort``, torch's or CuPy's own time); and
 ``gpusort.pandas.sort_values`` of a 4-column frame of ``--pandas-rows`` rows (50M by default) by
-2 columns against pandas' ``sort_values(kind="stable")``, measured once (it takes tens of seconds).
+2 columns against pandas' ``sort_values(kind="stable")``, measured once (it takes tens of seconds);
+and the CPU backend on one thread beside ``numpy.lexsort`` (one thread too), 16M rows by (u32,
+f64), in a child process started with ``RAYON_NUM_THREADS=1`` (group ``lexsort-one-thread``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Optional
 
@@ -101,6 +106,31 @@ def lexsort_host_rows(n: int, numpy_n: int, repeats: int) -> list:
         npl = median_wall(lambda: np.lexsort(small), lambda: None, max(1, min(3, repeats)), warmup=False)
         rows.append(dict(where="host", what=f"lexsort {shape}", n=numpy_n, gpusort_s=gs, numpy_s=npl))
     return rows
+
+
+def lexsort_one_thread_rows(n: int, repeats: int) -> list:
+    """``gpusort.Sorter("cpu").lexsort`` beside ``numpy.lexsort`` of ``n`` rows by (u32 of 65536
+    values, then f64), both on one thread: the CPU backend's pool takes its size from
+    ``RAYON_NUM_THREADS`` when the process first sorts, so a child process with it set measures."""
+    if os.environ.get("RAYON_NUM_THREADS") != "1":
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "rows.json")
+            argv = [sys.executable, os.path.abspath(__file__), "--groups", "lexsort-one-thread", "--out", out,
+                    "--one-thread-rows", str(n), "--repeats", str(repeats)]
+            child = subprocess.run(argv, env=dict(os.environ, RAYON_NUM_THREADS="1"), stdout=subprocess.DEVNULL)
+            if child.returncode != 0:
+                print(f"lexsort-one-thread: the child process failed ({child.returncode})", file=sys.stderr)
+                return []
+            with open(out) as f:
+                return json.load(f)["rows"]
+    rng = np.random.default_rng(5)
+    keys = [rng.standard_normal(n), rng.integers(0, 1 << 16, n, dtype=np.uint32)]
+    cpu = gpusort.Sorter("cpu")
+    if not np.array_equal(cpu.lexsort(keys), np.lexsort(keys)):
+        raise AssertionError("the CPU backend's lexsort differs from numpy.lexsort")
+    gs = median_wall(lambda: cpu.lexsort(keys), lambda: None, repeats)
+    npl = median_wall(lambda: np.lexsort(keys), lambda: None, max(1, min(3, repeats)), warmup=False)
+    return [dict(where="host", what="lexsort u32,f64 one thread", n=n, gpusort_s=gs, numpy_s=npl)]
 
 
 def pandas_rows(n: int, repeats: int) -> list:
@@ -321,19 +351,24 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
     p.add_argument("--numpy-rows", type=int, help="rows of the lexsorts beside numpy.lexsort (default 4M)")
     p.add_argument("--pandas-rows", type=int, help="rows of the pandas frame (default 50M; 0 skips it)")
-    groups = ("host", "lexsort", "pandas", "device", "device-lexsort")
+    p.add_argument("--one-thread-rows", type=int, help="rows of the one-thread lexsort (default 16M)")
+    p.add_argument("--repeats", type=int, help="repeats of each host row (default 10, --quick 3)")
+    groups = ("host", "lexsort", "lexsort-one-thread", "pandas", "device", "device-lexsort")
     p.add_argument("--groups", default=",".join(groups), help=f"the row groups to run (default all: {','.join(groups)})")
     args = p.parse_args(argv)
     run = set(args.groups.split(","))
     if not run <= set(groups):
         p.error(f"--groups: {', '.join(sorted(run - set(groups)))} not among {', '.join(groups)}")
     host_n, sizes, repeats = (1 * M, [16 * 1024, M], 3) if args.quick else (64 * M, [16 * 1024, M, 16 * M, 64 * M], 10)
+    repeats = args.repeats or repeats
     numpy_n = args.numpy_rows if args.numpy_rows is not None else min(host_n, 4 * M)
     pandas_n = args.pandas_rows if args.pandas_rows is not None else (M if args.quick else 50 * M)
     describe = gpusort.default_sorter().describe()
     rows = host_rows(host_n, repeats) if "host" in run else []
     if "lexsort" in run:
         rows += lexsort_host_rows(host_n, numpy_n, repeats)
+    if "lexsort-one-thread" in run:
+        rows += lexsort_one_thread_rows(args.one_thread_rows or (M if args.quick else 16 * M), repeats)
     if pandas_n and "pandas" in run:
         rows += pandas_rows(pandas_n, repeats)
     for dev in libraries():

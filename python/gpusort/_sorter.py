@@ -367,8 +367,9 @@ class Sorter(FileSorts):
         key or one per key (in ``keys``' order); each key's descending order is stable too.
 
         Keys: every key dtype, and bool, datetime64 and timedelta64 (NaT last in both
-        orders, as NumPy puts it); several keys whose widths add up to 64 bits or fewer (two
-        uint32, an int16 and a float32, ...) sort as one. Floats as in :meth:`sort`: by default
+        orders, as NumPy puts it); the keys' bits are packed into as few radix keys as their
+        widths allow (64-bit ones on the CPU, where two uint32 or an int16 and a float32 sort as
+        one; 32-bit ones on the GPU, which move fewer bytes). Floats as in :meth:`sort`: by default
         the order of the keys' library (NumPy, CuPy: NaN last, ``-0.0 == +0.0``; torch: NaN
         largest), ``float_order`` one of ``"total"``, ``"nan_last"``, ``"nan_first"`` (NaN
         before every value in both orders) or ``"nan_largest"``.

@@ -2,8 +2,8 @@
 
 :func:`sort_values` returns exactly what ``df.sort_values(by, ascending=..., na_position=...,
 ignore_index=..., kind="stable")`` returns (the same rows in the same order, the same index),
-with one lexsort of every key column (:meth:`gpusort.Sorter.lexsort`: columns whose widths add up
-to 64 bits sort as one key) and one ``take`` of the rows. Key columns of int, uint, float, bool,
+with one lexsort of every key column (:meth:`gpusort.Sorter.lexsort`: the columns' bits packed
+into as few radix keys as their widths allow) and one ``take`` of the rows. Key columns of int, uint, float, bool,
 datetime64 (naive and tz-aware), timedelta64, period and categorical dtypes (categoricals by code
 order, as pandas sorts them), and pandas' nullable ``Int*``, ``UInt*``, ``Float*`` and
 ``boolean``, are sorted by gpusort; NaN, NaT and NA go first or last as ``na_position`` says, in

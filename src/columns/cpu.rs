@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::{plan, Column, Field, RawBits, Word};
+use super::{plan, Column, Field, Packing, RawBits, Word};
 use crate::backend::{with_view, Position};
 use crate::cpu::Positioned;
 use crate::Order;
@@ -20,7 +20,7 @@ pub(crate) fn lexsort<P: Position>(
     order: Order,
 ) -> Result<(), gpusort_cpu::AllocError> {
     gpusort_cpu::install(|| {
-        let words = plan(&super::shapes(columns, order));
+        let words = plan(&super::shapes(columns, order), Packing::Whole64);
         let mut perm: Option<Vec<u32>> = None;
         for word in words.iter().rev() {
             perm = Some(match word.wide {

@@ -4,11 +4,19 @@ fn shape(ty: KeyType, nullable: bool) -> (KeyType, bool, ColumnOrder) {
     (ty, nullable, ColumnOrder::default())
 }
 
+/// Each word's width flag and its fields as (column, lo, len, shift).
+type Layout = Vec<(bool, Vec<(usize, u32, u32, u32)>)>;
+
+fn layout(words: &[Word]) -> Layout {
+    words.iter().map(|w| (w.wide, w.fields.iter().map(|f| (f.column, f.lo, f.len, f.shift)).collect())).collect()
+}
+
 #[test]
-fn columns_pack_into_as_few_words_as_their_widths_allow() {
+fn whole_columns_pack_into_as_few_64_bit_words_as_their_widths_allow() {
     let widths = |words: &[Word]| -> Vec<(bool, Vec<u32>)> {
         words.iter().map(|w| (w.wide, w.fields.iter().map(|f| f.shift).collect())).collect()
     };
+    let plan = |c: &[(KeyType, bool, ColumnOrder)]| plan(c, Packing::Whole64);
     // Two u32s: one 64-bit key, the first column on top.
     assert_eq!(widths(&plan(&[shape(KeyType::U32, false), shape(KeyType::U32, false)])), [(true, vec![32, 0])]);
     // 8 + 16 bits: a 32-bit key.
@@ -25,9 +33,64 @@ fn columns_pack_into_as_few_words_as_their_widths_allow() {
     assert_eq!(widths(&plan(&[shape(KeyType::U32, true), shape(KeyType::U16, true)])), [(true, vec![17, 0])]);
     // A 64-bit column with nulls: its flag packs with the column before, its value has a word.
     assert_eq!(
-        widths(&plan(&[shape(KeyType::U32, false), shape(KeyType::F64, true)])),
-        [(true, vec![1, 0]), (true, vec![0])]
+        layout(&plan(&[shape(KeyType::U32, false), shape(KeyType::F64, true)])),
+        [(true, vec![(0, 0, 32, 1), (1, 64, 1, 0)]), (true, vec![(1, 0, 64, 0)])]
     );
+}
+
+#[test]
+fn dense_words_are_32_bit_cuts_of_the_columns_bits_end_to_end() {
+    let plan = |c: &[(KeyType, bool, ColumnOrder)]| plan(c, Packing::Dense32);
+    // Two u32s: two words, the first column alone in the top one.
+    assert_eq!(
+        layout(&plan(&[shape(KeyType::U32, false), shape(KeyType::U32, false)])),
+        [(false, vec![(0, 0, 32, 0)]), (false, vec![(1, 0, 32, 0)])]
+    );
+    // f32 then i64: the i64's high half, then its low half.
+    assert_eq!(
+        layout(&plan(&[shape(KeyType::F32, false), shape(KeyType::I64, false)])),
+        [(false, vec![(0, 0, 32, 0)]), (false, vec![(1, 32, 32, 0)]), (false, vec![(1, 0, 32, 0)])]
+    );
+    // 33 bits then 16: the u32's flag and top 31 value bits, then its lowest bit and the u16.
+    assert_eq!(
+        layout(&plan(&[shape(KeyType::U32, true), shape(KeyType::U16, false)])),
+        [(false, vec![(0, 1, 32, 0)]), (false, vec![(0, 0, 1, 16), (1, 0, 16, 0)])]
+    );
+    // A 64-bit column with nulls after a u8: 8 + 65 bits in three words.
+    assert_eq!(
+        layout(&plan(&[shape(KeyType::U8, false), shape(KeyType::F64, true)])),
+        [(false, vec![(0, 0, 8, 24), (1, 41, 24, 0)]), (false, vec![(1, 9, 32, 0)]), (false, vec![(1, 0, 9, 0)])]
+    );
+}
+
+#[test]
+fn split_fields_hold_the_whole_fields_bits() {
+    // A field cut at any bit, its pieces shifted back and ORed, equals the whole field.
+    for (key_type, nullable) in
+        [(KeyType::F64, true), (KeyType::I64, false), (KeyType::U32, true), (KeyType::F16, true)]
+    {
+        let how =
+            ColumnOrder { order: Order::Descending, floats: Some(FloatOrder::NanLast), nulls: NullPlacement::First };
+        let full = 8 * key_type.size() as u32 + nullable as u32;
+        let field = |lo, len| Field { column: 0, key_type, shift: 0, nullable, lo, len, how };
+        let raws = [0u64, 1, 0x8000_0000_0000_0000, 0x7ff8_0000_0000_0001, 0x1234_5678_9abc_def0, u64::MAX];
+        for cut in 1..full {
+            let (top, low) = (field(cut, full - cut), field(0, cut));
+            for (raw, null) in
+                raws.iter().flat_map(|&r| [(r & (u64::MAX >> (64 - 8 * key_type.size())), false), (r, true)])
+            {
+                let whole = if full <= 64 { Some(field(0, full).bits(raw, null)) } else { None };
+                let (t, l) = (top.bits(raw, null), low.bits(raw, null));
+                if let Some(w) = whole {
+                    assert_eq!(t << cut | l, w, "{key_type:?} cut {cut} raw {raw:#x} null {null}");
+                }
+                if full == 65 && cut == 64 {
+                    assert_eq!(t, u64::from(!null), "the flag: nulls first");
+                    assert_eq!(l, if null { 0 } else { field(0, 64).bits(raw, false) });
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -37,7 +100,8 @@ fn field_bits_order_floats_as_asked() {
         key_type: KeyType::F32,
         shift: 0,
         nullable: nulls.is_some(),
-        part: Part::Whole,
+        lo: 0,
+        len: 32 + nulls.is_some() as u32,
         how: ColumnOrder { order, floats: Some(floats), nulls: nulls.unwrap_or_default() },
     };
     let b = |f: &Field, x: f32| f.bits(x.to_bits() as u64, false);
@@ -66,7 +130,8 @@ fn half_fields_order_as_the_keys_ordered_bits() {
             key_type,
             shift: 0,
             nullable: false,
-            part: Part::Whole,
+            lo: 0,
+            len: 16,
             how: ColumnOrder { order: Order::Ascending, floats: Some(floats), nulls: NullPlacement::default() },
         };
         let (total, nan_last) = (field(FloatOrder::Total), field(FloatOrder::NanLast));

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdeviceptr;
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
 
 use super::overlap::{self, Args, Launch};
 use super::Gpu;
-use crate::columns::{ColumnOrder, Field, NanAt, NullPlacement, Part, Word};
+use crate::columns::{ColumnOrder, Field, NanAt, NullPlacement, Word};
 use crate::{KeyType, SortError};
 
 const THREADS: u32 = 256;
@@ -23,27 +23,12 @@ pub(crate) struct Source {
     pub(crate) how: ColumnOrder,
 }
 
-/// The word types `columns_pack` writes.
-pub(crate) trait PackWord: DeviceRepr {
-    const KERNEL: &'static str;
-}
-
-impl PackWord for u32 {
-    const KERNEL: &'static str = "columns_pack_u32";
-}
-
-impl PackWord for u64 {
-    const KERNEL: &'static str = "columns_pack_u64";
-}
+/// The kernel that packs a word: the device plan's words are 32-bit keys (`Packing::Dense32`).
+const KERNEL: &str = "columns_pack_u32";
 
 /// A field's spec as `columns.cu` reads it.
 fn spec(field: &Field) -> u64 {
     let kind = KeyType::ALL.iter().position(|&t| t == field.key_type).expect("a listed key type") as u64;
-    let part = match field.part {
-        Part::Whole => 0,
-        Part::Flag => 1,
-        Part::Value => 2,
-    };
     let nan = match field.how.nan_at() {
         NanAt::Bits => 0,
         NanAt::Last => 1,
@@ -54,25 +39,27 @@ fn spec(field: &Field) -> u64 {
         | (field.nullable as u64) << 17
         | ((field.how.nulls == NullPlacement::Last) as u64) << 18
         | nan << 19
-        | part << 21
+        | (field.lo as u64) << 21
+        | (field.len as u64) << 28
 }
 
 /// Writes `word`'s bits of rows `perm[i]` (or `i`) of `sources` into `out[i]`, queued on `stream`.
 /// Every source holds at least `out.len()` rows, and `perm` (when given) as many positions below
 /// that.
-pub(crate) fn pack<W: PackWord>(
+pub(crate) fn pack(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
     sources: &[Source],
     word: &Word,
     perm: Option<&CudaSlice<u32>>,
-    out: &mut CudaSlice<W>,
+    out: &mut CudaSlice<u32>,
 ) -> Result<(), SortError> {
+    assert!(!word.wide, "the device plan packs 32-bit words");
     let n = out.len();
     if n == 0 {
         return Ok(());
     }
-    let f = gpu.function(&gpusort_kernels::COLUMNS, W::KERNEL)?;
+    let f = gpu.function(&gpusort_kernels::COLUMNS, KERNEL)?;
     let blocks = n.div_ceil(THREADS as usize).clamp(1, gpu.multiprocessors as usize * 16) as u32;
     let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
     let (pp, _gp) = match perm {
@@ -91,12 +78,12 @@ pub(crate) fn pack<W: PackWord>(
         args.arg(a.0.keys).arg(a.0.nulls).arg(a.1);
         args.arg(b.0).arg(b.1).arg(b.2);
         args.arg((i > 0) as u32);
-        // SAFETY: matches columns_pack_*(W* word, const unsigned* perm, u64 n, const void* a,
+        // SAFETY: matches columns_pack_u32(unsigned* word, const unsigned* perm, u64 n, const void* a,
         // const u8* a_nulls, u64 a_spec, const void* b, const u8* b_nulls, u64 b_spec, unsigned
         // accumulate): `out` holds n words and is borrowed until the launch is queued; the sources
         // hold n rows each of their key type (the caller's contract), `perm` n positions below n.
         unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, config, &mut args) }
-            .map_err(SortError::driver(W::KERNEL, 0))?;
+            .map_err(SortError::driver(KERNEL, 0))?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Lexsort on the device, one pipeline for host and device callers: the columns lie on the device
-//! (uploaded at their own widths for host callers), each radix word of the plan (`columns.rs`) is
-//! packed there through the permutation so far (`columns::pack`) and sorted with it as split pairs,
-//! least significant word first; the permutation is widened for 64-bit indices, and a host caller
+//! (uploaded at their own widths for host callers), each 32-bit radix word of the plan
+//! (`columns.rs`, `Packing::Dense32`) is packed there through the permutation so far
+//! (`columns::pack`) and sorted with it as split pairs, least significant word first; the permutation is widened for 64-bit indices, and a host caller
 //! gets only it back, downloaded straight into its output.
 //!
 //! On failure a host output holds its earlier contents or the complete result, as an argsort's
@@ -12,29 +12,28 @@ use std::any::Any;
 use std::mem::size_of;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 
 use super::argsort::{download_positions, DevicePosition};
-use super::columns::{self, PackWord, Source};
+use super::columns::{self, Source};
 use super::device::Gpu;
 use super::dispatch::DeviceSort;
 use super::hostdata::ReadOnly;
 use super::pinned::{page_locked, Pinned};
 use super::positions;
-use super::radix::RadixKey;
 use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, driver, finish, lease_bytes, upload};
 use super::{inplace, split_need, CudaBackend};
 use crate::backend::with_view;
-use crate::columns::{plan, Word};
+use crate::columns::{plan, Packing, Word};
 use crate::hooks::{self, Step};
 use crate::{Algorithm, Column, Order, SortError};
 
-/// Device bytes a lexsort of `n` rows needs beside its columns: the permutation, the widest word's
+/// Device bytes a lexsort of `n` rows needs beside its columns: the permutation, a word's
 /// split-pairs sort, and the widened positions.
 pub(crate) fn need_bytes<P>(n: usize) -> usize {
     let wide = if size_of::<P>() > 4 { size_of::<P>() } else { 0 };
-    split_need::<u64>(n).1.saturating_add(n.saturating_mul(4 + wide))
+    split_need::<u32>(n).1.saturating_add(n.saturating_mul(4 + wide))
 }
 
 /// The permutation that sorts the rows of `sources` (the first the most significant; `n` rows
@@ -52,7 +51,7 @@ pub(crate) fn device<P: DevicePosition>(
         return Ok(());
     }
     let shapes: Vec<_> = sources.iter().map(|s| (s.key_type, s.nulls != 0, s.how.under(order))).collect();
-    let words = plan(&shapes);
+    let words = plan(&shapes, Packing::Dense32);
     let sort = DeviceSort { gpu, order: Order::Ascending, algorithm: Algorithm::Radix };
     // 32-bit indices are the permutation itself; 64-bit ones are widened from it.
     match (out as &mut dyn Any).downcast_mut::<CudaSlice<u32>>() {
@@ -74,15 +73,12 @@ fn sort_words(
     perm: &mut CudaSlice<u32>,
 ) -> Result<(), SortError> {
     for (i, word) in words.iter().rev().enumerate() {
-        match word.wide {
-            true => sort_word::<u64>(sort, stream, sources, word, i == 0, perm)?,
-            false => sort_word::<u32>(sort, stream, sources, word, i == 0, perm)?,
-        }
+        sort_word(sort, stream, sources, word, i == 0, perm)?;
     }
     Ok(())
 }
 
-fn sort_word<W: PackWord + RadixKey + ValidAsZeroBits>(
+fn sort_word(
     sort: &DeviceSort,
     stream: &Arc<CudaStream>,
     sources: &[Source],
@@ -90,7 +86,7 @@ fn sort_word<W: PackWord + RadixKey + ValidAsZeroBits>(
     first: bool,
     perm: &mut CudaSlice<u32>,
 ) -> Result<(), SortError> {
-    let mut keys = device_buffer::<W>(stream, perm.len())?;
+    let mut keys = device_buffer::<u32>(stream, perm.len())?;
     columns::pack(sort.gpu, stream, sources, word, (!first).then_some(&*perm), &mut keys)?;
     if first {
         positions::iota(sort.gpu, stream, perm)?;
