@@ -275,14 +275,13 @@ impl Field {
         // Nulls carry no value bits: all of them tie, and keep their input order.
         let null = self.nullable && null;
         let value = if null { 0 } else { self.value(raw, width, mask) };
-        let all = match self.nullable {
-            true => {
-                let last = u128::from(self.how.nulls == NullPlacement::Last);
-                (if null { last } else { last ^ 1 }) << width | u128::from(value)
-            }
-            false => u128::from(value),
-        };
         let len_mask = if self.len == 64 { u64::MAX } else { (1u64 << self.len) - 1 };
+        if !self.nullable {
+            // The slice lies inside the value's bits (lo < width): no flag above them.
+            return ((value >> self.lo) & len_mask) << self.shift;
+        }
+        let last = u128::from(self.how.nulls == NullPlacement::Last);
+        let all = (if null { last } else { last ^ 1 }) << width | u128::from(value);
         ((all >> self.lo) as u64 & len_mask) << self.shift
     }
 
