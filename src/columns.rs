@@ -1,11 +1,12 @@
-//! Sort keys of several columns (`Sorter::lexsort`): each column's order, its float order and its
-//! nulls, and the plan that packs the columns' ordered bits into radix words (as few as their
-//! widths allow, of the width each backend sorts best). Both backends sort the words least
+//! Sort keys of several columns (`Sorter::lexsort`): each column's keys (numbers of a key type, or
+//! fixed-width byte strings ordered as `memcmp`), order, float order and nulls, and the plan that
+//! packs the columns' ordered bits into radix words (as few as their widths allow, of the width
+//! each backend sorts best). Both backends sort the words least
 //! significant first, stably, keeping the permutation between passes; the CPU packs a word with
 //! `Field::bits`, the GPU with the `columns_pack` kernels, which compute the same bits.
 
 use crate::backend::KeyView;
-use crate::{Key, KeyType, Order};
+use crate::{Key, KeyType, Order, SortError};
 
 pub(crate) mod cpu;
 #[cfg(feature = "cuda")]
@@ -72,9 +73,60 @@ pub enum NullPlacement {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Column<'a> {
-    pub(crate) keys: KeyView<'a>,
+    pub(crate) keys: Keys<'a>,
     pub(crate) nulls: Option<&'a [u8]>,
     pub(crate) how: ColumnOrder,
+}
+
+/// The keys of a host column.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Keys<'a> {
+    Numbers(KeyView<'a>),
+    /// Rows of `width` bytes, one after another.
+    Bytes {
+        rows: &'a [u8],
+        width: usize,
+    },
+}
+
+/// The widest byte-string key a column takes, in bytes.
+pub const MAX_BYTE_WIDTH: usize = 4096;
+
+/// What a column's rows hold: a number of a key type, or a byte string of a fixed width whose
+/// bits, first byte on top, are its ordered bits (`memcmp` order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Number(KeyType),
+    Bytes(usize),
+}
+
+impl Kind {
+    /// Bytes a row's key takes.
+    pub(crate) fn size(self) -> usize {
+        match self {
+            Kind::Number(t) => t.size(),
+            Kind::Bytes(width) => width,
+        }
+    }
+
+    /// The key's ordered bits.
+    pub(crate) fn bits(self) -> u32 {
+        8 * self.size() as u32
+    }
+}
+
+/// `InvalidArgument` unless `width` is a byte-key width a column takes and `bytes` a whole
+/// number of rows of it.
+pub(crate) fn check_byte_rows(bytes: usize, width: usize) -> Result<(), SortError> {
+    if width == 0 || width > MAX_BYTE_WIDTH {
+        return Err(SortError::InvalidArgument(format!(
+            "byte keys of {width} bytes: a byte column's keys take 1 to {MAX_BYTE_WIDTH} bytes"
+        )));
+    }
+    if !bytes.is_multiple_of(width) {
+        return Err(SortError::InvalidArgument(format!("{bytes} bytes are not whole rows of {width}-byte keys")));
+    }
+    Ok(())
 }
 
 /// How a column's keys map to its field bits, whatever holds the keys (host or device).
@@ -89,7 +141,30 @@ pub(crate) struct ColumnOrder {
 impl<'a> Column<'a> {
     /// A column of `keys`, ascending, floats in total order, no nulls.
     pub fn new<K: Key>(keys: &'a [K]) -> Column<'a> {
-        Column { keys: K::view(keys), nulls: None, how: ColumnOrder::default() }
+        Column { keys: Keys::Numbers(K::view(keys)), nulls: None, how: ColumnOrder::default() }
+    }
+
+    /// A column of fixed-width byte strings, ordered as `memcmp` orders them (unsigned bytes,
+    /// the first the most significant), ascending, no nulls. Keys of 1 to [`MAX_BYTE_WIDTH`]
+    /// bytes (checked by the sort).
+    ///
+    /// ```
+    /// use gpusort::{Column, Order, Sorter};
+    /// let names = [*b"pear", *b"fig\0", *b"plum", *b"fig\0"];
+    /// let p: Vec<u32> = Sorter::cpu().lexsort(&[Column::bytes(&names)])?;
+    /// assert_eq!(p, [1, 3, 0, 2]);
+    /// let p: Vec<u32> = Sorter::cpu().lexsort(&[Column::bytes(&names).with_order(Order::Descending)])?;
+    /// assert_eq!(p, [2, 0, 1, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn bytes<const N: usize>(keys: &'a [[u8; N]]) -> Column<'a> {
+        Column::byte_rows(keys.as_flattened(), N)
+    }
+
+    /// [`Column::bytes`] of keys laid out one after another in `rows`, `width` bytes each
+    /// (`rows.len()` a multiple of `width`, checked by the sort): NumPy `S<n>` arrays, C buffers.
+    pub fn byte_rows(rows: &'a [u8], width: usize) -> Column<'a> {
+        Column { keys: Keys::Bytes { rows, width }, nulls: None, how: ColumnOrder::default() }
     }
 
     /// This column's order (ascending by default).
@@ -130,7 +205,10 @@ impl<'a> Column<'a> {
 
     /// How many keys the column holds.
     pub fn len(&self) -> usize {
-        crate::backend::with_view!(self.keys, k => k.len())
+        match self.keys {
+            Keys::Numbers(v) => crate::backend::with_view!(v, k => k.len()),
+            Keys::Bytes { rows, width } => rows.len().checked_div(width).unwrap_or(0),
+        }
     }
 
     /// Whether the column holds no keys.
@@ -138,9 +216,35 @@ impl<'a> Column<'a> {
         self.len() == 0
     }
 
-    /// The key type of the column.
-    pub fn key_type(&self) -> KeyType {
-        self.keys.key_type()
+    /// The key type of a column of numbers; `None` for byte strings.
+    pub fn key_type(&self) -> Option<KeyType> {
+        match self.keys {
+            Keys::Numbers(v) => Some(v.key_type()),
+            Keys::Bytes { .. } => None,
+        }
+    }
+
+    /// The width of a column of byte strings; `None` for numbers.
+    pub fn byte_width(&self) -> Option<usize> {
+        match self.keys {
+            Keys::Numbers(_) => None,
+            Keys::Bytes { width, .. } => Some(width),
+        }
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        match self.keys {
+            Keys::Numbers(v) => Kind::Number(v.key_type()),
+            Keys::Bytes { width, .. } => Kind::Bytes(width),
+        }
+    }
+
+    /// `InvalidArgument` for a byte column whose rows are not whole keys of a width it takes.
+    pub(crate) fn check_rows(&self) -> Result<(), SortError> {
+        match self.keys {
+            Keys::Numbers(_) => Ok(()),
+            Keys::Bytes { rows, width } => check_byte_rows(rows.len(), width),
+        }
     }
 }
 
@@ -177,10 +281,10 @@ impl ColumnOrder {
     }
 }
 
-/// What `plan` needs of each column: its key type, whether it has nulls, and its order under the
+/// What `plan` needs of each column: its kind, whether it has nulls, and its order under the
 /// sorter's `order`.
-pub(crate) fn shapes(columns: &[Column<'_>], order: Order) -> Vec<(KeyType, bool, ColumnOrder)> {
-    columns.iter().map(|c| (c.key_type(), c.nulls.is_some(), c.how.under(order))).collect()
+pub(crate) fn shapes(columns: &[Column<'_>], order: Order) -> Vec<(Kind, bool, ColumnOrder)> {
+    columns.iter().map(|c| (c.kind(), c.nulls.is_some(), c.how.under(order))).collect()
 }
 
 /// A column's place in a packed word: bits `lo..lo + len` of the column's field bits (the key's
@@ -189,7 +293,7 @@ pub(crate) fn shapes(columns: &[Column<'_>], order: Order) -> Vec<(KeyType, bool
 pub(crate) struct Field {
     /// Index of the column in the caller's list.
     pub(crate) column: usize,
-    pub(crate) key_type: KeyType,
+    pub(crate) kind: Kind,
     pub(crate) shift: u32,
     pub(crate) nullable: bool,
     pub(crate) lo: u32,
@@ -207,8 +311,8 @@ pub(crate) struct Word {
 /// How `plan` cuts the columns' bits into radix words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Packing {
-    /// Words of up to 64 bits, each column whole in one word (a 64-bit column with nulls, 65
-    /// bits, as its flag and its value): the CPU backend sorts 64-bit items as fast as 32-bit ones
+    /// Words of up to 64 bits, each column whole in one word (a column wider than 64 bits, such
+    /// as a 64-bit one with nulls, in 64-bit pieces cut from its lowest bit up): the CPU backend sorts 64-bit items as fast as 32-bit ones
     /// per pass, so fewer words win.
     Whole64,
     /// 32-bit words cut from the columns' bits laid end to end, a column split where a word ends:
@@ -218,26 +322,29 @@ pub(crate) enum Packing {
 }
 
 /// Packs the columns, most significant first, into radix words as `packing` says (a word whose
-/// fields take 32 bits or fewer is a 32-bit key). `columns` gives each column's key type, whether
-/// it has nulls, and its order.
-pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)], packing: Packing) -> Vec<Word> {
+/// fields take 32 bits or fewer is a 32-bit key). `columns` gives each column's kind, whether it
+/// has nulls, and its order.
+pub(crate) fn plan(columns: &[(Kind, bool, ColumnOrder)], packing: Packing) -> Vec<Word> {
     let (max, dense) = match packing {
         Packing::Whole64 => (64, false),
         Packing::Dense32 => (32, true),
     };
     // (column, lo, len) pieces of the columns' field bits, most significant first.
     let mut pieces = Vec::new();
-    for (column, &(key_type, nullable, _)) in columns.iter().enumerate() {
-        let (width, full) = (8 * key_type.size() as u32, 8 * key_type.size() as u32 + nullable as u32);
+    for (column, &(kind, nullable, _)) in columns.iter().enumerate() {
+        let full = kind.bits() + nullable as u32;
         match !dense && full > max {
-            true => pieces.extend([(column, width, full - width), (column, 0, width)]),
+            true => {
+                let cuts: Vec<u32> = (0..full).step_by(max as usize).collect();
+                pieces.extend(cuts.into_iter().rev().map(|lo| (column, lo, (full - lo).min(max))));
+            }
             false => pieces.push((column, 0, full)),
         }
     }
     let mut words: Vec<Vec<Field>> = Vec::new();
     let mut used = max;
     for (column, lo, mut len) in pieces {
-        let (key_type, nullable, how) = columns[column];
+        let (kind, nullable, how) = columns[column];
         while len > 0 {
             if used == max || (!dense && used + len > max) {
                 words.push(Vec::new());
@@ -245,7 +352,7 @@ pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)], packing: Packing) -
             }
             // The piece's top bits go into what the word has left.
             let take = if dense { len.min(max - used) } else { len };
-            let field = Field { column, key_type, shift: 0, nullable, lo: lo + len - take, len: take, how };
+            let field = Field { column, kind, shift: 0, nullable, lo: lo + len - take, len: take, how };
             words.last_mut().expect("pushed above").push(field);
             used += take;
             len -= take;
@@ -266,11 +373,20 @@ pub(crate) fn plan(columns: &[(KeyType, bool, ColumnOrder)], packing: Packing) -
 }
 
 impl Field {
-    /// The field's bits for one row (`raw`: the key's bits, zero-extended; `null`: the row's
-    /// flag), already shifted into place.
+    /// The number key type of the field's column.
+    #[inline]
+    fn key_type(&self) -> KeyType {
+        match self.kind {
+            Kind::Number(t) => t,
+            Kind::Bytes(_) => unreachable!("a byte column's bits come from `byte_bits`"),
+        }
+    }
+
+    /// The field's bits for one row of a number column (`raw`: the key's bits, zero-extended;
+    /// `null`: the row's flag), already shifted into place.
     #[inline]
     pub(crate) fn bits(&self, raw: u64, null: bool) -> u64 {
-        let width = 8 * self.key_type.size() as u32;
+        let width = self.kind.bits();
         let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
         // Nulls carry no value bits: all of them tie, and keep their input order.
         let null = self.nullable && null;
@@ -285,13 +401,37 @@ impl Field {
         ((all >> self.lo) as u64 & len_mask) << self.shift
     }
 
+    /// The field's bits for one row of a byte column (`row`: its key, `null`: its flag), shifted
+    /// into place: bits `lo..lo + len` of the key read as a big-endian integer, inverted when
+    /// descending, with the null flag above the key's bits.
+    #[inline]
+    pub(crate) fn byte_bits(&self, row: &[u8], null: bool) -> u64 {
+        let width = 8 * row.len() as u32;
+        let null = self.nullable && null;
+        let mut bits = 0;
+        if self.lo < width && !null {
+            let top = (self.lo + self.len).min(width);
+            // The bytes holding bits lo..top: byte 0 holds the top 8 bits of the key.
+            let (first, last) = (row.len() - 1 - ((top - 1) / 8) as usize, row.len() - 1 - (self.lo / 8) as usize);
+            let gathered = row[first..=last].iter().fold(0u128, |a, &b| a << 8 | u128::from(b));
+            let mask = u64::MAX >> (64 - (top - self.lo));
+            let v = (gathered >> (self.lo % 8)) as u64 & mask;
+            bits = if self.how.descending() { !v & mask } else { v };
+        }
+        if self.nullable && self.lo + self.len > width {
+            let last = u64::from(self.how.nulls == NullPlacement::Last);
+            bits |= (if null { last } else { last ^ 1 }) << (width - self.lo);
+        }
+        bits << self.shift
+    }
+
     /// The key's ordered bits, reversed when descending, NaN placed.
     #[inline]
     fn value(&self, raw: u64, width: u32, mask: u64) -> u64 {
-        let mut v = ordered(self.key_type, raw);
+        let mut v = ordered(self.key_type(), raw);
         let nan_at = self.how.nan_at();
-        let nan = nan_at != NanAt::Bits && is_nan(self.key_type, raw);
-        if nan_at != NanAt::Bits && is_float(self.key_type) && v == neg_zero(width) {
+        let nan = nan_at != NanAt::Bits && is_nan(self.key_type(), raw);
+        if nan_at != NanAt::Bits && is_float(self.key_type()) && v == neg_zero(width) {
             v = neg_zero(width) + 1;
         }
         if self.how.descending() {

@@ -90,7 +90,7 @@ mod value;
 
 pub use algorithm::Algorithm;
 pub use backend::BackendKind;
-pub use columns::{Column, FloatOrder, NullPlacement};
+pub use columns::{Column, FloatOrder, NullPlacement, MAX_BYTE_WIDTH};
 #[cfg(feature = "cuda")]
 pub use columns::{DeviceColumn, ForeignColumn};
 pub use error::SortError;
@@ -106,6 +106,8 @@ pub use key::Key;
 pub use key_types::types as __key_types;
 pub use key_types::KeyType;
 pub use kvp::Kvp;
+#[doc(hidden)]
+pub use sorter::ColumnKey;
 pub use sorter::{ArgIndex, RecordKey, Sorter, TopK};
 #[cfg(feature = "cuda")]
 pub use sorter::{DeviceShare, DeviceTopK};

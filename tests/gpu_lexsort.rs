@@ -116,6 +116,56 @@ fn device_lexsort_matches_the_cpu() {
     }
 }
 
+/// Byte-string columns on the device: 16-byte keys alone and 5-byte keys (nulls last, descending)
+/// before a u32, random and with a shared prefix; both index widths.
+fn device_byte_columns_match_the_cpu() {
+    let Some(s) = cuda_or_skip("device byte lexsort") else { return };
+    let stream = s.cuda_context().expect("a CUDA sorter").default_stream();
+    for n in [1, 2, 257, 65537, 300_007, (1 << 20) + 3] {
+        for shared in [0usize, 12] {
+            let mut r = Rng(n as u64 ^ shared as u64);
+            let wide: Vec<u8> = (0..16 * n).map(|i| if i % 16 < shared { 0x5a } else { r.next() as u8 }).collect();
+            let narrow: Vec<u8> = (0..5 * n).map(|_| [0u8, 0x80, 0xff][r.next() as usize % 3]).collect();
+            let last: Vec<u32> = (0..n).map(|_| r.next() as u32 % 8).collect();
+            let nulls: Vec<u8> = (0..n).map(|i| (i % 11 == 4) as u8).collect();
+            let (dw, dn, dl, dm) = (up(&stream, &wide), up(&stream, &narrow), up(&stream, &last), up(&stream, &nulls));
+            let null_flags: Vec<bool> = nulls.iter().map(|&b| b != 0).collect();
+            let host = [
+                vec![Column::byte_rows(&wide, 16)],
+                vec![
+                    Column::byte_rows(&narrow, 5)
+                        .with_order(Order::Descending)
+                        .with_nulls(&null_flags, NullPlacement::Last),
+                    Column::new(&last),
+                ],
+            ];
+            let device = [
+                vec![DeviceColumn::bytes(&dw, 16)],
+                vec![
+                    DeviceColumn::bytes(&dn, 5).with_order(Order::Descending).with_nulls(&dm, NullPlacement::Last),
+                    DeviceColumn::new(&dl),
+                ],
+            ];
+            for order in ORDERS {
+                for (dev, host) in device.iter().zip(&host) {
+                    let want = cpu_lexsort(host, order);
+                    let mut out: CudaSlice<u64> = stream.alloc_zeros(n).expect("alloc");
+                    s.clone().with_order(order).lexsort_device(dev, &mut out, &stream).expect("device lexsort");
+                    assert!(stream.clone_dtoh(&out).expect("download") == want, "u64, n={n} shared {shared} {order:?}");
+                    let mut out: CudaSlice<u32> = stream.alloc_zeros(n).expect("alloc");
+                    s.clone().with_order(order).lexsort_device(dev, &mut out, &stream).expect("device lexsort");
+                    let got: Vec<u64> = stream.clone_dtoh(&out).expect("download").into_iter().map(u64::from).collect();
+                    assert!(got == want, "u32, n={n} shared {shared} {order:?}");
+                }
+            }
+        }
+    }
+    let odd = up(&stream, &[1u8; 7]);
+    let mut out: CudaSlice<u32> = stream.alloc_zeros(3).expect("alloc");
+    let e = s.lexsort_device(&[DeviceColumn::bytes(&odd, 2)], &mut out, &stream).expect_err("7 bytes in rows of 2");
+    assert!(matches!(e, SortError::InvalidArgument(_)), "{e}");
+}
+
 fn device_lexsort_refuses_bad_arguments() {
     let Some(s) = cuda_or_skip("device lexsort arguments") else { return };
     let stream = s.cuda_context().expect("a CUDA sorter").default_stream();
@@ -206,6 +256,7 @@ fn main() -> std::process::ExitCode {
     harness::run(vec![
         harness::gpu("device_lexsort_matches_the_cpu", device_lexsort_matches_the_cpu),
         harness::gpu("device_lexsort_refuses_bad_arguments", device_lexsort_refuses_bad_arguments),
+        harness::gpu("device_byte_columns_match_the_cpu", device_byte_columns_match_the_cpu),
         harness::gpu("page_locked_columns_and_output", page_locked_columns_and_output),
         harness::gpu("past_the_device_budget_matches_the_cpu", past_the_device_budget_matches_the_cpu),
         harness::gpu("every_step_of_a_host_lexsort_fails_cleanly", every_step_of_a_host_lexsort_fails_cleanly),

@@ -85,12 +85,13 @@ pub fn run() {
             return;
         }
     };
-    let tables: [(&str, &dyn Fn()); 9] = [
+    let tables: [(&str, &dyn Fn()); 10] = [
         ("in-core", &|| in_core(&gpu, &floor)),
         ("small-keys", &|| crate::small_keys::run(&gpu, &floor)),
         ("records", &|| crate::records::run(&gpu)),
         ("argsort", &|| crate::argsort::run(&gpu, &floor)),
         ("lexsort", &|| crate::lexsort::run(&gpu, &floor)),
+        ("byte-keys", &|| crate::byte_keys::run(&gpu, &floor)),
         ("segments", &|| crate::segments::run(&gpu)),
         ("topk", &|| crate::topk::run(&gpu)),
         ("multi", &|| crate::multi::run(&gpu)),

@@ -6,7 +6,7 @@
 //! radix-keys, bitonic, odd-even; before them the radix sort's other key types and orders,
 //! `shapes.rs`), `cuda-host` (same sorts through `Sorter::sort_kvp`), `cpu`;
 //! before them, the host tables (`host.rs`: groups `host-bw`, `host`, `records`, `argsort-host`,
-//! `argsort-device`, `lexsort-host`, `lexsort-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
+//! `argsort-device`, `lexsort-host`, `lexsort-device`, `byte-keys-host`, `byte-keys-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
 //!
@@ -37,9 +37,11 @@
 //! default 512), `GPUSORT_BENCH_SEGMENTS_N` and `GPUSORT_BENCH_SEGMENTS_LENGTHS` (the segmented
 //! sorts, `segments.rs`), `GPUSORT_BENCH_TOPK_N` (`topk.rs`), `GPUSORT_BENCH_ARGSORT_SIZES` and
 //! `GPUSORT_BENCH_ARGSORT_DEVICE_SIZES` (the argsort table, `argsort.rs`), `GPUSORT_BENCH_LEXSORT_SIZES`,
-//! `GPUSORT_BENCH_LEXSORT_DEVICE_SIZES` (the lexsort table, `lexsort.rs`). Sizes are item counts (1M = 1048576).
+//! `GPUSORT_BENCH_LEXSORT_DEVICE_SIZES` (the lexsort table, `lexsort.rs`), `GPUSORT_BENCH_BYTES_HOST_SIZES`,
+//! `GPUSORT_BENCH_BYTES_DEVICE_SIZES` (the byte-keys table, `byte_keys.rs`). Sizes are item counts (1M = 1048576).
 
 mod argsort;
+mod byte_keys;
 mod cpu;
 mod host;
 mod inputs;

@@ -38,6 +38,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The widest byte-string key a column takes (`gpusort_column.key_bytes`).
+#define GPUSORT_MAX_KEY_BYTES 4096
+
 // What a gpusort call did. `GPUSORT_OK` is 0; every other value is a failure, and the calling
 // thread's last error (`gpusort_last_error_message`) says more. The values are part of the ABI:
 // new ones are only ever appended.
@@ -223,22 +226,24 @@ typedef uint32_t gpusort_null_placement;
 // orders floats as its sorter does and has no nulls.
 //
 // ```c
-// gpusort_column by[2] = {
+// gpusort_column by[3] = {
 //     {.keys = year, .key_type = GPUSORT_KEY_U16},
 //     {.keys = price, .key_type = GPUSORT_KEY_F32, .order = GPUSORT_DESCENDING,
 //      .float_order = GPUSORT_FLOAT_ORDER_NAN_LAST, .nulls = price_missing,
 //      .null_placement = GPUSORT_NULLS_FIRST},
+//     {.keys = names, .key_type = GPUSORT_KEY_BYTES, .key_bytes = 16},  /* char names[][16] */
 // };
 // ```
 typedef struct gpusort_column {
     // The keys: host memory for `gpusort_lexsort*`, device memory for `gpusort_lexsort_device`,
-    // aligned to the key size. May be NULL only when there are no rows.
+    // aligned to the key size (byte strings: any address, `key_bytes` a row with nothing
+    // between rows). May be NULL only when there are no rows.
     const void *keys;
     // NULL, or one byte per row, nonzero where the row is null (NumPy's and Arrow-unpacked
     // masks), in the same memory as `keys`. Null rows sort together, in input order, at
     // `null_placement`, whatever their keys hold.
     const uint8_t *nulls;
-    // The keys' type, a `GPUSORT_KEY_*` value.
+    // The keys' type, a `GPUSORT_KEY_*` value, or `GPUSORT_KEY_BYTES` with `key_bytes`.
     gpusort_key_type key_type;
     // `GPUSORT_ASCENDING` (0) or `GPUSORT_DESCENDING`: this column's own order.
     gpusort_order order;
@@ -248,6 +253,9 @@ typedef struct gpusort_column {
     // `GPUSORT_NULLS_LAST` (0) or `GPUSORT_NULLS_FIRST`, in both orders; checked even without
     // `nulls`.
     gpusort_null_placement null_placement;
+    // For `GPUSORT_KEY_BYTES`: the width of each row's string, 1 to `GPUSORT_MAX_KEY_BYTES`.
+    // For number keys 0 (or the type's size).
+    size_t key_bytes;
 } gpusort_column;
 
 // A 32-bit key and its 32-bit value: 8 bytes, 4-byte aligned, key first.
@@ -372,6 +380,12 @@ typedef struct gpusort_kvp {
 
 // Merging runs (`merge_pass` says which pass).
 #define GPUSORT_FILE_PHASE_MERGE 1
+
+// `gpusort_column.key_type` of a column of byte strings, `key_bytes` bytes a row, compared as
+// `memcmp` compares them (unsigned bytes, the first the most significant): fixed-width text,
+// UUIDs, hashes, NumPy `S<n>` arrays. Outside the `GPUSORT_KEY_*` numbers of the key list, which
+// it never collides with; columns take it, the other key-typed calls do not.
+#define GPUSORT_KEY_BYTES 256
 
 #ifdef __cplusplus
 extern "C" {
@@ -757,7 +771,8 @@ enum gpusort_status gpusort_check_file(const struct gpusort_sorter *sorter,
 // least one. Every column's `keys` (and `nulls`, unless NULL) hold `len` entries and may be
 // NULL only when `len` is 0; `out` holds `len` indices. `GPUSORT_INVALID_ARGUMENT`, with `out`
 // untouched, for: `num_columns` 0, a NULL array with `len` > 0, an unknown key type, order, float
-// order or null placement in any column (named as `columns[i]` in the message), an array that is
+// order or null placement in any column (named as `columns[i]` in the message), a `key_bytes`
+// outside 1 to `GPUSORT_MAX_KEY_BYTES` for byte strings or set for numbers, an array that is
 // misaligned or runs past the end of the address space, `out` overlapping a column's arrays or
 // the descriptors, and more than 2^32 rows. Columns may share arrays. On any failure `out` holds
 // its original contents or the complete result, never part of one (except after `GPUSORT_PANIC`,
@@ -863,6 +878,37 @@ enum gpusort_status gpusort_sort_records(const struct gpusort_sorter *sorter,
                                          size_t key_offset,
                                          gpusort_key_type key_type,
                                          gpusort_order order);
+
+// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the byte
+// string of `key_bytes` bytes that each record holds at byte `key_offset`, compared as `memcmp`
+// compares them (unsigned bytes, the first the most significant): the byte-key form of
+// `gpusort_sort_records`, for names, codes and fixed-width text fields (`char name[16]`). The
+// keys are copied out and sorted with their positions on the sorter's backend (on the GPU only
+// the keys go up and the positions come down); the records are permuted on all cores of the
+// host. Extra host memory: a copy of the records, a key and a 4-byte index per record (8-byte
+// past 2^32 records).
+//
+// `GPUSORT_INVALID_ARGUMENT`, with nothing written, as `gpusort_sort_records` for the order and
+// the record shape, and for `key_bytes` outside 1 to `GPUSORT_MAX_KEY_BYTES`. On any failure the
+// records hold their original contents (except after `GPUSORT_PANIC`, a bug); out of memory is
+// `GPUSORT_OUT_OF_MEMORY`.
+//
+// ```c
+// struct row { uint32_t id; char name[4]; };
+// struct row rows[3] = {{0, "pea"}, {1, "fig"}, {2, "ask"}};
+// gpusort_sort_records_by_bytes(NULL, rows, 3, sizeof rows[0], offsetof(struct row, name), 4,
+//                               GPUSORT_ASCENDING);           /* ids: 2 1 0 */
+// ```
+//
+// # Safety
+// As `gpusort_sort_records`.
+enum gpusort_status gpusort_sort_records_by_bytes(const struct gpusort_sorter *sorter,
+                                                  void *records,
+                                                  size_t len,
+                                                  size_t record_size,
+                                                  size_t key_offset,
+                                                  size_t key_bytes,
+                                                  gpusort_order order);
 
 // Sorts each segment of `len` `uint32_t` keys on its own, in `order`, stably (equal keys keep
 // their order, ascending and descending alike), each value of `values` moving with its key.

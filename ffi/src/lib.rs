@@ -57,8 +57,11 @@ pub use file::{
     gpusort_sort_file_with_progress, GPUSORT_FILE_KEY_BE, GPUSORT_FILE_KEY_BYTES, GPUSORT_FILE_KEY_LE,
     GPUSORT_FILE_PHASE_MERGE, GPUSORT_FILE_PHASE_RUNS,
 };
-pub use lexsort::{gpusort_column, gpusort_lexsort, gpusort_lexsort_device, gpusort_lexsort_u32};
-pub use records::gpusort_sort_records;
+pub use lexsort::{
+    gpusort_column, gpusort_lexsort, gpusort_lexsort_device, gpusort_lexsort_u32, GPUSORT_KEY_BYTES,
+    GPUSORT_MAX_KEY_BYTES,
+};
+pub use records::{gpusort_sort_records, gpusort_sort_records_by_bytes};
 pub use segments::*;
 pub use sort::*;
 pub use sorter::{

@@ -1,5 +1,6 @@
-//! `gpusort_sort_records`: an array of fixed-size records (C structs, rows of a table) sorted
-//! stably by a key stored inside each record.
+//! `gpusort_sort_records` and `gpusort_sort_records_by_bytes`: an array of fixed-size records (C
+//! structs, rows of a table) sorted stably by a key stored inside each record, a number or a
+//! byte string.
 //!
 //! The record size is known only at run time, so `Sorter::sort_by_key` (generic over a `Copy`
 //! record type) cannot take them; `Sorter::sort_records_uninit` takes them as opaque bytes (their
@@ -9,7 +10,7 @@
 use std::ffi::c_void;
 use std::mem::MaybeUninit;
 
-use gpusort_core::{KeyType, SortError, Sorter};
+use gpusort_core::{KeyType, SortError, Sorter, MAX_BYTE_WIDTH};
 
 use crate::args::{byte_range, gpusort_key_type, gpusort_order, key_type, GPUSORT_ALGORITHM_AUTO};
 use crate::failure::Failure;
@@ -21,30 +22,28 @@ use crate::status::gpusort_status;
 /// uninitialized, and copying them is fine where reading them as `u8` would not be.
 type Byte = MaybeUninit<u8>;
 
-/// The checked arguments of one call: `len` records of `size` bytes at `ptr`, the key at
-/// `offset` in each. Not yet a slice (see `RawArray`).
+/// The checked arguments of one call: `len` records of `size` bytes at `ptr`, a key of
+/// `key_size` bytes at `offset` in each. Not yet a slice (see `RawArray`).
 struct RawRecords {
     ptr: *mut Byte,
     len: usize,
     size: usize,
     offset: usize,
-    key: KeyType,
 }
 
 impl RawRecords {
     /// Checks what `slice::from_raw_parts_mut` needs and the key's place in a record. The shape of
     /// a record is checked even when `len` is 0: a wrong size or offset is a bug to report early.
-    fn new(ptr: *mut c_void, len: usize, size: usize, offset: usize, key: KeyType) -> Result<Self, Failure> {
+    fn new(ptr: *mut c_void, len: usize, size: usize, offset: usize, key_size: usize) -> Result<Self, Failure> {
         if size == 0 {
             return Err(Failure::invalid("record_size is 0".into()));
         }
-        if offset.checked_add(key.size()).is_none_or(|end| end > size) {
+        if offset.checked_add(key_size).is_none_or(|end| end > size) {
             return Err(Failure::invalid(format!(
-                "the key ({} bytes at key_offset {offset}) runs past the end of a record of record_size {size} bytes",
-                key.size()
+                "the key ({key_size} bytes at key_offset {offset}) runs past the end of a record of record_size {size} bytes"
             )));
         }
-        let records = RawRecords { ptr: ptr.cast(), len, size, offset, key };
+        let records = RawRecords { ptr: ptr.cast(), len, size, offset };
         if len == 0 {
             return Ok(records);
         }
@@ -77,8 +76,8 @@ impl RawRecords {
     }
 }
 
-fn sort_records(s: &Sorter, r: RawRecords) -> Result<(), SortError> {
-    let (size, offset, key) = (r.size, r.offset, r.key);
+fn sort_records(s: &Sorter, r: RawRecords, key: KeyType) -> Result<(), SortError> {
+    let (size, offset) = (r.size, r.offset);
     // SAFETY: as `gpusort_sort_records` requires of its caller.
     let records = unsafe { r.into_slice() };
     gpusort_core::with_key_type!(key, K => s.sort_records_uninit::<K>(records, size, offset))
@@ -126,8 +125,55 @@ pub unsafe extern "C" fn gpusort_sort_records(
 ) -> gpusort_status {
     with_sorter(sorter, order, GPUSORT_ALGORITHM_AUTO, |s| {
         let key = self::key_type(key_type)?;
-        let records = RawRecords::new(records, len, record_size, key_offset, key)?;
-        Ok(sort_records(s, records)?)
+        let records = RawRecords::new(records, len, record_size, key_offset, key.size())?;
+        Ok(sort_records(s, records, key)?)
+    })
+}
+
+/// Sorts `len` records of `record_size` bytes at `records`, stably, in `order` of the byte
+/// string of `key_bytes` bytes that each record holds at byte `key_offset`, compared as `memcmp`
+/// compares them (unsigned bytes, the first the most significant): the byte-key form of
+/// `gpusort_sort_records`, for names, codes and fixed-width text fields (`char name[16]`). The
+/// keys are copied out and sorted with their positions on the sorter's backend (on the GPU only
+/// the keys go up and the positions come down); the records are permuted on all cores of the
+/// host. Extra host memory: a copy of the records, a key and a 4-byte index per record (8-byte
+/// past 2^32 records).
+///
+/// `GPUSORT_INVALID_ARGUMENT`, with nothing written, as `gpusort_sort_records` for the order and
+/// the record shape, and for `key_bytes` outside 1 to `GPUSORT_MAX_KEY_BYTES`. On any failure the
+/// records hold their original contents (except after `GPUSORT_PANIC`, a bug); out of memory is
+/// `GPUSORT_OUT_OF_MEMORY`.
+///
+/// ```c
+/// struct row { uint32_t id; char name[4]; };
+/// struct row rows[3] = {{0, "pea"}, {1, "fig"}, {2, "ask"}};
+/// gpusort_sort_records_by_bytes(NULL, rows, 3, sizeof rows[0], offsetof(struct row, name), 4,
+///                               GPUSORT_ASCENDING);           /* ids: 2 1 0 */
+/// ```
+///
+/// # Safety
+/// As `gpusort_sort_records`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_sort_records_by_bytes(
+    sorter: *const gpusort_sorter,
+    records: *mut c_void,
+    len: usize,
+    record_size: usize,
+    key_offset: usize,
+    key_bytes: usize,
+    order: gpusort_order,
+) -> gpusort_status {
+    with_sorter(sorter, order, GPUSORT_ALGORITHM_AUTO, |s| {
+        if key_bytes == 0 || key_bytes > MAX_BYTE_WIDTH {
+            return Err(Failure::invalid(format!(
+                "key_bytes {key_bytes} is not 1 to GPUSORT_MAX_KEY_BYTES ({MAX_BYTE_WIDTH})"
+            )));
+        }
+        let r = RawRecords::new(records, len, record_size, key_offset, key_bytes)?;
+        let (size, offset) = (r.size, r.offset);
+        // SAFETY: as this function requires of its caller.
+        let records = unsafe { r.into_slice() };
+        Ok(s.sort_records_by_bytes_uninit(records, size, offset, key_bytes)?)
     })
 }
 
@@ -211,6 +257,59 @@ mod tests {
         assert_eq!(bytes, before);
         assert_eq!(unsafe { gpusort_sort_records(null(), null_mut(), 0, 8, 4, GPUSORT_KEY_F32, 1) }, GPUSORT_OK);
         assert_eq!(sort(&mut bytes, 1, 11, 1, GPUSORT_KEY_I64, 1), GPUSORT_OK);
+        assert_eq!(bytes, before);
+    }
+
+    fn sort_bytes(bytes: &mut [u8], n: usize, size: usize, offset: usize, width: usize, order: u32) -> gpusort_status {
+        unsafe { gpusort_sort_records_by_bytes(null(), bytes.as_mut_ptr().cast(), n, size, offset, width, order) }
+    }
+
+    #[test]
+    fn byte_keys_sort_whole_records_as_memcmp() {
+        // Records of 23 bytes: a 3-byte tag, a key of `width` bytes at offset 3, payload after.
+        for (n, width) in [(0, 5), (1, 5), (2, 1), (129, 5), (4097, 13), (3 * (1 << 16) + 5, 20)] {
+            let size = 23;
+            let mut bytes: Vec<u8> = (0..n * size).map(|i| (i * 31 % 253) as u8).collect();
+            for (i, r) in bytes.chunks_mut(size).enumerate() {
+                r[..3].copy_from_slice(&(i as u32).to_le_bytes()[..3]);
+                // Few distinct keys with shared prefixes: ties keep the tags in order.
+                r[3..3 + width].fill(b'k');
+                r[2 + width] = [0u8, 0xFF, 7][(i as u32).wrapping_mul(2_654_435_761) as usize % 3];
+            }
+            for order in [GPUSORT_ASCENDING, GPUSORT_DESCENDING] {
+                let mut sorted = bytes.clone();
+                assert_eq!(sort_bytes(&mut sorted, n, size, 3, width, order), GPUSORT_OK, "{}", last_error());
+                let mut want: Vec<&[u8]> = bytes.chunks(size).collect();
+                want.sort_by(|a, b| {
+                    let o = a[3..3 + width].cmp(&b[3..3 + width]);
+                    if order == GPUSORT_DESCENDING {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                });
+                assert_eq!(sorted, want.concat(), "n {n}, width {width}, order {order}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_byte_keys_are_refused_untouched() {
+        let mut bytes = packed(&[2, 1]);
+        let before = bytes.clone();
+        let cases: [(usize, usize, usize, u32, &str); 5] = [
+            (11, 0, 0, 0, "key_bytes 0"),
+            (11, 0, 4097, 0, "key_bytes 4097 is not 1 to GPUSORT_MAX_KEY_BYTES"),
+            (11, 4, 8, 0, "runs past the end of a record"),
+            (0, 0, 1, 0, "record_size is 0"),
+            (11, 0, 4, 3, "order 3"),
+        ];
+        for (size, offset, width, order, words) in cases {
+            assert_eq!(sort_bytes(&mut bytes, 2, size, offset, width, order), GPUSORT_INVALID_ARGUMENT, "{words}");
+            assert!(last_error().contains(words), "{words}: {}", last_error());
+        }
+        let st = unsafe { gpusort_sort_records_by_bytes(null(), null_mut(), 3, 8, 0, 4, 0) };
+        assert!(st == GPUSORT_INVALID_ARGUMENT && last_error().contains("records is NULL"));
         assert_eq!(bytes, before);
     }
 }

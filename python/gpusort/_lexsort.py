@@ -84,14 +84,31 @@ def descending_list(descending: Any, n: int) -> List[bool]:
     return flags
 
 
+def byte_width(dt: np.dtype, what: str) -> int:
+    """The width of a NumPy ``S<n>`` dtype, gpusort's byte-string keys; ``TypeError`` for
+    ``U<n>`` (unicode, 4 bytes a character, not ordered by its bytes) and ``S0``."""
+    if dt.kind == "U":
+        raise TypeError(
+            f"{what}: dtype {dt} (unicode strings) is not a gpusort key type; byte strings (S<n>) are: "
+            "encode the strings first (numpy.char.encode)"
+        )
+    if dt.itemsize == 0:
+        raise TypeError(f"{what}: dtype {dt} holds no bytes to use as a key type")
+    return dt.itemsize
+
+
 def host_keys(a: np.ndarray, what: str = "keys") -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """``(keys, null mask or None)``: ``a`` as a contiguous array of a key type that sorts in the same
     order (bools as uint8, other byte orders swapped, datetime64 and timedelta64 as their int64
-    counts with NaT as a null). ``TypeError`` for other dtypes."""
+    counts with NaT as a null, ``S<n>`` byte strings as a 2-D uint8 array of one key a row).
+    ``TypeError`` for other dtypes."""
     if a.ndim != 1:
         raise ValueError(f"{what}: 1-D arrays are required; this one has shape {a.shape}")
     dt = a.dtype
     nulls = None
+    if dt.kind in "SU":
+        width = byte_width(dt, what)
+        return np.ascontiguousarray(a).view(np.uint8).reshape(a.shape[0], width), None
     if is_host_key(dt):
         keys = a
     elif dt.kind == "b":
@@ -103,7 +120,10 @@ def host_keys(a: np.ndarray, what: str = "keys") -> Tuple[np.ndarray, Optional[n
     elif dt.kind in "iuf" and dt.fields is None and is_host_key(dt.newbyteorder("=")):
         keys = a.astype(dt.newbyteorder("="))
     else:
-        raise TypeError(f"{what}: dtype {dt} has no gpusort key type (integers, floats, bool, datetime64, timedelta64)")
+        raise TypeError(
+            f"{what}: dtype {dt} has no gpusort key type (integers, floats, bool, datetime64, timedelta64, "
+            "byte strings S<n>)"
+        )
     return np.ascontiguousarray(keys), nulls
 
 

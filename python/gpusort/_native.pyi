@@ -45,6 +45,9 @@ class Sorter:
     ) -> None: ...
     # rows: the uint8 view of a 1-D structured array; key: the key field's NumPy dtype name.
     def sort_records(self, rows: npt.NDArray[np.uint8], size: int, offset: int, key: str, descending: bool) -> None: ...
+    def sort_records_by_bytes(
+        self, rows: npt.NDArray[np.uint8], size: int, offset: int, width: int, descending: bool
+    ) -> None: ...
     # Files of records (gpusort/_files.py resolves the layout): key "bytes" (key_size bytes) or a
     # key type's NumPy dtype name (big_endian: its byte order). progress(phase, merge_pass, done,
     # total, merge_passes) or None; the report's fields as a dict, times in seconds.

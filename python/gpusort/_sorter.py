@@ -141,6 +141,10 @@ class Sorter(FileSorts):
         >>> f
         array([ 1., -0.,  0., -1., nan])
         """
+        if isinstance(a, np.ndarray) and a.dtype.kind in "SU":
+            _host_only(stream)
+            self._sort_bytes(a, bool(descending))
+            return
         dev = _device.view(a, "a")
         if dev is None:
             _host_only(stream)
@@ -165,6 +169,17 @@ class Sorter(FileSorts):
             if _device.sort_floats_by_permutation(dev, stream, argsort):
                 return
         self._native.sort_device(dev.ptr, dev.n, key, _device.stream_handle(dev, stream), bool(descending))
+
+    def _sort_bytes(self, a: np.ndarray, descending: bool) -> None:
+        """:meth:`sort` of a 1-D NumPy ``S<n>`` array: byte strings in ``memcmp`` order (NumPy's
+        order of them), in place, as rows that are all key."""
+        width = _lexsort.byte_width(a.dtype, "a")
+        if a.ndim != 1:
+            raise ValueError(f"a: byte strings sort as a 1-D array; this one has shape {a.shape}")
+        if not a.flags.c_contiguous:
+            raise ValueError("a: not contiguous; sort a contiguous copy (numpy.ascontiguousarray)")
+        rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
+        self._native.sort_records_by_bytes(rows, width, 0, width, descending)
 
     def _sort_host(self, a: Any, descending: bool, floats: str) -> None:
         """:meth:`sort` of a host array (a CPU tensor's view), floats in ``floats`` order."""
@@ -318,6 +333,10 @@ class Sorter(FileSorts):
             raise ValueError("a: not contiguous; sort a contiguous copy (numpy.ascontiguousarray)")
         # The rows as bytes: the same memory, read-only if ``a`` is; the library checks the rest.
         rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
+        if field.kind in "SU":
+            width = _lexsort.byte_width(field, f"key {key!r}")
+            self._native.sort_records_by_bytes(rows, a.dtype.itemsize, offset, width, bool(descending))
+            return
         self._native.sort_records(rows, a.dtype.itemsize, offset, field.name, bool(descending))
 
     def argsort(
@@ -354,6 +373,11 @@ class Sorter(FileSorts):
         if _device.view(keys, "keys") is not None:
             raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
         _host_only(stream)
+        if isinstance(keys, np.ndarray) and keys.dtype.kind in "SU":
+            _lexsort.byte_width(keys.dtype, "keys")
+            if keys.ndim != 1:
+                raise ValueError(f"keys: byte strings argsort as a 1-D array; this one has shape {keys.shape}")
+            return self.lexsort([keys], desc)
         result: np.ndarray = native.argsort(_host_view(keys, "keys", False).array, bool(stable), desc, floats)
         return _torch_host.tensor(result, keys) if _torch_host.is_cpu_tensor(keys) else result
 

@@ -5,7 +5,10 @@
 
 use gpusort::cudarc::driver::sys::CUstream;
 use gpusort::{Column, FloatOrder, ForeignColumn, Key, KeyType, NullPlacement, Order, Sorter};
-use numpy::{Element, PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, type_error, value_error};
@@ -90,7 +93,24 @@ fn contiguous<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a B
     Ok(arr)
 }
 
+/// A column of byte strings: a C-contiguous 2-D uint8 array, one key per row (NumPy `S<n>`
+/// keys as `gpusort/_lexsort.py` views them).
+struct ByteKeys<'py>(PyReadonlyArray2<'py, u8>);
+
+impl<'py> Keys<'py> for ByteKeys<'py> {
+    fn column(&self) -> PyResult<Column<'_>> {
+        let width = self.0.shape()[1];
+        Ok(Column::byte_rows(self.0.as_slice().map_err(|e| value_error("keys", e))?, width))
+    }
+}
+
 fn borrow_keys<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Box<dyn Keys<'py> + 'py>> {
+    if let Ok(rows) = obj.cast::<PyArray2<u8>>() {
+        if !rows.is_c_contiguous() {
+            return Err(value_error("keys", "byte-string rows not contiguous"));
+        }
+        return Ok(Box::new(ByteKeys(rows.try_readonly().map_err(|e| value_error("keys", e))?)));
+    }
     let arr = contiguous(obj, "keys")?;
     let key_type = key_types::of_array(arr, "keys")?;
     gpusort::with_key_type!(key_type, K => {

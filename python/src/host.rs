@@ -240,13 +240,29 @@ pub fn sort_records(
     key: &str,
     descending: bool,
 ) -> PyResult<()> {
-    let arr = array(rows, "a")?;
     let key_type = key_types::of_numpy_name(key)?;
-    check_contiguous(arr, "a")?;
     let sorter = sorter.clone().with_order(order(descending));
-    with_key_type!(key_type, K => with_slice::<u8, _>(arr, "a", |bytes| {
+    with_key_type!(key_type, K => with_bytes(rows, "a", |bytes| {
         py.detach(|| sorter.sort_records::<K>(bytes, size, offset)).map_err(|e| sort_error(py, e))
     }))
+}
+
+/// `gpusort.sort_records` by a byte-string field (and `gpusort.sort` of `S<n>` keys, rows that
+/// are all key): the rows' bytes sorted stably by the `width` bytes at `offset` of each row, in
+/// `memcmp` order, through `Sorter::sort_records_by_bytes`.
+pub fn sort_records_by_bytes(
+    py: Python<'_>,
+    sorter: &Sorter,
+    rows: &Bound<'_, PyAny>,
+    size: usize,
+    offset: usize,
+    width: usize,
+    descending: bool,
+) -> PyResult<()> {
+    let sorter = sorter.clone().with_order(order(descending));
+    with_bytes(rows, "a", |bytes| {
+        py.detach(|| sorter.sort_records_by_bytes(bytes, size, offset, width)).map_err(|e| sort_error(py, e))
+    })
 }
 
 /// `gpusort.argsort` of a NumPy array: `Sorter::argsort_into` writes its `u64` positions straight

@@ -183,6 +183,18 @@ impl PySorter {
         host::sort_records(py, &self.inner, rows, size, offset, key, descending)
     }
 
+    fn sort_records_by_bytes(
+        &self,
+        py: Python<'_>,
+        rows: &Bound<'_, PyAny>,
+        size: usize,
+        offset: usize,
+        width: usize,
+        descending: bool,
+    ) -> PyResult<()> {
+        host::sort_records_by_bytes(py, &self.inner, rows, size, offset, width, descending)
+    }
+
     /// Sorts the file `input` into `output` (see `files::sort_file`); the layout as
     /// `files::layout` takes it. The report as a dict.
     #[pyo3(signature = (input, output, record_size, key_offset, key, key_size, big_endian, descending, memory_limit, temp_dir, progress))]

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::{plan, Column, Field, Packing, RawBits, Word};
+use super::{plan, Column, Keys, Packing, RawBits, Word};
 use crate::backend::{with_view, Position};
 use crate::cpu::Positioned;
 use crate::Order;
@@ -74,7 +74,14 @@ fn pass<W: WordBits>(
     bits.resize(n, 0u64);
     for field in &word.fields {
         let column = &columns[field.column];
-        with_view!(column.keys, k => add_field(&mut bits, &items, k, column.nulls, field));
+        match column.keys {
+            Keys::Numbers(v) => {
+                with_view!(v, k => add_field(&mut bits, &items, column.nulls, |r, null| field.bits(k[r].raw(), null)))
+            }
+            Keys::Bytes { rows, width } => add_field(&mut bits, &items, column.nulls, |r, null| {
+                field.byte_bits(&rows[r * width..(r + 1) * width], null)
+            }),
+        }
     }
     items.par_iter_mut().zip(bits.par_iter()).for_each(|(item, &b)| item.key = W::of(b));
     drop(bits);
@@ -85,19 +92,17 @@ fn pass<W: WordBits>(
     Ok(next)
 }
 
-/// ORs one field of each row (row `items[i].at`) into `bits[i]`.
-fn add_field<K: RawBits + Sync>(
+/// ORs one field of each row (row `items[i].at`) into `bits[i]`: `field_bits(row, null)`.
+fn add_field(
     bits: &mut [u64],
     items: &[Positioned<impl Sync>],
-    keys: &[K],
     nulls: Option<&[u8]>,
-    field: &Field,
+    field_bits: impl Fn(usize, bool) -> u64 + Sync,
 ) {
     bits.par_chunks_mut(PIECE).zip(items.par_chunks(PIECE)).for_each(|(b, it)| {
         for (b, item) in b.iter_mut().zip(it) {
             let r = item.at as usize;
-            let null = nulls.is_some_and(|m| m[r] != 0);
-            *b |= field.bits(keys[r].raw(), null);
+            *b |= field_bits(r, nulls.is_some_and(|m| m[r] != 0));
         }
     });
 }

@@ -4,15 +4,17 @@
 use cudarc::driver::sys::CUdeviceptr;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, SyncOnDrop};
 
-use super::{ColumnOrder, NullPlacement};
-use crate::{FloatOrder, Key, KeyType, Order};
+use super::{check_byte_rows, ColumnOrder, Kind, NullPlacement};
+use crate::{FloatOrder, Key, KeyType, Order, SortError};
 
 /// One sort key of [`Sorter::lexsort_device`](crate::Sorter::lexsort_device): a device buffer of
-/// keys (only read), its order, its float order and, optionally, a device buffer of null flags
-/// (one byte per row, nonzero where the row is null).
+/// keys (numbers, or fixed-width byte strings; only read), its order, its float order and,
+/// optionally, a device buffer of null flags (one byte per row, nonzero where the row is null).
 #[derive(Clone, Copy, Debug)]
 pub struct DeviceColumn<'a> {
     keys: &'a dyn DeviceKeys,
+    /// Some(width): `keys` holds byte strings of `width` bytes, one after another.
+    byte_width: Option<usize>,
     nulls: Option<&'a CudaSlice<u8>>,
     pub(crate) how: ColumnOrder,
 }
@@ -39,7 +41,13 @@ impl<K: Key + DeviceRepr> DeviceKeys for CudaSlice<K> {
 impl<'a> DeviceColumn<'a> {
     /// A column of `keys`, ascending, floats as the sorter orders them, no nulls.
     pub fn new<K: Key + DeviceRepr>(keys: &'a CudaSlice<K>) -> DeviceColumn<'a> {
-        DeviceColumn { keys, nulls: None, how: ColumnOrder::default() }
+        DeviceColumn { keys, byte_width: None, nulls: None, how: ColumnOrder::default() }
+    }
+
+    /// A column of byte strings of `width` bytes each, laid out one after another in `rows`,
+    /// ordered as `memcmp` orders them (as [`Column::bytes`](crate::Column::bytes)).
+    pub fn bytes(rows: &'a CudaSlice<u8>, width: usize) -> DeviceColumn<'a> {
+        DeviceColumn { keys: rows, byte_width: Some(width), nulls: None, how: ColumnOrder::default() }
     }
 
     /// This column's order (ascending by default).
@@ -64,7 +72,10 @@ impl<'a> DeviceColumn<'a> {
 
     /// How many keys the column holds.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        match self.byte_width {
+            Some(width) => self.keys.len().checked_div(width).unwrap_or(0),
+            None => self.keys.len(),
+        }
     }
 
     /// Whether the column holds no keys.
@@ -72,9 +83,18 @@ impl<'a> DeviceColumn<'a> {
         self.len() == 0
     }
 
-    /// The key type of the column.
-    pub fn key_type(&self) -> KeyType {
-        self.keys.key_type()
+    /// The key type of a column of numbers; `None` for byte strings.
+    pub fn key_type(&self) -> Option<KeyType> {
+        self.byte_width.is_none().then(|| self.keys.key_type())
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        self.byte_width.map_or(Kind::Number(self.keys.key_type()), Kind::Bytes)
+    }
+
+    /// `InvalidArgument` for a byte column whose buffer is not whole keys of a width it takes.
+    pub(crate) fn check_rows(&self) -> Result<(), SortError> {
+        self.byte_width.map_or(Ok(()), |width| check_byte_rows(self.keys.len(), width))
     }
 
     pub(crate) fn null_len(&self) -> Option<usize> {
@@ -104,7 +124,7 @@ impl<'a> DeviceColumn<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct ForeignColumn {
     pub(crate) keys: CUdeviceptr,
-    pub(crate) key_type: KeyType,
+    pub(crate) kind: Kind,
     pub(crate) nulls: Option<CUdeviceptr>,
     pub(crate) how: ColumnOrder,
 }
@@ -112,7 +132,13 @@ pub struct ForeignColumn {
 impl ForeignColumn {
     /// Keys of `key_type` at device address `keys`, ascending, floats as the sorter orders them.
     pub fn new(keys: CUdeviceptr, key_type: KeyType) -> ForeignColumn {
-        ForeignColumn { keys, key_type, nulls: None, how: ColumnOrder::default() }
+        ForeignColumn { keys, kind: Kind::Number(key_type), nulls: None, how: ColumnOrder::default() }
+    }
+
+    /// Byte strings of `width` bytes each at device address `rows`, one after another, ordered as
+    /// `memcmp` orders them.
+    pub fn bytes(rows: CUdeviceptr, width: usize) -> ForeignColumn {
+        ForeignColumn { keys: rows, kind: Kind::Bytes(width), nulls: None, how: ColumnOrder::default() }
     }
 
     /// This column's order (ascending by default).

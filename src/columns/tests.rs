@@ -1,7 +1,7 @@
 use super::*;
 
-fn shape(ty: KeyType, nullable: bool) -> (KeyType, bool, ColumnOrder) {
-    (ty, nullable, ColumnOrder::default())
+fn shape(ty: KeyType, nullable: bool) -> (Kind, bool, ColumnOrder) {
+    (Kind::Number(ty), nullable, ColumnOrder::default())
 }
 
 /// Each word's width flag and its fields as (column, lo, len, shift).
@@ -16,7 +16,7 @@ fn whole_columns_pack_into_as_few_64_bit_words_as_their_widths_allow() {
     let widths = |words: &[Word]| -> Vec<(bool, Vec<u32>)> {
         words.iter().map(|w| (w.wide, w.fields.iter().map(|f| f.shift).collect())).collect()
     };
-    let plan = |c: &[(KeyType, bool, ColumnOrder)]| plan(c, Packing::Whole64);
+    let plan = |c: &[(Kind, bool, ColumnOrder)]| plan(c, Packing::Whole64);
     // Two u32s: one 64-bit key, the first column on top.
     assert_eq!(widths(&plan(&[shape(KeyType::U32, false), shape(KeyType::U32, false)])), [(true, vec![32, 0])]);
     // 8 + 16 bits: a 32-bit key.
@@ -40,7 +40,7 @@ fn whole_columns_pack_into_as_few_64_bit_words_as_their_widths_allow() {
 
 #[test]
 fn dense_words_are_32_bit_cuts_of_the_columns_bits_end_to_end() {
-    let plan = |c: &[(KeyType, bool, ColumnOrder)]| plan(c, Packing::Dense32);
+    let plan = |c: &[(Kind, bool, ColumnOrder)]| plan(c, Packing::Dense32);
     // Two u32s: two words, the first column alone in the top one.
     assert_eq!(
         layout(&plan(&[shape(KeyType::U32, false), shape(KeyType::U32, false)])),
@@ -72,7 +72,7 @@ fn split_fields_hold_the_whole_fields_bits() {
         let how =
             ColumnOrder { order: Order::Descending, floats: Some(FloatOrder::NanLast), nulls: NullPlacement::First };
         let full = 8 * key_type.size() as u32 + nullable as u32;
-        let field = |lo, len| Field { column: 0, key_type, shift: 0, nullable, lo, len, how };
+        let field = |lo, len| Field { column: 0, kind: Kind::Number(key_type), shift: 0, nullable, lo, len, how };
         let raws = [0u64, 1, 0x8000_0000_0000_0000, 0x7ff8_0000_0000_0001, 0x1234_5678_9abc_def0, u64::MAX];
         for cut in 1..full {
             let (top, low) = (field(cut, full - cut), field(0, cut));
@@ -97,7 +97,7 @@ fn split_fields_hold_the_whole_fields_bits() {
 fn field_bits_order_floats_as_asked() {
     let field = |floats, order, nulls: Option<NullPlacement>| Field {
         column: 0,
-        key_type: KeyType::F32,
+        kind: Kind::Number(KeyType::F32),
         shift: 0,
         nullable: nulls.is_some(),
         lo: 0,
@@ -127,7 +127,7 @@ fn half_fields_order_as_the_keys_ordered_bits() {
     for key_type in [KeyType::F16, KeyType::BF16] {
         let field = |floats| Field {
             column: 0,
-            key_type,
+            kind: Kind::Number(key_type),
             shift: 0,
             nullable: false,
             lo: 0,
@@ -146,5 +146,78 @@ fn half_fields_order_as_the_keys_ordered_bits() {
         assert_eq!(nan_last.bits(0x8000, false), nan_last.bits(0, false), "-0.0 ties +0.0");
         assert_eq!(nan_last.bits(nan | 0x8000, false), nan_last.bits(nan, false), "every NaN is one value");
         assert!(nan_last.bits(nan, false) > nan_last.bits(0x7bff, false));
+    }
+}
+
+#[test]
+fn byte_columns_are_cut_into_words_like_numbers_of_their_width() {
+    let bytes = |width, nullable| (Kind::Bytes(width), nullable, ColumnOrder::default());
+    // 10 bytes with nulls, 81 bits: the CPU's 64-bit pieces from the lowest bit up.
+    assert_eq!(
+        layout(&plan(&[bytes(10, true)], Packing::Whole64)),
+        [(false, vec![(0, 64, 17, 0)]), (true, vec![(0, 0, 64, 0)])]
+    );
+    // 3 bytes and a u8 share a 32-bit word; the device cuts 16 bytes into four words.
+    assert_eq!(
+        layout(&plan(&[bytes(3, false), shape(KeyType::U8, false)], Packing::Whole64)),
+        [(false, vec![(0, 0, 24, 8), (1, 0, 8, 0)])]
+    );
+    let dense = plan(&[bytes(16, false)], Packing::Dense32);
+    assert_eq!(layout(&dense), (0..4).rev().map(|i| (false, vec![(0, 32 * i, 32, 0)])).collect::<Layout>());
+}
+
+/// Each word of a byte column's plan for `row`, most significant first: compared as a list, the
+/// order the LSD passes give.
+fn rebuilt(words: &[Word], row: &[u8], null: bool) -> Vec<u64> {
+    words.iter().map(|w| w.fields.iter().map(|f| f.byte_bits(row, null)).fold(0, |a, b| a | b)).collect()
+}
+
+#[test]
+fn byte_fields_order_as_memcmp_in_both_orders_with_nulls_placed() {
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for width in [1usize, 3, 4, 5, 8, 9, 16, 17, 33] {
+        for packing in [Packing::Whole64, Packing::Dense32] {
+            for (order, nulls) in [
+                (Order::Ascending, None),
+                (Order::Descending, None),
+                (Order::Ascending, Some(NullPlacement::First)),
+                (Order::Descending, Some(NullPlacement::Last)),
+            ] {
+                let how = ColumnOrder { order, floats: None, nulls: nulls.unwrap_or_default() };
+                let words = plan(&[(Kind::Bytes(width), nulls.is_some(), how)], packing);
+                // Few distinct bytes, so that long shared prefixes and ties occur.
+                let rows: Vec<Vec<u8>> = (0..200)
+                    .map(|_| (0..width).map(|_| [0u8, 1, 0x7f, 0x80, 0xff][next() as usize % 5]).collect())
+                    .collect();
+                let null = |i: usize| nulls.is_some() && i % 7 == 3;
+                for i in 0..rows.len() {
+                    for j in 0..rows.len() {
+                        let expected = match (null(i), null(j)) {
+                            (true, true) => std::cmp::Ordering::Equal,
+                            (true, false) if nulls == Some(NullPlacement::First) => std::cmp::Ordering::Less,
+                            (true, false) => std::cmp::Ordering::Greater,
+                            (false, true) => match nulls {
+                                Some(NullPlacement::First) => std::cmp::Ordering::Greater,
+                                _ => std::cmp::Ordering::Less,
+                            },
+                            (false, false) if order == Order::Descending => rows[j].cmp(&rows[i]),
+                            (false, false) => rows[i].cmp(&rows[j]),
+                        };
+                        let got = rebuilt(&words, &rows[i], null(i)).cmp(&rebuilt(&words, &rows[j], null(j)));
+                        assert_eq!(
+                            got, expected,
+                            "{width} bytes {packing:?} {order:?} {nulls:?}: {:?} vs {:?}",
+                            rows[i], rows[j]
+                        );
+                    }
+                }
+            }
+        }
     }
 }

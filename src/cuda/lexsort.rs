@@ -15,25 +15,27 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 
 use super::argsort::{download_positions, DevicePosition};
-use super::columns::{self, Source};
+use super::columns::{self, PackWord, Source};
 use super::device::Gpu;
 use super::dispatch::DeviceSort;
 use super::hostdata::ReadOnly;
 use super::pinned::{page_locked, Pinned};
 use super::positions;
+use super::radix::RadixKey;
 use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, driver, finish, lease_bytes, upload};
 use super::{inplace, split_need, CudaBackend};
 use crate::backend::with_view;
-use crate::columns::{plan, Packing, Word};
+use crate::columns::{plan, Field, Keys, Kind, Packing, Word};
 use crate::hooks::{self, Step};
 use crate::{Algorithm, Column, Order, SortError};
 
 /// Device bytes a lexsort of `n` rows needs beside its columns: the permutation, a word's
-/// split-pairs sort, and the widened positions.
-pub(crate) fn need_bytes<P>(n: usize) -> usize {
+/// split-pairs sort (of 64-bit keys when the plan `probes`), and the widened positions.
+pub(crate) fn need_bytes<P>(n: usize, probing: bool) -> usize {
     let wide = if size_of::<P>() > 4 { size_of::<P>() } else { 0 };
-    split_need::<u32>(n).1.saturating_add(n.saturating_mul(4 + wide))
+    let sort = if probing { split_need::<u64>(n).1 } else { split_need::<u32>(n).1 };
+    sort.saturating_add(n.saturating_mul(4 + wide))
 }
 
 /// The permutation that sorts the rows of `sources` (the first the most significant; `n` rows
@@ -50,7 +52,7 @@ pub(crate) fn device<P: DevicePosition>(
     if n == 0 {
         return Ok(());
     }
-    let shapes: Vec<_> = sources.iter().map(|s| (s.key_type, s.nulls != 0, s.how.under(order))).collect();
+    let shapes: Vec<_> = sources.iter().map(|s| (s.kind, s.nulls != 0, s.how.under(order))).collect();
     let words = plan(&shapes, Packing::Dense32);
     let sort = DeviceSort { gpu, order: Order::Ascending, algorithm: Algorithm::Radix };
     // 32-bit indices are the permutation itself; 64-bit ones are widened from it.
@@ -64,7 +66,31 @@ pub(crate) fn device<P: DevicePosition>(
     }
 }
 
+/// Plans of this many words or more whose top two words are byte-string bits start with a probe:
+/// rows sorted by their top two words, and the lower words sorted only where that left ties
+/// (below, a probe that finds ties costs more than it can save). Byte keys only: their first 8
+/// bytes tend to tell keys apart (hashes, identifiers), where a number column's top bits often
+/// repeat (categories, prices).
+const PROBE_WORDS: usize = 4;
+
+/// Whether a plan of `words` over columns of `kinds` starts with a probe (`PROBE_WORDS`).
+pub(crate) fn probes(kinds: &[Kind], words: &[Word]) -> bool {
+    let bytes = |w: &Word| w.fields.iter().all(|f| matches!(kinds[f.column], Kind::Bytes(_)));
+    words.len() >= PROBE_WORDS && words[..2].iter().all(bytes)
+}
+
+/// The top two 32-bit words of a plan as one 64-bit word, the first on top.
+fn top_two(words: &[Word]) -> Word {
+    let high = words[0].fields.iter().map(|f| Field { shift: f.shift + 32, ..*f });
+    Word { wide: true, fields: high.chain(words[1].fields.iter().copied()).collect() }
+}
+
 /// The LSD passes: one stable split-pairs sort of (word, position) per word, the last word first.
+/// A plan that `probes` first sorts by its top two words as one 64-bit key and looks for
+/// neighbours tied in it (keys whose first 8 bytes differ, as random byte strings' do, are then
+/// in order); the passes that follow, starting from that order (the lower words, then the top two
+/// again), run on zeros (passes the radix sort skips) unless ties were found. Everything stays on
+/// the device: no host read-back.
 fn sort_words(
     sort: &DeviceSort,
     stream: &Arc<CudaStream>,
@@ -72,27 +98,44 @@ fn sort_words(
     words: &[Word],
     perm: &mut CudaSlice<u32>,
 ) -> Result<(), SortError> {
-    for (i, word) in words.iter().rev().enumerate() {
-        sort_word(sort, stream, sources, word, i == 0, perm)?;
+    let kinds: Vec<Kind> = sources.iter().map(|s| s.kind).collect();
+    if !probes(&kinds, words) {
+        for (i, word) in words.iter().rev().enumerate() {
+            sort_word::<u32>(sort, stream, sources, word, i == 0, None, perm)?;
+        }
+        return Ok(());
     }
+    let top = top_two(words);
+    let keys = sort_word::<u64>(sort, stream, sources, &top, true, None, perm)?;
+    let mut ties = stream.alloc_zeros::<u32>(1).map_err(driver("probe flag", 4))?;
+    columns::ties(sort.gpu, stream, &keys, &mut ties)?;
+    drop(keys);
+    for word in words[2..].iter().rev() {
+        sort_word::<u32>(sort, stream, sources, word, false, Some(&ties), perm)?;
+    }
+    sort_word::<u64>(sort, stream, sources, &top, false, Some(&ties), perm)?;
     Ok(())
 }
 
-fn sort_word(
+/// One LSD pass: `word` packed through `perm` (or in row order when `first`, which then starts
+/// `perm`; as zeros where `gate` holds 0), sorted with it; returns the word's sorted keys.
+fn sort_word<W: PackWord + RadixKey>(
     sort: &DeviceSort,
     stream: &Arc<CudaStream>,
     sources: &[Source],
     word: &Word,
     first: bool,
+    gate: Option<&CudaSlice<u32>>,
     perm: &mut CudaSlice<u32>,
-) -> Result<(), SortError> {
-    let mut keys = device_buffer::<u32>(stream, perm.len())?;
-    columns::pack(sort.gpu, stream, sources, word, (!first).then_some(&*perm), &mut keys)?;
+) -> Result<CudaSlice<W>, SortError> {
+    let mut keys = device_buffer::<W>(stream, perm.len())?;
+    columns::pack(sort.gpu, stream, sources, word, (!first).then_some(&*perm), gate, &mut keys)?;
     if first {
         positions::iota(sort.gpu, stream, perm)?;
     }
     hooks::hit(Step::Sort)?;
-    sort.run_pairs(stream, &mut keys, perm)
+    sort.run_pairs(stream, &mut keys, perm)?;
+    Ok(keys)
 }
 
 /// A column (or null mask) uploaded for the sort: the buffer, kept until the sort is queued, and
@@ -127,7 +170,7 @@ fn up<T: Plain + DeviceRepr>(stream: &Arc<CudaStream>, items: &[T], ring: &mut P
 /// Ring bytes the uploads of `columns` and the download of `n` positions of `P` take.
 fn ring_bytes<P>(columns: &[Column<'_>], n: usize) -> usize {
     let of = |size: usize| chunks::<u8>(n.saturating_mul(size)).ring;
-    let keys = columns.iter().map(|c| of(c.key_type().size())).max().unwrap_or(0);
+    let keys = columns.iter().map(|c| of(c.kind().size())).max().unwrap_or(0);
     keys.max(of(size_of::<P>())).max(chunks::<u8>(n).ring)
 }
 
@@ -142,8 +185,10 @@ impl CudaBackend {
     ) -> Result<(), SortError> {
         let n = out.len();
         let column_bytes: usize =
-            columns.iter().map(|c| n.saturating_mul(c.key_type().size() + c.nulls.map_or(0, |_| 1))).sum();
-        let need = need_bytes::<P>(n).saturating_add(column_bytes);
+            columns.iter().map(|c| n.saturating_mul(c.kind().size() + c.nulls.map_or(0, |_| 1))).sum();
+        let kinds: Vec<Kind> = columns.iter().map(Column::kind).collect();
+        let probing = probes(&kinds, &plan(&crate::columns::shapes(columns, order), Packing::Dense32));
+        let need = need_bytes::<P>(n, probing).saturating_add(column_bytes);
         let cpu = |out: &mut [P]| {
             crate::columns::cpu::lexsort(columns, out, order)
                 .map_err(|e| SortError::OutOfMemory { op: "host memory for the CPU lexsort", bytes: e.bytes })
@@ -159,7 +204,10 @@ impl CudaBackend {
             let mut kept = Vec::with_capacity(2 * columns.len());
             let mut sources = Vec::with_capacity(columns.len());
             for c in columns {
-                let (keys, kp) = with_view!(c.keys, k => up(&stream, k, ring))?;
+                let (keys, kp) = match c.keys {
+                    Keys::Numbers(v) => with_view!(v, k => up(&stream, k, ring))?,
+                    Keys::Bytes { rows, .. } => up(&stream, rows, ring)?,
+                };
                 kept.push(keys);
                 let nulls = match c.nulls {
                     Some(m) => {
@@ -169,7 +217,7 @@ impl CudaBackend {
                     }
                     None => 0,
                 };
-                sources.push(Source { keys: kp, key_type: c.key_type(), nulls, how: c.how });
+                sources.push(Source { keys: kp, kind: c.kind(), nulls, how: c.how });
             }
             let mut dout = device_buffer::<P>(&stream, n)?;
             device(&self.gpu, &stream, &sources, order, &mut dout)?;

@@ -104,8 +104,9 @@ impl RecordLayout {
     }
 }
 
-/// A layout's key as ordered words in one order: `words()` u64 words per record, the first of
-/// which the run sort sorts as a u32 or u64 key.
+/// A layout's key as ordered words in one order: `words()` u64 words per record, which the merge
+/// compares; the run sort sorts the first as a u32 or u64 key, or a byte key longer than 8 bytes
+/// as a byte column.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyWords {
     offset: usize,
@@ -122,7 +123,7 @@ pub(crate) enum RunKey {
     U32,
     /// One word.
     U64,
-    /// Several words: the first sorted as a u64 key, ties by the others.
+    /// A byte string of more than 8 bytes: sorted as one byte column of a lexsort.
     Words,
 }
 
@@ -154,12 +155,32 @@ impl KeyWords {
         }
     }
 
+    /// The key field of `record`, as the file holds it.
+    #[inline]
+    pub(crate) fn field<'r>(&self, record: &'r [u8]) -> &'r [u8] {
+        &record[self.offset..self.offset + self.key.len()]
+    }
+
+    /// Bytes of the key field.
+    pub(crate) fn field_len(&self) -> usize {
+        self.key.len()
+    }
+
+    /// The order the words hold.
+    pub(crate) fn order(&self) -> Order {
+        if self.flip {
+            Order::Descending
+        } else {
+            Order::Ascending
+        }
+    }
+
     /// Word `i` of `record`'s key: the ordered bits of a number, or bytes `8i..8i+8` of a byte
     /// string as a big-endian integer (the last piece holds only the bytes left, so that it is
     /// as narrow as they are). Inverted within its width when descending.
     #[inline]
     pub(crate) fn word(&self, record: &[u8], i: usize) -> u64 {
-        let field = &record[self.offset..self.offset + self.key.len()];
+        let field = self.field(record);
         let (bits, width) = match self.key {
             FileKey::Bytes(n) => match field.get(8 * i..8 * i + 8) {
                 Some(piece) => (u64::from_be_bytes(piece.try_into().expect("8 bytes")), 8),

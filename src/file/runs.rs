@@ -1,5 +1,6 @@
 //! The run phase: the input read in runs that fit the memory budget, each run's keys sorted on
-//! the sorter's backend (their first ordered word as one unsigned key, ties by the rest), the
+//! the sorter's backend (an ordered word as one unsigned key, or a long byte key as a byte
+//! column of a lexsort), the
 //! records written out in that order. Three threads overlap the work: one reads run i+1 while
 //! the calling thread sorts run i (a GPU sort must run there) and another gathers and writes
 //! run i-1.
@@ -13,19 +14,22 @@ use rayon::prelude::*;
 use super::layout::{KeyWords, RunKey};
 use super::streams::{Output, Sink, Source};
 use super::Progress;
-use crate::{Order, SortError, Sorter};
+use crate::{Column, Order, SortError, Sorter};
 
 /// Records per parallel task of the key extraction.
 const PIECE: usize = 1 << 14;
 /// Bytes of records gathered before each write.
 const GATHER_BYTES: usize = 8 << 20;
 
-/// Host memory a run of n records needs beyond its records: its keys (up to 16 bytes for the
-/// first word), the sort's copy of them with positions, and the positions it returns.
+/// Host memory a run of n records needs beyond its records: its keys, the sort's copy of them
+/// (or of a lexsort word) with positions, and the positions it returns.
 pub(crate) fn run_overhead(keys: &KeyWords) -> usize {
     let key = match keys.run_key() {
         RunKey::U32 => 4,
-        RunKey::U64 | RunKey::Words => 8,
+        RunKey::U64 => 8,
+        // The key bytes, and a CPU lexsort pass: (word, position) items twice, a word and a
+        // permutation.
+        RunKey::Words => return keys.field_len() + 2 * 16 + 8 + 4 + 12,
     };
     3 * key + 12
 }
@@ -153,9 +157,8 @@ fn sort_runs(
     Ok(busy)
 }
 
-/// `order` = the stable order of the records by their key words: the first word argsorted on
-/// the sorter's backend, then each group of records whose first words tie put in the order of
-/// their other words on the CPU (rare for keys that differ early, as most do).
+/// `order` = the stable order of the records by their keys: one word argsorted on the sorter's
+/// backend, or a byte key longer than a word lexsorted there as a byte column.
 fn sort_run(
     sorter: &Sorter,
     records: &[u8],
@@ -167,35 +170,27 @@ fn sort_run(
         RunKey::U32 => sorter.argsort_into(&words::<u32>(records, record, keys, 0)?, order),
         RunKey::U64 => sorter.argsort_into(&words::<u64>(records, record, keys, 0)?, order),
         RunKey::Words => {
-            let first = words::<u64>(records, record, keys, 0)?;
-            sorter.argsort_into(&first, order)?;
-            break_ties(records, record, keys, &first, order);
-            Ok(())
+            let width = keys.field_len();
+            let bytes = key_bytes(records, record, keys)?;
+            sorter.lexsort_into(&[Column::byte_rows(&bytes, width).with_order(keys.order())], order)
         }
     }
 }
 
-/// Sorts each run of `order` whose records share their first key word by the remaining words,
-/// stably.
-fn break_ties(records: &[u8], record: usize, keys: &KeyWords, first: &[u64], order: &mut [u32]) {
-    let words = keys.words();
-    let rest = |at: u32| {
-        let rec = &records[at as usize * record..(at as usize + 1) * record];
-        (1..words).map(move |i| keys.word(rec, i))
-    };
-    let mut start = 0;
-    while start < order.len() {
-        let head = first[order[start] as usize];
-        let mut end = start + 1;
-        while end < order.len() && first[order[end] as usize] == head {
-            end += 1;
-        }
-        if end - start > 1 {
-            let group = &mut order[start..end];
-            gpusort_cpu::install(|| group.par_sort_by(|&a, &b| rest(a).cmp(rest(b))));
-        }
-        start = end;
-    }
+/// Every record's key field, laid end to end.
+fn key_bytes(records: &[u8], record: usize, keys: &KeyWords) -> Result<Vec<u8>, SortError> {
+    let (n, width) = (records.len() / record, keys.field_len());
+    let mut out: Vec<u8> = Vec::new();
+    out.try_reserve_exact(n * width).map_err(|_| SortError::OutOfMemory { op: "run keys", bytes: n * width })?;
+    out.resize(n * width, 0);
+    gpusort_cpu::install(|| {
+        out.par_chunks_mut(PIECE * width).zip(records.par_chunks(PIECE * record)).for_each(|(o, r)| {
+            o.chunks_exact_mut(width)
+                .zip(r.chunks_exact(record))
+                .for_each(|(o, rec)| o.copy_from_slice(keys.field(rec)))
+        })
+    });
+    Ok(out)
 }
 
 /// Word `i` of every record's key, narrowed to `W` (which holds it: see `KeyWords::run_key`).

@@ -60,6 +60,10 @@ pub(crate) fn check_columns(columns: &[Column<'_>], n: usize) -> Result<(), Sort
         return Err(SortError::InvalidArgument("a lexsort needs at least one column".into()));
     }
     for (i, c) in columns.iter().enumerate() {
+        c.check_rows().map_err(|e| match e {
+            SortError::InvalidArgument(m) => SortError::InvalidArgument(format!("column {i}: {m}")),
+            e => e,
+        })?;
         if c.len() != n {
             return Err(SortError::InvalidArgument(format!("column {i} has {} keys, not {n}", c.len())));
         }

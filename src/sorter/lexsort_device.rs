@@ -42,6 +42,10 @@ impl Sorter {
             return Err(SortError::InvalidArgument("a lexsort needs at least one column".into()));
         }
         for (i, c) in columns.iter().enumerate() {
+            c.check_rows().map_err(|e| match e {
+                SortError::InvalidArgument(m) => SortError::InvalidArgument(format!("column {i}: {m}")),
+                e => e,
+            })?;
             if c.len() != n || c.null_len().is_some_and(|m| m != n) {
                 return Err(SortError::InvalidArgument(format!(
                     "column {i} (or its null mask) does not have {n} rows"
@@ -59,7 +63,7 @@ impl Sorter {
             .map(|c| {
                 let (keys, nulls) = c.addresses(stream, &mut guards);
                 let how = crate::columns::ColumnOrder { floats: Some(c.how.floats.unwrap_or(self.floats)), ..c.how };
-                Source { keys, key_type: c.key_type(), nulls, how }
+                Source { keys, kind: c.kind(), nulls, how }
             })
             .collect();
         let out = out as &mut dyn Any;

@@ -20,7 +20,7 @@ mod tests;
 mod topk;
 mod values;
 
-pub use by_key::RecordKey;
+pub use by_key::{ColumnKey, RecordKey};
 #[cfg(feature = "cuda")]
 pub use device::{DeviceShare, DeviceTopK};
 pub(crate) use record_bytes::gather_rows;

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::records::{host_buffer, PIECE};
 use super::Sorter;
 use crate::backend::RecordWord;
-use crate::{ArgIndex, Key, SortError};
+use crate::{ArgIndex, Column, Key, SortError};
 
 /// A byte of a record. Records move as `MaybeUninit` bytes: a C struct's padding may be
 /// uninitialised, and copying such bytes is fine where reading them as `u8` would not be.
@@ -75,7 +75,7 @@ impl Sorter {
         key_offset: usize,
     ) -> Result<(), SortError> {
         self.total_floats_only(K::TYPE, "sort_records_uninit")?;
-        let n = rows::<K>(records.len(), record_size, key_offset)?;
+        let n = rows(records.len(), record_size, key_offset, size_of::<K>())?;
         if n < 2 {
             return self.check_config();
         }
@@ -109,8 +109,81 @@ impl Sorter {
         size: usize,
         offset: usize,
     ) -> Result<(), SortError> {
+        let read = |rows: &[Byte], keys: &mut [MaybeUninit<K>]| read_keys(rows, size, offset, keys);
+        self.gather_sorted::<K, I>(records, size, 1, read, |keys, positions| self.argsort_into(keys, positions))
+    }
+
+    /// Sorts `records` (rows of `record_size` bytes) stably by the byte string of `key_width`
+    /// bytes at `key_offset` in each row, compared as `memcmp` compares (unsigned bytes, the first
+    /// the most significant), in the sorter's order: the byte-key form of
+    /// [`Sorter::sort_records`]. The keys are copied out beside the rows and sorted as one byte
+    /// [`Column`] by [`Sorter::lexsort`] on the sorter's backend (on the GPU only the keys go up
+    /// and the positions come down); the rows are gathered back on all cores. Extra host memory:
+    /// a row, its key and a 4-byte position per row (8-byte past 2^32 rows).
+    ///
+    /// `InvalidArgument`, with nothing written, as `sort_records` for the layout, and for a key
+    /// width outside 1 to [`MAX_BYTE_WIDTH`](crate::MAX_BYTE_WIDTH). On any failure `records`
+    /// holds its original contents.
+    ///
+    /// ```
+    /// // Rows of 6 bytes: a 4-byte name, then a 2-byte id.
+    /// let mut table = b"pear\x00\x00fig \x01\x00plum\x02\x00fig \x03\x00".to_vec();
+    /// gpusort::Sorter::auto().sort_records_by_bytes(&mut table, 6, 0, 4)?;
+    /// assert_eq!(table, b"fig \x01\x00fig \x03\x00pear\x00\x00plum\x02\x00");
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn sort_records_by_bytes(
+        &self,
+        records: &mut [u8],
+        record_size: usize,
+        key_offset: usize,
+        key_width: usize,
+    ) -> Result<(), SortError> {
+        // SAFETY: as `sort_records`: every byte written back is a copy of one of the input's.
+        let bytes = unsafe { &mut *(records as *mut [u8] as *mut [Byte]) };
+        self.sort_records_by_bytes_uninit(bytes, record_size, key_offset, key_width)
+    }
+
+    /// [`Sorter::sort_records_by_bytes`] over bytes that may be uninitialised outside the keys:
+    /// for the C ABI and the Python package.
+    #[doc(hidden)]
+    pub fn sort_records_by_bytes_uninit(
+        &self,
+        records: &mut [MaybeUninit<u8>],
+        record_size: usize,
+        key_offset: usize,
+        key_width: usize,
+    ) -> Result<(), SortError> {
+        crate::columns::check_byte_rows(key_width, key_width)?;
+        let n = rows(records.len(), record_size, key_offset, key_width)?;
+        if n < 2 {
+            return self.check_config();
+        }
+        let read = |rows: &[Byte], keys: &mut [MaybeUninit<u8>]| {
+            read_byte_keys(rows, record_size, key_offset, key_width, keys)
+        };
+        let sort = |keys: &[u8], positions: &mut [_]| -> Result<(), SortError> {
+            self.lexsort_into(&[Column::byte_rows(keys, key_width)], positions)
+        };
+        match n <= 1 << 32 {
+            true => self.gather_sorted::<u8, u32>(records, record_size, key_width, read, sort),
+            false => Err(SortError::InvalidArgument(format!("{n} records: a byte-key sort takes at most 2^32"))),
+        }
+    }
+
+    /// Copies the rows (`size` bytes each) into huge pages while `read` takes `per_row` keys of
+    /// `T` from each, has `sort` put the keys' stable order into positions, and gathers the rows
+    /// back in that order. `records` is written only after the sort succeeded.
+    fn gather_sorted<T: Copy + Send + Sync, I: ArgIndex>(
+        &self,
+        records: &mut [Byte],
+        size: usize,
+        per_row: usize,
+        read: impl Fn(&[Byte], &mut [MaybeUninit<T>]) + Sync,
+        sort: impl FnOnce(&[T], &mut [I]) -> Result<(), SortError>,
+    ) -> Result<(), SortError> {
         let n = records.len() / size;
-        let mut keys = host_buffer::<K>(n, "record keys (host memory)")?;
+        let mut keys = host_buffer::<T>(n * per_row, "record keys (host memory)")?;
         let mut positions = host_buffer::<I>(n, "record positions (host memory)")?;
         let mut copy = gpusort_cpu::HugeVec::<Byte>::with_capacity(records.len())
             .map_err(|e| SortError::OutOfMemory { op: "records (host memory)", bytes: e.bytes })?;
@@ -122,16 +195,16 @@ impl Sorter {
                     unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), c.as_mut_ptr().cast::<Byte>(), s.len()) };
                 },
             );
-            read_keys(records, size, offset, &mut keys.spare_capacity_mut()[..n]);
+            read(records, &mut keys.spare_capacity_mut()[..n * per_row]);
             positions.par_extend((0..n).into_par_iter().with_min_len(PIECE).map(|_| I::from_position(0)));
         });
-        // SAFETY: all bytes of the copy and all n keys were written above.
+        // SAFETY: all bytes of the copy and all keys were written above.
         unsafe {
             copy.set_len(records.len());
-            keys.set_len(n);
+            keys.set_len(n * per_row);
         }
         // On the calling thread: a GPU sort must not run on a pool worker (see `Sorter::run`).
-        self.argsort_into(&keys, &mut positions)?;
+        sort(&keys, &mut positions)?;
         drop(keys);
         // Nothing can fail from here on: `records` ends sorted or untouched.
         gather_rows(&copy, size, &positions, records);
@@ -139,16 +212,15 @@ impl Sorter {
     }
 }
 
-/// The number of rows, after checking the layout. Checked even for an empty table: a wrong size
-/// or offset is a bug to report early.
-fn rows<K>(bytes: usize, size: usize, offset: usize) -> Result<usize, SortError> {
+/// The number of rows, after checking the layout (keys of `key` bytes). Checked even for an empty
+/// table: a wrong size or offset is a bug to report early.
+fn rows(bytes: usize, size: usize, offset: usize, key: usize) -> Result<usize, SortError> {
     if size == 0 {
         return Err(SortError::InvalidArgument("record_size is 0".into()));
     }
-    if offset.checked_add(size_of::<K>()).is_none_or(|end| end > size) {
+    if offset.checked_add(key).is_none_or(|end| end > size) {
         return Err(SortError::InvalidArgument(format!(
-            "the key ({} bytes at key_offset {offset}) runs past the end of a record of record_size {size} bytes",
-            size_of::<K>()
+            "the key ({key} bytes at key_offset {offset}) runs past the end of a record of record_size {size} bytes"
         )));
     }
     if !bytes.is_multiple_of(size) {
@@ -180,6 +252,18 @@ fn read_keys<K: Key>(records: &[Byte], size: usize, offset: usize, keys: &mut [M
         keys.par_chunks_mut(PIECE).zip(records.par_chunks(PIECE * size)).for_each(|(k, r)| {
             k.iter_mut().zip(r.chunks_exact(size)).for_each(|(k, row)| {
                 k.write(read_key(row, offset));
+            })
+        })
+    });
+}
+
+/// `keys[width * i..width * (i + 1)]` = the key bytes of row i, on all cores.
+fn read_byte_keys(records: &[Byte], size: usize, offset: usize, width: usize, keys: &mut [MaybeUninit<u8>]) {
+    gpusort_cpu::install(|| {
+        keys.par_chunks_mut(PIECE * width).zip(records.par_chunks(PIECE * size)).for_each(|(k, r)| {
+            k.chunks_exact_mut(width).zip(r.chunks_exact(size)).for_each(|(k, row)| {
+                // The caller promises the key bytes are initialised; they stay `MaybeUninit` here.
+                k.copy_from_slice(&row[offset..offset + width]);
             })
         })
     });

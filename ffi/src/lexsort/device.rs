@@ -15,7 +15,7 @@ mod on_device {
 
     use gpusort_core::ForeignColumn;
 
-    use super::super::{descriptors, gpusort_column, Options};
+    use super::super::{descriptors, gpusort_column, KeyKind, Options};
     use crate::args::{GPUSORT_ALGORITHM_AUTO, GPUSORT_ASCENDING};
     use crate::device::{address, on_device::stream};
     use crate::sort::with_sorter;
@@ -25,7 +25,11 @@ mod on_device {
     /// Column `i` as the library takes it, its options checked.
     fn foreign(c: &gpusort_column, i: usize) -> Result<ForeignColumn, crate::failure::Failure> {
         let how = Options::of(c, i)?;
-        let mut column = ForeignColumn::new(address(c.keys), how.key_type).with_order(how.order);
+        let keys = match how.kind {
+            KeyKind::Number(ty) => ForeignColumn::new(address(c.keys), ty),
+            KeyKind::Bytes(width) => ForeignColumn::bytes(address(c.keys), width),
+        };
+        let mut column = keys.with_order(how.order);
         if let Some(floats) = how.floats {
             column = column.with_float_order(floats);
         }
@@ -107,6 +111,7 @@ mod tests {
     use gpusort_core::{FloatOrder, Sorter};
 
     use super::super::tests::*;
+    use super::super::GPUSORT_KEY_BYTES;
     use super::*;
     use crate::args::key_types::*;
     use crate::args::*;
@@ -141,6 +146,7 @@ mod tests {
             order: GPUSORT_DESCENDING,
             float_order: GPUSORT_FLOAT_ORDER_NAN_LAST,
             null_placement: GPUSORT_NULLS_FIRST,
+            key_bytes: 0,
         };
         let out = 0x2000 as *mut c_void;
         let st = unsafe { gpusort_lexsort_device(cpu.0, &good, 1, 10, out, null_mut()) };
@@ -150,6 +156,8 @@ mod tests {
             (gpusort_column { order: 2, ..good }, "columns[1]: order 2"),
             (gpusort_column { float_order: 5, ..good }, "columns[1]: float order 5"),
             (gpusort_column { null_placement: 2, ..good }, "columns[1]: null placement 2"),
+            (gpusort_column { key_type: GPUSORT_KEY_BYTES, ..good }, "columns[1]: key_bytes 0"),
+            (gpusort_column { key_bytes: 8, ..good }, "columns[1]: key_bytes 8 for keys of 4 bytes"),
         ];
         for (column, words) in bad {
             let two = [good, column];
@@ -243,6 +251,7 @@ mod tests {
             order: 0,
             float_order: 0,
             null_placement: 0,
+            key_bytes: 0,
         };
         let cases = [
             ([column(host.as_ptr().cast())], addr(&out, &s), "host memory as keys"),

@@ -11,7 +11,7 @@
 
 use std::ffi::c_void;
 
-use gpusort_core::{ArgIndex, Column, FloatOrder, KeyType, NullPlacement, Order};
+use gpusort_core::{ArgIndex, Column, FloatOrder, KeyType, NullPlacement, Order, MAX_BYTE_WIDTH};
 
 use crate::args::{
     disjoint, float_order, gpusort_float_order, gpusort_key_type, gpusort_null_placement, gpusort_order, key_type,
@@ -26,30 +26,42 @@ mod device;
 
 pub use device::gpusort_lexsort_device;
 
+/// `gpusort_column.key_type` of a column of byte strings, `key_bytes` bytes a row, compared as
+/// `memcmp` compares them (unsigned bytes, the first the most significant): fixed-width text,
+/// UUIDs, hashes, NumPy `S<n>` arrays. Outside the `GPUSORT_KEY_*` numbers of the key list, which
+/// it never collides with; columns take it, the other key-typed calls do not.
+pub const GPUSORT_KEY_BYTES: gpusort_key_type = 0x100;
+
+/// The widest byte-string key a column takes (`gpusort_column.key_bytes`).
+pub const GPUSORT_MAX_KEY_BYTES: usize = 4096;
+const _: () = assert!(GPUSORT_MAX_KEY_BYTES == MAX_BYTE_WIDTH);
+
 /// One key column of a multi-key sort (`gpusort_lexsort`, `gpusort_lexsort_device`): `len` keys
 /// of `key_type` at `keys`, only read, and how they order. Zero every field you do not set
 /// (`gpusort_column c = {0};` or a designated initializer): a zeroed column is ascending,
 /// orders floats as its sorter does and has no nulls.
 ///
 /// ```c
-/// gpusort_column by[2] = {
+/// gpusort_column by[3] = {
 ///     {.keys = year, .key_type = GPUSORT_KEY_U16},
 ///     {.keys = price, .key_type = GPUSORT_KEY_F32, .order = GPUSORT_DESCENDING,
 ///      .float_order = GPUSORT_FLOAT_ORDER_NAN_LAST, .nulls = price_missing,
 ///      .null_placement = GPUSORT_NULLS_FIRST},
+///     {.keys = names, .key_type = GPUSORT_KEY_BYTES, .key_bytes = 16},  /* char names[][16] */
 /// };
 /// ```
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct gpusort_column {
     /// The keys: host memory for `gpusort_lexsort*`, device memory for `gpusort_lexsort_device`,
-    /// aligned to the key size. May be NULL only when there are no rows.
+    /// aligned to the key size (byte strings: any address, `key_bytes` a row with nothing
+    /// between rows). May be NULL only when there are no rows.
     pub keys: *const c_void,
     /// NULL, or one byte per row, nonzero where the row is null (NumPy's and Arrow-unpacked
     /// masks), in the same memory as `keys`. Null rows sort together, in input order, at
     /// `null_placement`, whatever their keys hold.
     pub nulls: *const u8,
-    /// The keys' type, a `GPUSORT_KEY_*` value.
+    /// The keys' type, a `GPUSORT_KEY_*` value, or `GPUSORT_KEY_BYTES` with `key_bytes`.
     pub key_type: gpusort_key_type,
     /// `GPUSORT_ASCENDING` (0) or `GPUSORT_DESCENDING`: this column's own order.
     pub order: gpusort_order,
@@ -59,12 +71,45 @@ pub struct gpusort_column {
     /// `GPUSORT_NULLS_LAST` (0) or `GPUSORT_NULLS_FIRST`, in both orders; checked even without
     /// `nulls`.
     pub null_placement: gpusort_null_placement,
+    /// For `GPUSORT_KEY_BYTES`: the width of each row's string, 1 to `GPUSORT_MAX_KEY_BYTES`.
+    /// For number keys 0 (or the type's size).
+    pub key_bytes: usize,
+}
+
+/// What a column's rows hold, checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyKind {
+    Number(KeyType),
+    Bytes(usize),
+}
+
+impl KeyKind {
+    fn of(c: &gpusort_column) -> Result<KeyKind, Failure> {
+        let width = c.key_bytes;
+        if c.key_type == GPUSORT_KEY_BYTES {
+            if width == 0 || width > GPUSORT_MAX_KEY_BYTES {
+                return Err(Failure::invalid(format!(
+                    "key_bytes {width} of a GPUSORT_KEY_BYTES column is not 1 to GPUSORT_MAX_KEY_BYTES ({GPUSORT_MAX_KEY_BYTES})"
+                )));
+            }
+            return Ok(KeyKind::Bytes(width));
+        }
+        let ty = key_type(c.key_type)
+            .map_err(|f| Failure::invalid(format!("{} or GPUSORT_KEY_BYTES ({GPUSORT_KEY_BYTES})", f.message)))?;
+        if width != 0 && width != ty.size() {
+            return Err(Failure::invalid(format!(
+                "key_bytes {width} for keys of {} bytes: only GPUSORT_KEY_BYTES columns set it",
+                ty.size()
+            )));
+        }
+        Ok(KeyKind::Number(ty))
+    }
 }
 
 /// A column's options, checked: what the host and device columns are built from.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Options {
-    pub key_type: KeyType,
+    pub kind: KeyKind,
     pub order: Order,
     pub floats: Option<FloatOrder>,
     pub nulls: NullPlacement,
@@ -75,7 +120,7 @@ impl Options {
     pub(crate) fn of(c: &gpusort_column, i: usize) -> Result<Options, Failure> {
         let named = |f: Failure| Failure::invalid(format!("columns[{i}]: {}", f.message));
         Ok(Options {
-            key_type: key_type(c.key_type).map_err(named)?,
+            kind: KeyKind::of(c).map_err(named)?,
             order: order(c.order).map_err(named)?,
             floats: float_order(c.float_order).map_err(named)?,
             nulls: null_placement(c.null_placement).map_err(named)?,
@@ -107,11 +152,22 @@ unsafe fn host_column<'a, I>(
     out: &RawArray<I>,
 ) -> Result<Column<'a>, Failure> {
     let how = Options::of(c, i)?;
-    let keys = gpusort_core::with_key_type!(how.key_type, K => {
-        let keys = RawArray::new(c.keys.cast::<K>().cast_mut(), len, &format!("columns[{i}].keys"))?;
-        disjoint(&keys, out, &format!("columns[{i}].keys and out"))?;
-        Column::new(keys.into_ref())
-    });
+    let what = format!("columns[{i}].keys");
+    let keys = match how.kind {
+        KeyKind::Number(ty) => gpusort_core::with_key_type!(ty, K => {
+            let keys = RawArray::new(c.keys.cast::<K>().cast_mut(), len, &what)?;
+            disjoint(&keys, out, &format!("{what} and out"))?;
+            Column::new(keys.into_ref())
+        }),
+        KeyKind::Bytes(width) => {
+            let bytes = len.checked_mul(width).ok_or_else(|| {
+                Failure::invalid(format!("{what}: {len} rows of {width} bytes are more than the address space holds"))
+            })?;
+            let rows = RawArray::new(c.keys.cast::<u8>().cast_mut(), bytes, &what)?;
+            disjoint(&rows, out, &format!("{what} and out"))?;
+            Column::byte_rows(rows.into_ref(), width)
+        }
+    };
     let mut column = keys.with_order(how.order);
     if let Some(floats) = how.floats {
         column = column.with_float_order(floats);
@@ -162,7 +218,8 @@ unsafe fn lexsort<I: ArgIndex>(
 /// least one. Every column's `keys` (and `nulls`, unless NULL) hold `len` entries and may be
 /// NULL only when `len` is 0; `out` holds `len` indices. `GPUSORT_INVALID_ARGUMENT`, with `out`
 /// untouched, for: `num_columns` 0, a NULL array with `len` > 0, an unknown key type, order, float
-/// order or null placement in any column (named as `columns[i]` in the message), an array that is
+/// order or null placement in any column (named as `columns[i]` in the message), a `key_bytes`
+/// outside 1 to `GPUSORT_MAX_KEY_BYTES` for byte strings or set for numbers, an array that is
 /// misaligned or runs past the end of the address space, `out` overlapping a column's arrays or
 /// the descriptors, and more than 2^32 rows. Columns may share arrays. On any failure `out` holds
 /// its original contents or the complete result, never part of one (except after `GPUSORT_PANIC`,
@@ -208,5 +265,7 @@ pub unsafe extern "C" fn gpusort_lexsort_u32(
     lexsort(sorter, columns, num_columns, len, out)
 }
 
+#[cfg(test)]
+mod byte_tests;
 #[cfg(test)]
 mod tests;

@@ -116,6 +116,7 @@ impl TestColumn {
             order: self.order,
             float_order: self.floats,
             null_placement: self.placement,
+            key_bytes: 0,
         }
     }
 
@@ -356,8 +357,16 @@ fn the_documented_examples_hold() {
     assert_eq!((st, idx), (GPUSORT_OK, [1, 2, 3, 0]));
 }
 
-fn zeroed() -> gpusort_column {
-    gpusort_column { keys: null(), nulls: null(), key_type: 0, order: 0, float_order: 0, null_placement: 0 }
+pub(crate) fn zeroed() -> gpusort_column {
+    gpusort_column {
+        keys: null(),
+        nulls: null(),
+        key_type: 0,
+        order: 0,
+        float_order: 0,
+        null_placement: 0,
+        key_bytes: 0,
+    }
 }
 
 /// Keys-only sorts keep -0.0 / +0.0 and NaNs of other bits in input order under a float order;
@@ -418,6 +427,28 @@ fn bad_arguments_are_refused_with_out_untouched() {
         (vec![], 4, "num_columns is 0"),
         (vec![gpusort_column { keys: null(), ..good }], 4, "columns[0].keys is NULL but the length is 4"),
         (vec![good, gpusort_column { key_type: 12, ..good }], 4, "columns[1]: key type 12"),
+        (vec![gpusort_column { key_bytes: 3, ..good }], 4, "columns[0]: key_bytes 3 for keys of 4 bytes"),
+        (vec![good, gpusort_column { key_type: GPUSORT_KEY_BYTES, ..good }], 4, "columns[1]: key_bytes 0"),
+        (
+            vec![gpusort_column { key_type: GPUSORT_KEY_BYTES, key_bytes: 4097, ..good }],
+            4,
+            "key_bytes 4097 of a GPUSORT_KEY_BYTES column",
+        ),
+        (
+            vec![gpusort_column { key_type: GPUSORT_KEY_BYTES, key_bytes: 4096, ..good }],
+            usize::MAX / 1000,
+            "more than the address space holds",
+        ),
+        (
+            vec![gpusort_column { keys: TOP as *const c_void, key_type: GPUSORT_KEY_BYTES, key_bytes: 3, ..good }],
+            0x1000 / 3 + 1,
+            "columns[0].keys at 0x",
+        ),
+        (
+            vec![gpusort_column { keys: o.cast_const().cast(), key_type: GPUSORT_KEY_BYTES, key_bytes: 5, ..good }],
+            4,
+            "columns[0].keys and out overlap",
+        ),
         (vec![good, gpusort_column { order: 2, ..good }], 4, "columns[1]: order 2"),
         (vec![gpusort_column { float_order: 5, ..good }], 4, "columns[0]: float order 5"),
         (vec![gpusort_column { null_placement: 2, ..good }], 4, "columns[0]: null placement 2"),

@@ -52,7 +52,7 @@ static void lexsort_error_checks(const gpusort_sorter *cpu) {
         {GPUSORT_KEY_U32, 0, 0, 2, "columns[1]: null placement 2"},
     };
     for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++) {
-        two[1] = (gpusort_column){k, NULL, enums[i].key, enums[i].order, enums[i].floats, enums[i].nulls};
+        two[1] = (gpusort_column){k, NULL, enums[i].key, enums[i].order, enums[i].floats, enums[i].nulls, 0};
         ok = lex_refused(gpusort_lexsort(cpu, two, 2, 4, out), enums[i].words, out);
         ok &= lex_refused(gpusort_lexsort(NULL, two, 2, 0, NULL), enums[i].words, out);
         ok &= gpusort_lexsort_u32(NULL, two, 2, 4, out32) == GPUSORT_INVALID_ARGUMENT && out32[0] == 7;
@@ -62,14 +62,16 @@ static void lexsort_error_checks(const gpusort_sorter *cpu) {
     }
     two[1] = good;
 
-    gpusort_column far = {.keys = top, .key_type = GPUSORT_KEY_U32};
+    /* Static: `out` with these lengths would reach a descriptor on the stack (an overlap, refused first). */
+    static gpusort_column far;
+    far = (gpusort_column){.keys = top, .key_type = GPUSORT_KEY_U32};
     ok = refused(gpusort_lexsort(NULL, &far, 1, 0x1000 / 4, out), "columns[0].keys");
     far.key_type = GPUSORT_KEY_U8;
     ok &= refused(gpusort_lexsort(NULL, &far, 1, TESTER_LEN, out), "columns[0].keys");
     far = (gpusort_column){.keys = k, .nulls = (const uint8_t *)top + 0xFFF, .key_type = GPUSORT_KEY_U32};
     ok &= refused(gpusort_lexsort(cpu, &far, 1, 4, out), "columns[0].nulls");
     ok &= refused(gpusort_lexsort(cpu, &good, 1, 0x1000 / 8, (uint64_t *)top), "out");
-    ok &= refused(gpusort_lexsort(cpu, (const gpusort_column *)top, 0x1000 / sizeof good, 4, out), "columns");
+    ok &= refused(gpusort_lexsort(cpu, (const gpusort_column *)top, 0x1000 / sizeof good + 1, 4, out), "columns");
     check(ok && lex_untouched(out),
           "lexsort: keys, nulls, out or descriptors past the end of the address space are GPUSORT_INVALID_ARGUMENT");
     check(lex_refused(gpusort_lexsort(cpu, &good, 1, 4, NULL), "out is NULL", out) &&

@@ -2,7 +2,7 @@
  * a permutation with every value still attached to its key, stable where promised) and every
  * error path (hostile callers: hostile_checks.h; argsort and records: argsort_checks.h; segmented
  * sorts: segments_checks.h; top-k: topk_checks.h; multi-key sorts and float orders: lexsort_checks.h;
- * half-precision keys: half_checks.h; file sorts: file_checks.h). Prints one line per check and ends
+ * half-precision keys: half_checks.h; file sorts: file_checks.h; byte-string keys: byte_key_checks.h). Prints one line per check and ends
  * with "N passed, M failed"; exits nonzero on any failure. Build: see ci/ffi.sh. */
 /* POSIX, for file_checks.h's temporary folder (mkdtemp, readdir, unlink, rmdir). */
 #define _POSIX_C_SOURCE 200809L
@@ -434,6 +434,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "lexsort_checks.h"
 #include "half_checks.h"
 #include "file_checks.h"
+#include "byte_key_checks.h"
 
 /* ---- one sorter shared by several threads; the last error stays per thread ---- */
 
@@ -529,9 +530,12 @@ int main(void) {
         for (gpusort_algorithm alg = GPUSORT_ALGORITHM_AUTO; alg <= GPUSORT_ALGORITHM_ODD_EVEN_MERGE; alg++)
             pairs64_sort_checks(gpu, "cuda", alg);
         half_sort_checks(gpu, "cuda");
-        gpusort_sorter_free(gpu);
     } else {
         printf("skip the CUDA sorter's checks: no usable GPU here\n");
+    }
+    byte_key_checks(cpu, gpu_usable ? gpu : NULL);
+    if (gpu_usable) {
+        gpusort_sorter_free(gpu);
     }
     error_checks(cpu);
     wrap_checks(cpu);

@@ -5,6 +5,7 @@
 use cudarc::driver::sys::{CUdeviceptr, CUstream};
 
 use super::{disjoint, Borrowed, Target};
+use crate::columns::{check_byte_rows, Kind};
 use crate::cuda::argsort::DevicePosition;
 use crate::cuda::columns::Source;
 use crate::cuda::lexsort;
@@ -34,8 +35,15 @@ pub(crate) unsafe fn lexsort_foreign<I: ArgIndex>(
     let target = Target::open(sorter, stream)?;
     target.check_array(out, len, index, "out")?;
     for c in columns {
-        let size = c.key_type.size();
-        target.check_array(c.keys, len, size, "keys")?;
+        let size = c.kind.size();
+        match c.kind {
+            // Byte strings are read a byte at a time: aligned to nothing.
+            Kind::Bytes(width) => {
+                check_byte_rows(width, width)?;
+                target.check_array(c.keys, len.saturating_mul(width), 1, "keys")?;
+            }
+            Kind::Number(_) => target.check_array(c.keys, len, size, "keys")?,
+        }
         // The inputs may share memory (they are only read); none may share the output's.
         disjoint(&[(out, len * index, "out"), (c.keys, len * size, "keys")])?;
         if let Some(m) = c.nulls {
@@ -48,7 +56,7 @@ pub(crate) unsafe fn lexsort_foreign<I: ArgIndex>(
         .iter()
         .map(|c| Source {
             keys: c.keys,
-            key_type: c.key_type,
+            kind: c.kind,
             nulls: c.nulls.unwrap_or(0),
             how: crate::columns::ColumnOrder { floats: Some(c.how.floats.unwrap_or(floats)), ..c.how },
         })
