@@ -37,7 +37,7 @@ mod sealed {
 /// let sorter = Sorter::auto().with_float_order(FloatOrder::NanLast);
 /// sorter.sort_by_key(&mut sales, |s| (s.city, s.price))?;
 /// assert_eq!(sales.map(|s| s.id), [3, 1, 2, 0]);
-/// sorter.with_order(Order::Descending).sort_by_key(&mut sales, |s| (s.city, s.price))?;
+/// sorter.clone().with_order(Order::Descending).sort_by_key(&mut sales, |s| (s.city, s.price))?;
 /// assert_eq!(sales.map(|s| s.id), [0, 2, 3, 1]); // NaN stays last
 ///
 /// let mut words = [(*b"pear", 1u8), (*b"fig ", 2), (*b"pear", 0)];
