@@ -6,13 +6,16 @@
 //! `Field::bits`, the GPU with the `columns_pack` kernels, which compute the same bits.
 
 use crate::backend::KeyView;
-use crate::{Key, KeyType, Order, SortError};
+use crate::{Key, KeyType, Order};
 
 pub(crate) mod cpu;
 #[cfg(feature = "cuda")]
 mod device;
+mod kind;
 #[cfg(feature = "cuda")]
 pub use device::{DeviceColumn, ForeignColumn};
+pub use kind::MAX_BYTE_WIDTH;
+pub(crate) use kind::{check_byte_rows, Kind};
 
 /// Where NaN keys of a float column go, and whether `-0.0` and `+0.0` are one key.
 ///
@@ -87,46 +90,6 @@ pub(crate) enum Keys<'a> {
         rows: &'a [u8],
         width: usize,
     },
-}
-
-/// The widest byte-string key a column takes, in bytes.
-pub const MAX_BYTE_WIDTH: usize = 4096;
-
-/// What a column's rows hold: a number of a key type, or a byte string of a fixed width whose
-/// bits, first byte on top, are its ordered bits (`memcmp` order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Number(KeyType),
-    Bytes(usize),
-}
-
-impl Kind {
-    /// Bytes a row's key takes.
-    pub(crate) fn size(self) -> usize {
-        match self {
-            Kind::Number(t) => t.size(),
-            Kind::Bytes(width) => width,
-        }
-    }
-
-    /// The key's ordered bits.
-    pub(crate) fn bits(self) -> u32 {
-        8 * self.size() as u32
-    }
-}
-
-/// `InvalidArgument` unless `width` is a byte-key width a column takes and `bytes` a whole
-/// number of rows of it.
-pub(crate) fn check_byte_rows(bytes: usize, width: usize) -> Result<(), SortError> {
-    if width == 0 || width > MAX_BYTE_WIDTH {
-        return Err(SortError::InvalidArgument(format!(
-            "byte keys of {width} bytes: a byte column's keys take 1 to {MAX_BYTE_WIDTH} bytes"
-        )));
-    }
-    if !bytes.is_multiple_of(width) {
-        return Err(SortError::InvalidArgument(format!("{bytes} bytes are not whole rows of {width}-byte keys")));
-    }
-    Ok(())
 }
 
 /// How a column's keys map to its field bits, whatever holds the keys (host or device).
@@ -229,21 +192,6 @@ impl<'a> Column<'a> {
         match self.keys {
             Keys::Numbers(_) => None,
             Keys::Bytes { width, .. } => Some(width),
-        }
-    }
-
-    pub(crate) fn kind(&self) -> Kind {
-        match self.keys {
-            Keys::Numbers(v) => Kind::Number(v.key_type()),
-            Keys::Bytes { width, .. } => Kind::Bytes(width),
-        }
-    }
-
-    /// `InvalidArgument` for a byte column whose rows are not whole keys of a width it takes.
-    pub(crate) fn check_rows(&self) -> Result<(), SortError> {
-        match self.keys {
-            Keys::Numbers(_) => Ok(()),
-            Keys::Bytes { rows, width } => check_byte_rows(rows.len(), width),
         }
     }
 }

@@ -231,6 +231,28 @@ def offsets_view(obj: Any) -> DeviceArray:
     return DeviceArray(ptr, n, typestr, "offsets", obj, None)
 
 
+def host_offsets(offsets: Any) -> np.ndarray:
+    """Segment offsets given on the host, for host keys and for :func:`upload_offsets` alike:
+    ``offsets`` as the 1-D contiguous uint64 array the native sort takes, from any integer array or
+    sequence of integers; ``TypeError`` for other dtypes, ``ValueError`` for shapes and negative
+    offsets. Whether they cut the keys into segments the library checks."""
+    if isinstance(offsets, np.ndarray) and offsets.dtype == np.uint64 and offsets.ndim == 1:
+        return np.ascontiguousarray(offsets)
+    try:
+        a = np.asarray(offsets)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise TypeError(f"offsets: not a sequence of integers ({e})") from None
+    if a.size and a.dtype.kind not in "iu":
+        raise TypeError(f"offsets: dtype {a.dtype} is not an integer type")
+    if a.ndim != 1:
+        raise ValueError(f"offsets: a 1-D sequence is required; this one has shape {a.shape}")
+    if a.size == 0:
+        return np.zeros(0, dtype=np.uint64)  # the library says what is missing
+    if a.dtype.kind == "i" and a.min() < 0:
+        raise ValueError(f"offsets: {a.min()} is negative; offsets are positions in the keys")
+    return np.ascontiguousarray(a, dtype=np.uint64)
+
+
 def upload_offsets(keys: DeviceArray, host: np.ndarray, stream: Any) -> Tuple[int, int, Any]:
     """Checked host offsets (uint64) as a CUDA int64 array of the keys' library on their device:
     ``(pointer, count, the array)``. Allocated and copied on the sort's stream (``stream`` as

@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _device, _lexsort, _torch_host
+from . import _bytes, _device, _lexsort, _torch_host
 from ._file_sorts import FileSorts
 from ._key_types import FLOAT_KEY_NAMES, is_float_dtype
 from ._native import Sorter as _NativeSorter
@@ -141,9 +141,9 @@ class Sorter(FileSorts):
         >>> f
         array([ 1., -0.,  0., -1., nan])
         """
-        if isinstance(a, np.ndarray) and a.dtype.kind in "SU":
+        if isinstance(a, np.ndarray) and _bytes.is_strings(a.dtype):
             _host_only(stream)
-            self._sort_bytes(a, bool(descending))
+            _bytes.sort(self._native, a, bool(descending))
             return
         dev = _device.view(a, "a")
         if dev is None:
@@ -169,17 +169,6 @@ class Sorter(FileSorts):
             if _device.sort_floats_by_permutation(dev, stream, argsort):
                 return
         self._native.sort_device(dev.ptr, dev.n, key, _device.stream_handle(dev, stream), bool(descending))
-
-    def _sort_bytes(self, a: np.ndarray, descending: bool) -> None:
-        """:meth:`sort` of a 1-D NumPy ``S<n>`` array: byte strings in ``memcmp`` order (NumPy's
-        order of them), in place, as rows that are all key."""
-        width = _lexsort.byte_width(a.dtype, "a")
-        if a.ndim != 1:
-            raise ValueError(f"a: byte strings sort as a 1-D array; this one has shape {a.shape}")
-        if not a.flags.c_contiguous:
-            raise ValueError("a: not contiguous; sort a contiguous copy (numpy.ascontiguousarray)")
-        rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
-        self._native.sort_records_by_bytes(rows, width, 0, width, descending)
 
     def _sort_host(self, a: Any, descending: bool, floats: str) -> None:
         """:meth:`sort` of a host array (a CPU tensor's view), floats in ``floats`` order."""
@@ -267,7 +256,7 @@ class Sorter(FileSorts):
             k = _host_view(keys, "keys", True)
             v = None if values is None else _host_view(values, "values", True)
             values_array = None if v is None else v.array
-            self._native.sort_segments(k.array, _offsets(offsets), values_array, bool(descending))
+            self._native.sort_segments(k.array, _device.host_offsets(offsets), values_array, bool(descending))
             _torch_host.write_back(k)
             _torch_host.write_back(v)
             return
@@ -284,7 +273,7 @@ class Sorter(FileSorts):
             o = _device.offsets_view(offsets)
             offsets_ptr, count, uploaded = o.ptr, o.n, None
         else:
-            offsets_ptr, count, uploaded = _device.upload_offsets(kd, _offsets(offsets), stream)
+            offsets_ptr, count, uploaded = _device.upload_offsets(kd, _device.host_offsets(offsets), stream)
         self._native.sort_segments_device(
             kd.ptr, 0 if vd is None else vd.ptr, kd.n, key, offsets_ptr, count, handle, bool(descending)
         )
@@ -333,9 +322,8 @@ class Sorter(FileSorts):
             raise ValueError("a: not contiguous; sort a contiguous copy (numpy.ascontiguousarray)")
         # The rows as bytes: the same memory, read-only if ``a`` is; the library checks the rest.
         rows = a.view(np.uint8) if a.size else np.zeros(0, dtype=np.uint8)
-        if field.kind in "SU":
-            width = _lexsort.byte_width(field, f"key {key!r}")
-            self._native.sort_records_by_bytes(rows, a.dtype.itemsize, offset, width, bool(descending))
+        if _bytes.is_strings(field):
+            _bytes.sort_records(self._native, rows, a, key, bool(descending))
             return
         self._native.sort_records(rows, a.dtype.itemsize, offset, field.name, bool(descending))
 
@@ -373,11 +361,8 @@ class Sorter(FileSorts):
         if _device.view(keys, "keys") is not None:
             raise TypeError("keys: argsort of device arrays needs a torch.Tensor or a cupy.ndarray (to allocate)")
         _host_only(stream)
-        if isinstance(keys, np.ndarray) and keys.dtype.kind in "SU":
-            _lexsort.byte_width(keys.dtype, "keys")
-            if keys.ndim != 1:
-                raise ValueError(f"keys: byte strings argsort as a 1-D array; this one has shape {keys.shape}")
-            return self.lexsort([keys], desc)
+        if isinstance(keys, np.ndarray) and _bytes.is_strings(keys.dtype):
+            return _bytes.argsort(self, keys, desc)
         result: np.ndarray = native.argsort(_host_view(keys, "keys", False).array, bool(stable), desc, floats)
         return _torch_host.tensor(result, keys) if _torch_host.is_cpu_tensor(keys) else result
 
@@ -488,26 +473,6 @@ class Sorter(FileSorts):
         if _torch_host.is_cpu_tensor(a):
             return _torch_host.tensor(values, a), _torch_host.tensor(indices, a)
         return values, indices
-
-def _offsets(offsets: Any) -> np.ndarray:
-    """``offsets`` as the 1-D contiguous uint64 array the native sort takes: any integer array or
-    sequence of integers; ``TypeError`` for other dtypes, ``ValueError`` for shapes and negative
-    offsets. Whether they cut the keys into segments the library checks."""
-    if isinstance(offsets, np.ndarray) and offsets.dtype == np.uint64 and offsets.ndim == 1:
-        return np.ascontiguousarray(offsets)
-    try:
-        a = np.asarray(offsets)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise TypeError(f"offsets: not a sequence of integers ({e})") from None
-    if a.size and a.dtype.kind not in "iu":
-        raise TypeError(f"offsets: dtype {a.dtype} is not an integer type")
-    if a.ndim != 1:
-        raise ValueError(f"offsets: a 1-D sequence is required; this one has shape {a.shape}")
-    if a.size == 0:
-        return np.zeros(0, dtype=np.uint64)  # the library says what is missing
-    if a.dtype.kind == "i" and a.min() < 0:
-        raise ValueError(f"offsets: {a.min()} is negative; offsets are positions in the keys")
-    return np.ascontiguousarray(a, dtype=np.uint64)
 
 
 def _host_view(obj: Any, what: str, write: bool) -> _torch_host.HostView:

@@ -268,4 +268,6 @@ pub unsafe extern "C" fn gpusort_lexsort_u32(
 #[cfg(test)]
 mod byte_tests;
 #[cfg(test)]
+mod refusal_tests;
+#[cfg(test)]
 mod tests;
