@@ -115,7 +115,8 @@ def host_table(data):
 
 
 def headline(data, ref, in_readme=True):
-    """The rows README shows: the sizes a reader looks for first."""
+    """The headline rows (docs/bench-headline.md, which the README's results summary quotes): the
+    sizes a reader looks for first."""
     seed, sample = ref["seed_gtx680"], ref["nvidia_sample"]
     measured = [n for n in data.sizes("random") if data.ms("cuda-device", "radix", "random", n) is not None]
     sizes = [n for n in measured if n in (1 << 20, 1 << 24, 1 << 26, 1 << 28)] or measured[-4:]
