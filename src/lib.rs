@@ -110,7 +110,7 @@ pub use kvp::Kvp;
 pub use sorter::ColumnKey;
 pub use sorter::{ArgIndex, RecordKey, Sorter, TopK};
 #[cfg(feature = "cuda")]
-pub use sorter::{DeviceShare, DeviceTopK};
+pub use sorter::{DeviceCall, DeviceShare, DeviceTopK};
 pub use tuning::JobShape;
 pub use value::Value;
 

@@ -85,7 +85,7 @@ pub fn run() {
             return;
         }
     };
-    let tables: [(&str, &dyn Fn()); 10] = [
+    let tables: [(&str, &dyn Fn()); 11] = [
         ("in-core", &|| in_core(&gpu, &floor)),
         ("small-keys", &|| crate::small_keys::run(&gpu, &floor)),
         ("records", &|| crate::records::run(&gpu)),
@@ -94,6 +94,7 @@ pub fn run() {
         ("byte-keys", &|| crate::byte_keys::run(&gpu, &floor)),
         ("segments", &|| crate::segments::run(&gpu)),
         ("topk", &|| crate::topk::run(&gpu)),
+        ("embed", &|| crate::embed::run(&gpu)),
         ("multi", &|| crate::multi::run(&gpu)),
         ("out-of-core", &|| out_of_core(&gpu, &floor)),
     ];

@@ -43,6 +43,7 @@
 mod argsort;
 mod byte_keys;
 mod cpu;
+mod embed;
 mod host;
 mod inputs;
 mod lexsort;

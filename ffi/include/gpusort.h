@@ -107,6 +107,9 @@ typedef uint32_t gpusort_key_type;
 // Sorting algorithm: one of the `GPUSORT_ALGORITHM_*` values.
 typedef uint32_t gpusort_algorithm;
 
+// A device call whose scratch `gpusort_device_scratch_bytes` sizes: one of `GPUSORT_CALL_*`.
+typedef uint32_t gpusort_device_call;
+
 // How a record's key is stored (`gpusort_file_layout.key_kind`): one of the
 // `GPUSORT_FILE_KEY_*` values.
 typedef uint32_t gpusort_file_key;
@@ -362,6 +365,15 @@ typedef struct gpusort_kvp {
 // `uint16_t` holding the bits of bfloat16 floats, in IEEE 754 totalOrder (as
 // `gpusort_sort_keys_bf16`) unless a `GPUSORT_FLOAT_ORDER_*` value says otherwise.
 #define GPUSORT_KEY_BF16 11
+
+// `gpusort_sort_device_keys_scratch`.
+#define GPUSORT_CALL_KEYS 0
+
+// `gpusort_sort_device_pairs_scratch`.
+#define GPUSORT_CALL_PAIRS 1
+
+// `gpusort_argsort_device_scratch` (uint64_t indices).
+#define GPUSORT_CALL_ARGSORT 2
 
 // A number of type `key_type`, least significant byte first (x86 and ARM memory order: what a C
 // program writes with `fwrite` of its structs). A zeroed layout's kind.
@@ -658,6 +670,92 @@ enum gpusort_status gpusort_argsort_device(const struct gpusort_sorter *sorter,
                                            void *out,
                                            gpusort_order order,
                                            void *stream);
+
+// Loads the sorter's kernels on its device and reads their configs, once per process. Every
+// device call does this on first use; call it (or make any device call) before capturing a
+// stream into a CUDA graph: a call on a capturing stream of a device not yet prepared is
+// `GPUSORT_INVALID_ARGUMENT`. `GPUSORT_OK` at once for a sorter without a GPU; `sorter` NULL is
+// the default sorter.
+//
+// # Safety
+// `sorter` must be NULL or a live sorter.
+enum gpusort_status gpusort_prepare(const struct gpusort_sorter *sorter);
+
+// Writes to `*bytes` the scratch bytes `call` (`GPUSORT_CALL_*`) of `len` keys of `key_type` in
+// `order` with `algorithm` needs: the size of the buffer to pass to the `*_scratch` calls (any
+// buffer of the sorter's device holding this many bytes from its first 256-byte boundary;
+// `cudaMalloc` and `cudaMallocAsync` give aligned ones). Prepares the device (`gpusort_prepare`).
+// `GPUSORT_UNSUPPORTED` for a sorter without a GPU; `GPUSORT_INVALID_ARGUMENT` for an unknown
+// call, key type, order or algorithm, or `bytes` NULL, with `*bytes` unchanged.
+//
+// ```c
+// size_t bytes;
+// void *d_scratch;
+// gpusort_device_scratch_bytes(NULL, GPUSORT_CALL_KEYS, GPUSORT_KEY_U32, n, GPUSORT_ASCENDING,
+//                              GPUSORT_ALGORITHM_AUTO, &bytes);
+// cudaMalloc(&d_scratch, bytes ? bytes : 1);
+// cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+// gpusort_sort_device_keys_scratch(NULL, GPUSORT_KEY_U32, d_keys, n, GPUSORT_ASCENDING,
+//                                  GPUSORT_ALGORITHM_AUTO, d_scratch, bytes, stream);
+// cudaStreamEndCapture(stream, &graph);
+// ```
+//
+// # Safety
+// `sorter` must be NULL or a live sorter; `bytes` NULL (an error) or valid for a write.
+enum gpusort_status gpusort_device_scratch_bytes(const struct gpusort_sorter *sorter,
+                                                 gpusort_device_call call,
+                                                 gpusort_key_type key_type,
+                                                 size_t len,
+                                                 gpusort_order order,
+                                                 gpusort_algorithm algorithm,
+                                                 size_t *bytes);
+
+// `gpusort_sort_device_keys` on the caller's `scratch_bytes` of device memory at `scratch` (at
+// least what `gpusort_device_scratch_bytes` gives for `GPUSORT_CALL_KEYS`). `scratch` may be
+// reused by work queued after this call on `stream`.
+//
+// # Safety
+// As `gpusort_sort_device_keys`, for `keys` and `scratch`.
+enum gpusort_status gpusort_sort_device_keys_scratch(const struct gpusort_sorter *sorter,
+                                                     gpusort_key_type key_type,
+                                                     void *keys,
+                                                     size_t len,
+                                                     gpusort_order order,
+                                                     gpusort_algorithm algorithm,
+                                                     void *scratch,
+                                                     size_t scratch_bytes,
+                                                     void *stream);
+
+// `gpusort_sort_device_pairs` on the caller's scratch (size from `GPUSORT_CALL_PAIRS`), as
+// `gpusort_sort_device_keys_scratch`.
+//
+// # Safety
+// As `gpusort_sort_device_pairs`, for the arrays and `scratch`.
+enum gpusort_status gpusort_sort_device_pairs_scratch(const struct gpusort_sorter *sorter,
+                                                      gpusort_key_type key_type,
+                                                      void *keys,
+                                                      uint32_t *values,
+                                                      size_t len,
+                                                      gpusort_order order,
+                                                      gpusort_algorithm algorithm,
+                                                      void *scratch,
+                                                      size_t scratch_bytes,
+                                                      void *stream);
+
+// `gpusort_argsort_device` on the caller's scratch (size from `GPUSORT_CALL_ARGSORT`), as
+// `gpusort_sort_device_keys_scratch`; floats in IEEE 754 totalOrder.
+//
+// # Safety
+// As `gpusort_argsort_device`, for the arrays and `scratch`.
+enum gpusort_status gpusort_argsort_device_scratch(const struct gpusort_sorter *sorter,
+                                                   gpusort_key_type key_type,
+                                                   const void *keys,
+                                                   size_t len,
+                                                   void *out,
+                                                   gpusort_order order,
+                                                   void *scratch,
+                                                   size_t scratch_bytes,
+                                                   void *stream);
 
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls

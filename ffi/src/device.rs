@@ -37,7 +37,7 @@ pub(crate) mod on_device {
 
     /// Runs `call` with the resolved sorter, the checked key type and the stream, after the
     /// order, algorithm and key type are checked.
-    pub(super) unsafe fn run(
+    pub(crate) unsafe fn run(
         sorter: *const gpusort_sorter,
         ord: gpusort_order,
         alg: gpusort_algorithm,

@@ -27,6 +27,7 @@
 mod args;
 mod argsort;
 mod device;
+mod embed;
 mod error;
 mod failure;
 mod file;
@@ -50,6 +51,7 @@ pub use args::{
 };
 pub use argsort::*;
 pub use device::*;
+pub use embed::*;
 pub use error::gpusort_last_error_message;
 pub use file::{
     gpusort_check_file, gpusort_file_check, gpusort_file_key, gpusort_file_layout, gpusort_file_phase,

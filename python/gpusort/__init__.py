@@ -61,6 +61,10 @@ __all__ = [
     "top_k",
     "sort_file",
     "sort_mapped",
+    "prepare",
+    "scratch_bytes",
+    "sort_with_scratch",
+    "argsort_with_scratch",
     "check_file",
     "FileSortReport",
     "FileCheck",
@@ -108,6 +112,34 @@ def sort(a: Any, descending: bool = False, *, float_order: Optional[str] = None,
     """Sorts the 1-D array ``a`` in place, or each row (last axis) of an N-D NumPy array, floats
     as ``a``'s library orders them unless ``float_order`` says otherwise; see :meth:`Sorter.sort`."""
     default_sorter().sort(a, descending, float_order=float_order, stream=stream)
+
+
+def prepare() -> None:
+    """Loads the default sorter's kernels on its device before a CUDA graph capture; see
+    :meth:`Sorter.prepare`."""
+    default_sorter().prepare()
+
+
+def scratch_bytes(a: Any, call: str = "sort", descending: bool = False) -> int:
+    """The scratch bytes a call on caller scratch needs for the device array ``a``; see
+    :meth:`Sorter.scratch_bytes`."""
+    return default_sorter().scratch_bytes(a, call, descending)
+
+
+def sort_with_scratch(
+    a: Any, scratch: Any, descending: bool = False, *, float_order: str = "total", stream: Any = None
+) -> None:
+    """Sorts the device array ``a`` in place on the caller's ``scratch``, allocating nothing (for
+    CUDA graphs); see :meth:`Sorter.sort_with_scratch`."""
+    default_sorter().sort_with_scratch(a, scratch, descending, float_order=float_order, stream=stream)
+
+
+def argsort_with_scratch(
+    keys: Any, scratch: Any, descending: bool = False, *, float_order: str = "total", stream: Any = None
+) -> Any:
+    """The int64 indices that sort the device array ``keys``, on the caller's ``scratch``; see
+    :meth:`Sorter.argsort_with_scratch`."""
+    return default_sorter().argsort_with_scratch(keys, scratch, descending, float_order=float_order, stream=stream)
 
 
 def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:

@@ -133,3 +133,21 @@ class Sorter:
         stream: int,
         descending: bool,
     ) -> None: ...
+
+# The calls for device programs (src/embed.rs): scratch is the caller's (address, bytes).
+def prepare(sorter: Sorter) -> None: ...
+def scratch_bytes(sorter: Sorter, call: str, key: str, n: int, descending: bool) -> int: ...
+def sort_device_scratch(
+    sorter: Sorter, ptr: int, n: int, key: str, stream: int, descending: bool, scratch: int, scratch_bytes: int
+) -> None: ...
+def argsort_device_scratch(
+    sorter: Sorter,
+    keys: int,
+    n: int,
+    key: str,
+    out: int,
+    stream: int,
+    descending: bool,
+    scratch: int,
+    scratch_bytes: int,
+) -> None: ...

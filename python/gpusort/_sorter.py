@@ -8,12 +8,13 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _bytes, _device, _lexsort, _torch_host
+from ._embed import EmbeddedCalls
 from ._file_sorts import FileSorts
 from ._key_types import FLOAT_KEY_NAMES, is_float_dtype
 from ._native import Sorter as _NativeSorter
 
 
-class Sorter(FileSorts):
+class Sorter(FileSorts, EmbeddedCalls):
     """Sorts arrays on a CUDA GPU, or on the CPU where no GPU is usable.
 
     ``backend`` is ``"auto"`` (the GPU when one is usable and the sort is large enough to gain

@@ -20,6 +20,12 @@ pub struct PySorter {
     backend: &'static str,
 }
 
+impl PySorter {
+    pub(crate) fn inner(&self) -> &Sorter {
+        &self.inner
+    }
+}
+
 fn algorithm(name: &str) -> PyResult<Algorithm> {
     Ok(match name {
         "auto" => Algorithm::Auto,

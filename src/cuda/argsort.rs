@@ -13,7 +13,6 @@
 //! the `Kvp` host path instead (`hostdata::ArgsortAsKvp`: 8 bytes a key each way), 64-bit keys
 //! runs of split pairs merged on the host (`CudaBackend::argsort_wide`).
 
-use std::any::Any;
 use std::mem::size_of;
 use std::sync::Arc;
 
@@ -23,7 +22,6 @@ use super::device::Gpu;
 use super::dispatch::DeviceSort;
 use super::host_keys::Bits32;
 use super::hostdata::{ArgsortAsKvp, Direct, HostSource};
-use super::key_class::CudaKey;
 use super::pinned::{page_locked, Pinned};
 use super::positions;
 use super::radix::RadixKey;
@@ -33,7 +31,7 @@ use super::{inplace, split_need, CudaBackend};
 use crate::backend::Position;
 use crate::hooks::{self, Step};
 use crate::hostcopy::par_pieces;
-use crate::{Algorithm, Key, Kvp, Order, SortError, SortKey};
+use crate::{Kvp, SortError, SortKey};
 
 /// A position width the device writes: `u32` as the sort leaves it, `u64` widened on the device.
 pub(crate) trait DevicePosition: Position + Plain + DeviceRepr + ValidAsZeroBits {
@@ -83,9 +81,9 @@ impl DevicePosition for u64 {
         keys: &mut CudaSlice<K>,
         out: &mut CudaSlice<u64>,
     ) -> Result<(), SortError> {
-        let mut narrow = device_buffer::<u32>(stream, keys.len())?;
+        let mut narrow = sort.scratch.buffer::<u32>(stream, keys.len())?;
         u32::sort_into(sort, stream, keys, &mut narrow)?;
-        positions::widen(sort.gpu, stream, &narrow, out)
+        positions::widen(sort.gpu, stream, &*narrow, out)
     }
 
     fn widen_from(
@@ -117,10 +115,10 @@ pub(crate) fn device<K: RadixKey + DeviceRepr + ValidAsZeroBits, P: DevicePositi
     if keys.is_empty() {
         return Ok(());
     }
-    let mut scratch = device_buffer::<K>(stream, keys.len())?;
+    let mut copy = sort.scratch.buffer::<K>(stream, keys.len())?;
     let bytes = keys.len() * size_of::<K>();
-    stream.memcpy_dtod(keys, &mut scratch).map_err(driver("copy of the keys (device)", bytes))?;
-    P::sort_into(sort, stream, &mut scratch, out)
+    stream.memcpy_dtod(keys, &mut *copy).map_err(driver("copy of the keys (device)", bytes))?;
+    P::sort_into(sort, stream, &mut copy, out)
 }
 
 /// The permutation of host `keys` into `out`: the keys up, the positions down (see the module
@@ -256,21 +254,5 @@ impl CudaBackend {
         sort: DeviceSort,
     ) -> Result<(), SortError> {
         self.host_sort(&mut ArgsortAsKvp { keys, out, first: 0 }, sort)
-    }
-
-    /// The stable permutation of device-resident `keys` (only read) into `out`, on `stream`.
-    pub(crate) fn argsort_device<K: Key, P: DevicePosition>(
-        &self,
-        stream: &Arc<CudaStream>,
-        keys: &CudaSlice<K>,
-        out: &mut CudaSlice<P>,
-        order: Order,
-    ) -> Result<(), SortError> {
-        let sort = self.device_sort(order, Algorithm::Radix)?;
-        let any = keys as &dyn Any;
-        crate::with_key_type!(K::TYPE, T => match any.downcast_ref::<CudaSlice<T>>() {
-            Some(keys) => T::device_argsort(&sort, stream, keys, out),
-            None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),
-        })
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::sys::{self, CUdevice_attribute};
-use cudarc::driver::{result, CudaContext, CudaFunction};
+use cudarc::driver::{result, CudaContext, CudaFunction, CudaStream};
 
 use super::modules::{ImageConfig, ModuleCache};
 use super::staging::Staging;
@@ -29,6 +29,8 @@ pub(crate) struct Gpu {
     pub(crate) streams: Streams,
     /// The process that opened the context: a CUDA context does not survive `fork()`.
     pid: u32,
+    /// Set once every image was loaded and every config read (`Gpu::prepare`).
+    prepared: OnceLock<()>,
 }
 
 /// Why a forked child gets no GPU.
@@ -75,6 +77,39 @@ impl Gpu {
         }
     }
 
+    /// Loads every image and reads every config the launches are sized by, once per device: the
+    /// calls after it make no blocking driver call of their own (none is allowed while a stream
+    /// is captured into a graph). What fails to load here is left to the call that needs it, to
+    /// report as it would have without this step.
+    pub(crate) fn prepare(&self) -> Result<(), SortError> {
+        if self.prepared.get().is_some() {
+            return Ok(());
+        }
+        self.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
+        for image in gpusort_kernels::ALL {
+            let _ = self.modules.module(&self.ctx, image);
+        }
+        super::radix::prepare(self);
+        super::network::prepare(self);
+        super::select::prepare(self);
+        let _ = self.prepared.set(());
+        Ok(())
+    }
+
+    /// Prepares the device for a call on `stream` (see `prepare`); `InvalidArgument` instead
+    /// when `stream` is capturing a graph and the device is not prepared yet, since loading
+    /// would end the capture.
+    pub(crate) fn ready_for(&self, stream: &CudaStream) -> Result<(), SortError> {
+        if self.prepared.get().is_none() && is_capturing(stream)? {
+            return Err(SortError::InvalidArgument(
+                "the stream is capturing a CUDA graph and gpusort's kernels are not loaded yet on this device: \
+                 call Sorter::prepare (or sort once) before the capture"
+                    .into(),
+            ));
+        }
+        self.prepare()
+    }
+
     /// A kernel from one of the committed images; modules load once per device.
     pub(crate) fn function(
         &self,
@@ -104,6 +139,16 @@ impl Gpu {
         self.modules.cache_config(key, c.clone());
         Ok(c)
     }
+}
+
+/// Whether `stream` is capturing work into a graph.
+pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool, SortError> {
+    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: a live stream of this context; writes one status.
+    unsafe { sys::cuStreamIsCapturing(stream.cu_stream(), &mut status) }
+        .result()
+        .map_err(SortError::driver("cuStreamIsCapturing", 0))?;
+    Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 
 /// The thread's current context at `save` (null for none), put back on drop: the CUDA runtime
@@ -213,6 +258,7 @@ fn open(ordinal: usize) -> Result<Arc<Gpu>, SortError> {
         staging: Staging::default(),
         streams: Streams::default(),
         pid: std::process::id(),
+        prepared: OnceLock::new(),
     }))
 }
 

@@ -8,18 +8,25 @@ use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use super::device::Gpu;
 use super::network;
 use super::radix::{self, RadixKey};
+use super::scratch::Scratch;
 use super::staging::{MergeKey, Plain};
 use crate::{Algorithm, Kvp, Order, SortError};
 
-/// What to run on the device: the order, the algorithm, and the device.
+/// What to run on the device: the order, the algorithm, the device, and where scratch comes from.
 #[derive(Clone, Copy)]
 pub(crate) struct DeviceSort<'g> {
     pub(crate) gpu: &'g Gpu,
     pub(crate) order: Order,
     pub(crate) algorithm: Algorithm,
+    pub(crate) scratch: Scratch<'g>,
 }
 
-impl DeviceSort<'_> {
+impl<'g> DeviceSort<'g> {
+    /// Runs on the pool's scratch.
+    pub(crate) fn new(gpu: &'g Gpu, order: Order, algorithm: Algorithm) -> DeviceSort<'g> {
+        DeviceSort { gpu, order, algorithm, scratch: Scratch::POOL }
+    }
+
     /// Sorts `data` in place, asynchronously on `stream`.
     pub(crate) fn run<T: DeviceItem>(
         &self,
@@ -37,7 +44,9 @@ impl DeviceSort<'_> {
         values: &mut CudaSlice<u32>,
     ) -> Result<(), SortError> {
         match self.algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_pairs(self.gpu, stream, keys, values, self.order),
+            Algorithm::Auto | Algorithm::Radix => {
+                radix::sort_pairs(self.gpu, stream, keys, values, self.order, self.scratch)
+            }
             other => Err(SortError::Unsupported {
                 backend: "cuda",
                 what: format!("{other:?} on split arrays; sort Kvp structs with it instead"),
@@ -116,9 +125,9 @@ impl DeviceItem for Kvp {
     const SPREAD: Option<SpreadKernels> = Some(KVP_SPREAD);
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Kvp>) -> Result<(), SortError> {
         match sort.algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(sort.gpu, stream, data, sort.order),
-            Algorithm::Bitonic => network::bitonic_kvp(sort.gpu, stream, data, sort.order),
-            Algorithm::OddEvenMerge => network::odd_even_kvp(sort.gpu, stream, data, sort.order),
+            Algorithm::Auto | Algorithm::Radix => radix::sort_kvp(sort.gpu, stream, data, sort.order, sort.scratch),
+            Algorithm::Bitonic => network::bitonic_kvp(sort.gpu, stream, data, sort.order, sort.scratch),
+            Algorithm::OddEvenMerge => network::odd_even_kvp(sort.gpu, stream, data, sort.order, sort.scratch),
         }
     }
 }
@@ -127,9 +136,9 @@ impl DeviceItem for u32 {
     const SPREAD: Option<SpreadKernels> = Some(U32_SPREAD);
     fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<u32>) -> Result<(), SortError> {
         match sort.algorithm {
-            Algorithm::Auto | Algorithm::Radix => radix::sort_keys(sort.gpu, stream, data, sort.order),
-            Algorithm::Bitonic => network::bitonic_keys_u32(sort.gpu, stream, data, sort.order),
-            Algorithm::OddEvenMerge => network::odd_even_keys_u32(sort.gpu, stream, data, sort.order),
+            Algorithm::Auto | Algorithm::Radix => radix::sort_keys(sort.gpu, stream, data, sort.order, sort.scratch),
+            Algorithm::Bitonic => network::bitonic_keys_u32(sort.gpu, stream, data, sort.order, sort.scratch),
+            Algorithm::OddEvenMerge => network::odd_even_keys_u32(sort.gpu, stream, data, sort.order, sort.scratch),
         }
     }
 }
@@ -146,7 +155,7 @@ macro_rules! radix_only_items {
                 if !sort.is_radix() {
                     return Err(sort.radix_only(concat!(stringify!($t), " keys")));
                 }
-                radix::sort_keys(sort.gpu, stream, data, sort.order)
+                radix::sort_keys(sort.gpu, stream, data, sort.order, sort.scratch)
             }
         }
     )*};

@@ -10,6 +10,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use super::argsort::{self, DevicePosition};
 use super::dispatch::{DeviceItem, DeviceSort, SpreadKernels};
 use super::hostdata::{self, Direct, KeysAsBits, ReadBits, ReadOnly, SplitAsKvp};
+use super::needs;
 use super::records::Keys;
 use super::small_keys;
 use super::staging::{MergeKey, Plain};
@@ -45,6 +46,10 @@ pub(crate) trait CudaKey: Key + Plain {
         keys: &mut CudaSlice<Self>,
         values: Option<&mut CudaSlice<u32>>,
     ) -> Result<(), SortError>;
+    /// The scratch bytes `device` carves for `n` keys (with values when `pairs`).
+    fn device_need(sort: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError>;
+    /// The scratch bytes `device_argsort` carves for `n` keys, into `u64` positions when `wide`.
+    fn argsort_need(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError>;
     /// The `k` first host keys in `order` and their positions (`CudaBackend::top_k_host`).
     fn top_k(
         b: &CudaBackend,
@@ -179,6 +184,12 @@ macro_rules! key_class {
         ) -> Result<(), SortError> {
             argsort::device(sort, stream, keys, out)
         }
+        fn device_need(sort: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError> {
+            needs::sort::<Self>(sort, n, pairs)
+        }
+        fn argsort_need(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError> {
+            needs::argsort::<Self>(sort, n, wide)
+        }
     };
     // Top-k and records of keys with kernels of their own.
     (@selected $t:ident) => {
@@ -229,6 +240,12 @@ macro_rules! key_class {
                 out: &mut CudaSlice<P>,
             ) -> Result<(), SortError> {
                 small_keys::argsort(sort, stream, keys, out)
+            }
+            fn device_need(sort: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError> {
+                needs::small_sort(sort, n, pairs)
+            }
+            fn argsort_need(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError> {
+                needs::small_argsort(sort, n, wide)
             }
             fn device(
                 sort: &DeviceSort,

@@ -54,7 +54,7 @@ pub(crate) fn device<P: DevicePosition>(
     }
     let shapes: Vec<_> = sources.iter().map(|s| (s.kind, s.nulls != 0, s.how.under(order))).collect();
     let words = plan(&shapes, Packing::Dense32);
-    let sort = DeviceSort { gpu, order: Order::Ascending, algorithm: Algorithm::Radix };
+    let sort = DeviceSort::new(gpu, Order::Ascending, Algorithm::Radix);
     // 32-bit indices are the permutation itself; 64-bit ones are widened from it.
     match (out as &mut dyn Any).downcast_mut::<CudaSlice<u32>>() {
         Some(perm) => sort_words(&sort, stream, sources, &words, perm),

@@ -8,6 +8,7 @@
 mod argsort;
 pub(crate) mod columns;
 mod device;
+pub(crate) mod device_calls;
 mod dispatch;
 pub(crate) mod foreign;
 mod host_keys;
@@ -18,6 +19,7 @@ mod key_class;
 pub(crate) mod lexsort;
 mod modules;
 mod multi;
+mod needs;
 pub(crate) mod network;
 mod outofcore;
 mod overlap;
@@ -25,6 +27,7 @@ mod pinned;
 mod positions;
 pub(crate) mod radix;
 mod records;
+pub(crate) mod scratch;
 mod segments;
 mod select;
 mod small_keys;
@@ -35,16 +38,15 @@ mod streams;
 mod topk;
 mod transfer;
 
-use std::any::Any;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream};
 use rayon::prelude::*;
 
 pub(crate) use device::{device_count, gpu, Gpu};
+pub(crate) use device_calls::Lent;
 
 use crate::backend::{with_keys, with_positions, with_view, BackendKind, Position, SortBackend, SortJob};
-use crate::{Algorithm, Key, Kvp, Order, SortError};
+use crate::{Algorithm, Kvp, Order, SortError};
 use dispatch::bytes_per_item;
 use dispatch::{DeviceItem, DeviceSort, WideKey};
 use host_keys::Bits32;
@@ -311,40 +313,11 @@ impl CudaBackend {
 
     fn device_sort(&self, order: Order, algorithm: Algorithm) -> Result<DeviceSort<'_>, SortError> {
         self.bind()?;
-        Ok(DeviceSort { gpu: &self.gpu, order, algorithm })
-    }
-
-    pub(crate) fn sort_kvp_device(
-        &self,
-        stream: &Arc<CudaStream>,
-        data: &mut CudaSlice<Kvp>,
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        self.device_sort(order, algorithm)?.run(stream, data)
-    }
-
-    /// Keys alone (`values` `None`) or split pairs with `u32` values (radix only), keys of any
-    /// class that sorts on the device (`KeyType::sorts_on_device`); the networks take `u32` keys
-    /// alone here (signed and float keys reach them from the host as ordered bits).
-    pub(crate) fn sort_keys_device<K: Key>(
-        &self,
-        stream: &Arc<CudaStream>,
-        keys: &mut CudaSlice<K>,
-        values: Option<&mut CudaSlice<u32>>,
-        order: Order,
-        algorithm: Algorithm,
-    ) -> Result<(), SortError> {
-        let sort = self.device_sort(order, algorithm)?;
-        let any = keys as &mut dyn Any;
-        crate::with_key_type!(K::TYPE, T => match any.downcast_mut::<CudaSlice<T>>() {
-            Some(keys) => T::device(&sort, stream, keys, values),
-            None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),
-        })
+        Ok(DeviceSort::new(&self.gpu, order, algorithm))
     }
 
     /// Driver calls act on the calling thread's current context; `Sorter`s move between threads.
-    fn bind(&self) -> Result<(), SortError> {
+    pub(crate) fn bind(&self) -> Result<(), SortError> {
         self.gpu.check_process()?;
         self.gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))
     }

@@ -18,6 +18,7 @@
 
 mod plan;
 
+use super::scratch::Scratch;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUfunction_attribute;
@@ -34,8 +35,9 @@ pub(crate) fn bitonic_kvp(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<Kvp>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
-    sort::<Kvp>(gpu, stream, data, order, Network::Bitonic)
+    sort::<Kvp>(gpu, stream, data, order, Network::Bitonic, scratch)
 }
 
 pub(crate) fn bitonic_keys_u32(
@@ -43,8 +45,9 @@ pub(crate) fn bitonic_keys_u32(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<u32>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
-    sort::<u32>(gpu, stream, data, order, Network::Bitonic)
+    sort::<u32>(gpu, stream, data, order, Network::Bitonic, scratch)
 }
 
 pub(crate) fn odd_even_kvp(
@@ -52,8 +55,9 @@ pub(crate) fn odd_even_kvp(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<Kvp>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
-    sort::<Kvp>(gpu, stream, data, order, Network::OddEven)
+    sort::<Kvp>(gpu, stream, data, order, Network::OddEven, scratch)
 }
 
 pub(crate) fn odd_even_keys_u32(
@@ -61,8 +65,9 @@ pub(crate) fn odd_even_keys_u32(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<u32>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
-    sort::<u32>(gpu, stream, data, order, Network::OddEven)
+    sort::<u32>(gpu, stream, data, order, Network::OddEven, scratch)
 }
 
 /// An element type the network kernels are built for.
@@ -108,6 +113,7 @@ fn sort<T: Element>(
     data: &mut CudaSlice<T>,
     order: Order,
     network: Network,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
     let n = data.len();
     if n < 2 {
@@ -137,14 +143,10 @@ fn sort<T: Element>(
         }
         funcs.push(f);
     }
-    let bytes = n * std::mem::size_of::<T>();
-    let mut scratch = if passes.iter().any(|p| p.swap) {
-        // SAFETY: the first pass that reads the scratch buffer follows one that wrote every real
-        // position of it (each windowed pass writes all positions < n; see plan.rs).
-        Some(unsafe { stream.alloc::<T>(n) }.map_err(SortError::driver("network scratch", bytes))?)
-    } else {
-        None
-    };
+    // The first pass that reads the scratch buffer follows one that wrote every real position of
+    // it (each windowed pass writes all positions < n; see plan.rs).
+    let mut scratch =
+        if passes.iter().any(|p| p.swap) { Some(scratch.take::<T>(stream, n, "network scratch")?) } else { None };
     let (data_ptr, _data_sync) = data.device_ptr_mut(stream);
     let scratch_ptr = scratch.as_mut().map(|s| s.device_ptr_mut(stream));
     let mut cur = data_ptr;
@@ -161,6 +163,11 @@ fn sort<T: Element>(
     drop(scratch_ptr);
     drop(scratch);
     Ok(())
+}
+
+/// Reads the image's tuning (loading the image), so that no later sort makes a blocking call.
+pub(crate) fn prepare(gpu: &Gpu) {
+    let _ = gpu.config::<Tuning>(());
 }
 
 /// The tuning the network image was built with, read from its `net_tuning` once per device (the

@@ -19,11 +19,13 @@ mod sets;
 mod tests;
 mod variants;
 
+use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 
 use super::device::Gpu;
+use super::scratch::Scratch;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
 use launch::{PassWords, PingPong, Portion, ScratchValues, RADIX, SWEEP_MAX_KEYS};
@@ -77,6 +79,14 @@ impl RadixKey for f64 {
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
 }
 
+/// Reads every kernel set's config (loading the image and granting shared memory), so that no
+/// later sort makes a blocking driver call; a set this device cannot run fails when used.
+pub(crate) fn prepare(gpu: &Gpu) {
+    for &v in Variant::ALL {
+        let _ = config::config(gpu, v);
+    }
+}
+
 /// The kernels' `order` argument for keys of `key_flags` (`RadixKey::ORDER_FLAGS`) in `order`.
 pub(crate) fn order_flags(key_flags: i32, order: Order) -> i32 {
     key_flags | if order == Order::Descending { launch::ORDER_DESCENDING } else { 0 }
@@ -88,9 +98,10 @@ pub(crate) fn sort_kvp(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<Kvp>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
     let variant = KVP_SETS.set_for(data.len(), gpu)?;
-    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), Run::FULL)
+    sort::<Kvp, u32>(gpu, stream, variant, data, None, order_flags(0, order), Run::FULL, scratch)
 }
 
 /// Sorts keys in place, asynchronously on `stream`.
@@ -99,9 +110,10 @@ pub(crate) fn sort_keys<K: RadixKey>(
     stream: &Arc<CudaStream>,
     data: &mut CudaSlice<K>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
     let variant = K::KEYS.set_for(data.len(), gpu)?;
-    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), Run::FULL)
+    sort::<K, u32>(gpu, stream, variant, data, None, order_flags(K::ORDER_FLAGS, order), Run::FULL, scratch)
 }
 
 /// Sorts split arrays by key in place, values moving with their keys, stably, asynchronously.
@@ -111,10 +123,36 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     keys: &mut CudaSlice<K>,
     values: &mut CudaSlice<u32>,
     order: Order,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), values.len())?;
     let variant = K::PAIRS.set_for(keys.len(), gpu)?;
-    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL)
+    sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL, scratch)
+}
+
+/// The scratch bytes `sort_kvp` of `n` items carves from a caller's arena.
+pub(crate) fn need_kvp(gpu: &Gpu, n: usize) -> Result<usize, SortError> {
+    need::<Kvp>(gpu, KVP_SETS.set_for(n, gpu)?, n, 0)
+}
+
+/// The scratch bytes `sort_keys` of `n` keys carves from a caller's arena.
+pub(crate) fn need_keys<K: RadixKey>(gpu: &Gpu, n: usize) -> Result<usize, SortError> {
+    need::<K>(gpu, K::KEYS.set_for(n, gpu)?, n, 0)
+}
+
+/// The scratch bytes `sort_pairs` of `n` pairs carves from a caller's arena (with the second
+/// item buffer where the image takes one: the faster sort).
+pub(crate) fn need_pairs<K: RadixKey>(gpu: &Gpu, n: usize) -> Result<usize, SortError> {
+    need::<K>(gpu, K::PAIRS.set_for(n, gpu)?, n, size_of::<u32>())
+}
+
+fn need<K>(gpu: &Gpu, variant: Variant, n: usize, value_size: usize) -> Result<usize, SortError> {
+    let cfg = config::config(gpu, variant)?;
+    if n < 2 || n <= cfg.small_tile {
+        return Ok(0);
+    }
+    let shape = Shape::of(&cfg, n, size_of::<K>(), value_size, Run::FULL);
+    Ok(Scratch::bytes::<u8>(shape.layout(shape.wants_second_items(&cfg, Run::FULL)).total))
 }
 
 /// How a sort may run. The public sorts take `Run::FULL`; the unit tests choose less, to reach at
@@ -161,6 +199,55 @@ fn portions_of(n: usize, tile: usize, most_tiles: usize) -> (usize, usize) {
     (tiles, all_tiles.div_ceil(tiles))
 }
 
+/// The launch shape of a sort of `n` items past one tile, from which its scratch layout follows.
+#[derive(Clone, Copy)]
+struct Shape {
+    n: usize,
+    key_size: usize,
+    /// 0 for keys alone.
+    value_size: usize,
+    passes: usize,
+    tiles: usize,
+    portions: usize,
+    /// Split u32 pairs kept as (key, value) items in the scratch copy (`Config::b_interleaved`).
+    interleaved: bool,
+}
+
+impl Shape {
+    fn of(cfg: &config::Config, n: usize, key_size: usize, value_size: usize, run: Run) -> Shape {
+        let most_tiles = run.portion_tiles.unwrap_or(crate::tuning::RADIX_PORTION_KEYS.div_ceil(cfg.tile));
+        let (tiles, portions) = portions_of(n, cfg.tile, most_tiles);
+        let interleaved = cfg.b_interleaved && value_size > 0;
+        Shape { n, key_size, value_size, passes: cfg.passes, tiles, portions, interleaved }
+    }
+
+    /// Whether the sort asks for the second item buffer (`Run::second_items`).
+    fn wants_second_items(&self, cfg: &config::Config, run: Run) -> bool {
+        self.interleaved && cfg.second_items && run.second_items
+    }
+
+    /// The scratch copy of split pairs as (key, value) items, where the image says so: every
+    /// other pass then writes 8-byte items (radix_onesweep.cuh, B_INTERLEAVED), or with a second
+    /// item buffer every pass but the last.
+    fn layout(&self, second_items: bool) -> Layout {
+        let align = |x: usize| x.div_ceil(256) * 256;
+        let (n, passes) = (self.n, self.passes);
+        let value_bytes = n * self.value_size;
+        let mut l = Layout { keys: 0, values: 0, items_c: None, meta64: 0, meta32: 0, status: 0, total: 0 };
+        l.values = if self.interleaved { n * self.key_size } else { align(n * self.key_size) };
+        l.items_c = second_items.then(|| align(l.values + value_bytes));
+        l.meta64 = align(l.items_c.map_or(l.values + value_bytes, |c| c + n * 8));
+        // u64: [passes][256] histogram, then [passes][2][256] digit bases (ping-pong per portion).
+        l.meta32 = l.meta64 + align(passes * RADIX * 3 * 8);
+        // u32: the plan, then one tile counter per launch (pass x portion).
+        l.status = l.meta32 + align((PLAN_SLOT + passes * self.portions) * 4);
+        // Two status regions: each launch uses one and clears the other for the next.
+        l.total = l.status + 2 * self.tiles * RADIX * 4;
+        l
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // one per part of a sort's shape; `Run` picks the test-only paths
 fn sort<K: DeviceRepr, V: DeviceRepr>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
@@ -169,6 +256,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     values: Option<&mut CudaSlice<V>>,
     order: i32,
     run: Run,
+    scratch: Scratch,
 ) -> Result<(), SortError> {
     let n = keys.len();
     if n < 2 {
@@ -193,48 +281,28 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     }
 
     let passes = cfg.passes;
-    let most_tiles = run.portion_tiles.unwrap_or(crate::tuning::RADIX_PORTION_KEYS.div_ceil(cfg.tile));
-    let (tiles, portions) = portions_of(n, cfg.tile, most_tiles);
-    let portion_cap = tiles * cfg.tile;
-    let status_words = tiles * RADIX;
-    let align = |x: usize| x.div_ceil(256) * 256;
-    // The scratch copy of split pairs as (key, value) items, where the image says so: every other
-    // pass then writes 8-byte items (radix_onesweep.cuh, B_INTERLEAVED), or with a second item
-    // buffer every pass but the last.
-    let interleaved = cfg.b_interleaved && values_a.is_some();
+    let shape = Shape::of(&cfg, n, size_of::<K>(), values_a.map_or(0, |_| size_of::<V>()), run);
+    let Shape { tiles, portions, .. } = shape;
+    let (portion_cap, status_words) = (tiles * cfg.tile, tiles * RADIX);
+    let interleaved = shape.interleaved;
     assert!(!interleaved || (size_of::<K>() == 4 && size_of::<V>() == 4));
-    let value_bytes = values_a.map_or(0, |_| n * size_of::<V>());
-    let layout = |second_items: bool| {
-        let mut l = Layout { keys: 0, values: 0, items_c: None, meta64: 0, meta32: 0, status: 0, total: 0 };
-        l.values = if interleaved { n * size_of::<K>() } else { align(n * size_of::<K>()) };
-        l.items_c = second_items.then(|| align(l.values + value_bytes));
-        l.meta64 = align(l.items_c.map_or(l.values + value_bytes, |c| c + n * 8));
-        // u64: [passes][256] histogram, then [passes][2][256] digit bases (ping-pong per portion).
-        l.meta32 = l.meta64 + align(passes * RADIX * 3 * 8);
-        // u32: the plan, then one tile counter per launch (pass x portion).
-        l.status = l.meta32 + align((PLAN_SLOT + passes * portions) * 4);
-        // Two status regions: each launch uses one and clears the other for the next.
-        l.total = l.status + 2 * status_words * 4;
-        l
-    };
-    let mut l = layout(interleaved && cfg.second_items && run.second_items);
+    let mut l = shape.layout(shape.wants_second_items(&cfg, run));
     debug_assert_eq!(l.keys, 0);
 
-    // SAFETY: the ping-pong halves are written by a pass before they are read (when no pass runs,
-    // the plan keeps the result in the caller's buffer and they are never read); the counters and
-    // status words are zeroed just below.
-    let alloc = |bytes: usize| unsafe { stream.alloc::<u8>(bytes) }.map_err(SortError::driver("radix scratch", bytes));
+    // SAFETY (both sources): the ping-pong halves are written by a pass before they are read (when
+    // no pass runs, the plan keeps the result in the caller's buffer and they are never read); the
+    // counters and status words are zeroed just below.
     // Where the second item buffer does not fit, the sort runs without it (8n bytes less).
-    let mut scratch = match alloc(l.total) {
+    let mut scratch = match scratch.take::<u8>(stream, l.total, "radix scratch") {
         Err(_) if l.items_c.is_some() => {
-            l = layout(false);
-            alloc(l.total)?
+            l = shape.layout(false);
+            scratch.take::<u8>(stream, l.total, "radix scratch")?
         }
         r => r?,
     };
     let (base, _scratch_guard) = scratch.device_ptr_mut(stream);
     // SAFETY: `scratch` lives until the end of this function; the launches are queued before its
-    // asynchronous free on the same stream.
+    // asynchronous free (or the caller's reuse of its arena) on the same stream.
     let all = unsafe { Dev::<u8>::new(base, l.total) };
     // SAFETY: a byte range of the allocation above.
     unsafe {

@@ -11,6 +11,7 @@
 //! untouched or in the new order. Device memory at its peak: the larger of the sort (keys and
 //! positions twice) and the gather (the records twice and the positions).
 
+use super::scratch::Scratch;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
@@ -116,7 +117,7 @@ impl CudaBackend {
             upload(&stream, &ReadOnly(keys.read()), 0, keys_up, &mut dk, ck.chunk)?;
             super::positions::iota(gpu, &stream, &mut at)?;
             hooks::hit(Step::Sort)?;
-            radix::sort_pairs(gpu, &stream, &mut dk, &mut at, order)?;
+            radix::sort_pairs(gpu, &stream, &mut dk, &mut at, order, Scratch::POOL)?;
             // Keys that are only read are spent: their memory goes back to the stream's pool for
             // the records.
             let sorted = matches!(keys, Keys::Sorted(_)).then_some(dk);

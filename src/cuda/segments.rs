@@ -24,6 +24,7 @@
 
 mod wide;
 
+use super::scratch::Scratch;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -137,7 +138,7 @@ impl CudaBackend {
     ) -> Result<(), SortError> {
         self.bind()?;
         if size_of::<K>() < 4 {
-            let mut bits = small_keys::widen(&self.gpu, stream, keys)?;
+            let mut bits = small_keys::widen(&self.gpu, stream, keys, Scratch::POOL)?;
             sort(&self.gpu, stream, &mut bits, values, offsets, order)?;
             return small_keys::narrow(&self.gpu, stream, &bits, keys);
         }
@@ -249,8 +250,8 @@ fn sort<K: RadixKey>(
     }
     // The words order ascending: `flags` already turned each key's bits (descending included).
     match values {
-        Some(v) => radix::sort_pairs(gpu, stream, &mut words, v, Order::Ascending)?,
-        None => radix::sort_keys(gpu, stream, &mut words, Order::Ascending)?,
+        Some(v) => radix::sort_pairs(gpu, stream, &mut words, v, Order::Ascending, Scratch::POOL)?,
+        None => radix::sort_keys(gpu, stream, &mut words, Order::Ascending, Scratch::POOL)?,
     }
     let (wp, _gw) = words.device_ptr(stream);
     let (kp, _gk) = keys.device_ptr_mut(stream);

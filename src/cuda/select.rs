@@ -11,6 +11,7 @@
 //! and per chosen key its key, a u32 slot and two u64 positions, plus the sort's scratch for `k`
 //! pairs.
 
+use super::scratch::Scratch;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig};
@@ -38,6 +39,11 @@ impl Config {
     fn tile_keys<K>(&self) -> usize {
         self.threads as usize * self.rounds * (self.vector_bytes / std::mem::size_of::<K>())
     }
+}
+
+/// Reads the image's config (loading the image), so that no later selection makes a blocking call.
+pub(crate) fn prepare(gpu: &Gpu) {
+    let _ = gpu.config::<Config>(());
 }
 
 /// Read once per device, the first time only.
@@ -139,7 +145,7 @@ pub(crate) fn top_k<K: RadixKey>(
         launch::write(gpu, stream, &cfg, input, flags, state, tile_counts, bases, &out)?;
     }
     // Chosen in input order, so the stable sort leaves equal keys in input order.
-    radix::sort_pairs(gpu, stream, &mut out_keys, &mut slots, order)?;
+    radix::sort_pairs(gpu, stream, &mut out_keys, &mut slots, order, Scratch::POOL)?;
     {
         let (base, _g) = scratch.device_ptr_mut(stream);
         let (sp, _gs) = slots.device_ptr(stream);

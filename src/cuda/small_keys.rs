@@ -11,7 +11,7 @@ use super::argsort::DevicePosition;
 use super::dispatch::DeviceSort;
 use super::overlap::{self, Args, Launch};
 use super::positions::config;
-use super::transfer::device_buffer;
+use super::scratch::{Buf, Scratch};
 use super::Gpu;
 use crate::{Key, KeyType, SortError};
 
@@ -40,14 +40,15 @@ fn kernel<K: SmallKey>(widen: bool) -> &'static str {
     }
 }
 
-/// The ordered bits of `keys` in a new device buffer, queued on `stream`.
+/// The ordered bits of `keys` in a scratch buffer, queued on `stream`.
 pub(crate) fn widen<K: SmallKey>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
     keys: &CudaSlice<K>,
-) -> Result<CudaSlice<u32>, SortError> {
+    scratch: Scratch,
+) -> Result<Buf<u32>, SortError> {
     let n = keys.len();
-    let mut bits = device_buffer::<u32>(stream, n)?;
+    let mut bits = scratch.buffer::<u32>(stream, n)?;
     let name = kernel::<K>(true);
     let f = gpu.function(&gpusort_kernels::SMALL_KEYS, name)?;
     {
@@ -94,7 +95,7 @@ pub(crate) fn sort<K: SmallKey>(
     if keys.len() < 2 {
         return Ok(());
     }
-    let mut bits = widen(sort.gpu, stream, keys)?;
+    let mut bits = widen(sort.gpu, stream, keys, sort.scratch)?;
     match values {
         Some(values) => sort.run_pairs(stream, &mut bits, values)?,
         None => sort.run(stream, &mut bits)?,
@@ -113,6 +114,6 @@ pub(crate) fn argsort<K: SmallKey, P: DevicePosition>(
     if keys.is_empty() {
         return Ok(());
     }
-    let mut bits = widen(sort.gpu, stream, keys)?;
+    let mut bits = widen(sort.gpu, stream, keys, sort.scratch)?;
     P::sort_into(sort, stream, &mut bits, out)
 }

@@ -2,6 +2,7 @@
 //! stream), and of host keys, which go up through the pinned staging as a sort's input does;
 //! only the `k` chosen keys and their positions come back.
 
+use super::scratch::Scratch;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -45,7 +46,7 @@ impl CudaBackend {
         }
         if size_of::<K>() < 4 {
             // Small keys select as their 32-bit ordered bits (`small_keys.rs`).
-            let bits = small_keys::widen(&self.gpu, stream, keys)?;
+            let bits = small_keys::widen(&self.gpu, stream, keys, Scratch::POOL)?;
             let Chosen { keys: chosen, positions } = select::top_k(&self.gpu, stream, &bits, k, order)?;
             let mut out = device_buffer::<K>(stream, k)?;
             small_keys::narrow(&self.gpu, stream, &chosen, &mut out)?;

@@ -111,7 +111,7 @@ impl Sorter {
     /// # Ok::<(), gpusort::SortError>(())
     /// ```
     pub fn sort_kvp_device(&self, data: &mut CudaSlice<Kvp>, stream: &Arc<CudaStream>) -> Result<(), SortError> {
-        let r = self.device_backend()?.sort_kvp_device(stream, data, self.order, self.algorithm);
+        let r = self.device_backend()?.sort_kvp_device(stream, data, self.order, self.algorithm, None);
         self.after_sort(r)
     }
 
@@ -136,7 +136,7 @@ impl Sorter {
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
         self.total_floats_only(K::TYPE, "sort_keys_device")?;
-        let r = self.device_backend()?.sort_keys_device(stream, data, None, self.order, self.algorithm);
+        let r = self.device_backend()?.sort_keys_device(stream, data, None, self.order, self.algorithm, None);
         self.after_sort(r)
     }
 
@@ -163,7 +163,7 @@ impl Sorter {
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
         self.total_floats_only(K::TYPE, "sort_pairs_device")?;
-        let r = self.device_backend()?.sort_keys_device(stream, keys, Some(values), self.order, self.algorithm);
+        let r = self.device_backend()?.sort_keys_device(stream, keys, Some(values), self.order, self.algorithm, None);
         self.after_sort(r)
     }
 
@@ -193,6 +193,17 @@ impl Sorter {
         out: &mut CudaSlice<I>,
         stream: &Arc<CudaStream>,
     ) -> Result<(), SortError> {
+        self.argsort_device_in(keys, out, stream, None)
+    }
+
+    /// `argsort_device` with scratch from the pool or the caller's buffer (`lent`).
+    pub(super) fn argsort_device_in<K: Key + DeviceRepr, I: ArgIndex + DeviceRepr>(
+        &self,
+        keys: &CudaSlice<K>,
+        out: &mut CudaSlice<I>,
+        stream: &Arc<CudaStream>,
+        lent: crate::cuda::Lent,
+    ) -> Result<(), SortError> {
         let n = keys.len();
         if out.len() != n {
             return Err(SortError::InvalidArgument(format!("{n} keys but room for {} indices", out.len())));
@@ -206,13 +217,17 @@ impl Sorter {
         let backend = self.device_backend()?;
         let out = out as &mut dyn Any;
         let r = if let Some(out) = out.downcast_mut::<CudaSlice<u32>>() {
-            backend.argsort_device(stream, keys, out, self.order)
+            backend.argsort_device(stream, keys, out, self.order, lent)
         } else if let Some(out) = out.downcast_mut::<CudaSlice<u64>>() {
-            backend.argsort_device(stream, keys, out, self.order)
+            backend.argsort_device(stream, keys, out, self.order, lent)
         } else {
             unreachable!("ArgIndex is sealed: u32 and u64")
         };
-        self.after_sort(r)
+        // A call on caller scratch allocated nothing, and gives nothing back (which may block).
+        match lent {
+            Some(_) => r,
+            None => self.after_sort(r),
+        }
     }
 
     /// Sorts each segment of split pairs already on the device on its own, in place, in the

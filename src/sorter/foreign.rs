@@ -35,7 +35,7 @@ impl Sorter {
     ) -> Result<(), SortError> {
         self.total_floats_only(key_type, "sort_foreign_keys")?;
         // SAFETY: the caller's contract, which this function's own restates.
-        unsafe { crate::cuda::foreign::sort_foreign_keys(self, keys, len, key_type, stream) }
+        unsafe { crate::cuda::foreign::sort_foreign_keys(self, keys, len, key_type, stream, None) }
     }
 
     /// Sorts `len` keys at `keys` and the `u32` values at `values` by key, in place, values moving
@@ -56,7 +56,7 @@ impl Sorter {
     ) -> Result<(), SortError> {
         self.total_floats_only(key_type, "sort_foreign_pairs")?;
         // SAFETY: the caller's contract, which this function's own restates.
-        unsafe { crate::cuda::foreign::sort_foreign_pairs(self, keys, values, len, key_type, stream) }
+        unsafe { crate::cuda::foreign::sort_foreign_pairs(self, keys, values, len, key_type, stream, None) }
     }
 
     /// The stable permutation that sorts the `len` keys of type `key_type` at device address
@@ -90,7 +90,7 @@ impl Sorter {
             };
         }
         // SAFETY: the caller's contract, which this function's own restates.
-        unsafe { crate::cuda::foreign::argsort_foreign::<I>(self, keys, len, key_type, out, stream) }
+        unsafe { crate::cuda::foreign::argsort_foreign::<I>(self, keys, len, key_type, out, stream, None) }
     }
 
     /// The `k` first keys in the sorter's order of the `len` keys of type `key_type` at device

@@ -4,6 +4,8 @@ mod builders;
 mod by_key;
 #[cfg(feature = "cuda")]
 mod device;
+#[cfg(feature = "cuda")]
+mod embed;
 mod floats;
 #[cfg(feature = "cuda")]
 mod foreign;
@@ -23,6 +25,8 @@ mod values;
 pub use by_key::{ColumnKey, RecordKey};
 #[cfg(feature = "cuda")]
 pub use device::{DeviceShare, DeviceTopK};
+#[cfg(feature = "cuda")]
+pub use embed::DeviceCall;
 pub(crate) use record_bytes::gather_rows;
 pub use records::ArgIndex;
 pub use topk::TopK;

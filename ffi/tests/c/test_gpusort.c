@@ -431,6 +431,7 @@ static void error_checks(const gpusort_sorter *cpu) {
 #include "topk_checks.h"
 #include "pairs64_checks.h"
 #include "device_checks.h"
+#include "embed_checks.h"
 #include "lexsort_checks.h"
 #include "half_checks.h"
 #include "file_checks.h"
@@ -545,6 +546,7 @@ int main(void) {
     topk_checks(cpu);
     pairs64_error_checks(cpu);
     device_checks(cpu);
+    embed_checks(cpu);
     lexsort_checks(cpu);
     release_checks(cpu);
     file_checks(cpu);

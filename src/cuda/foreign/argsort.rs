@@ -5,6 +5,7 @@ use cudarc::driver::sys::{CUdeviceptr, CUstream};
 
 use super::{disjoint, Borrowed, Target};
 use crate::cuda::argsort::DevicePosition;
+use crate::cuda::device_calls::{holds, Lent};
 use crate::cuda::dispatch::DeviceSort;
 use crate::cuda::key_class::CudaKey;
 use crate::{Algorithm, ArgIndex, KeyType, Order, SortError, Sorter};
@@ -20,6 +21,7 @@ pub(crate) unsafe fn argsort_foreign<I: ArgIndex>(
     key_type: KeyType,
     out: CUdeviceptr,
     stream: CUstream,
+    lent: Lent,
 ) -> Result<(), SortError> {
     if len as u64 > 1 << 32 {
         return Err(SortError::InvalidArgument(format!("{len} keys: a device argsort takes at most 2^32")));
@@ -28,11 +30,13 @@ pub(crate) unsafe fn argsort_foreign<I: ArgIndex>(
         return Ok(());
     }
     let (size, index) = (key_type.size(), size_of::<I>());
-    let target = Target::open(sorter, stream)?;
+    let mut target = Target::open(sorter, stream)?;
     target.check_array(keys, len, size, "keys")?;
     target.check_array(out, len, index, "out")?;
     // The byte lengths cannot overflow: `check_array` accepted them.
-    disjoint(&[(keys, len * size, "keys"), (out, len * index, "out")])?;
+    let arrays = [(keys, len * size, "keys"), (out, len * index, "out")];
+    disjoint(&arrays)?;
+    target.lend(lent, &arrays)?;
     let order = sorter.order();
     crate::with_key_type!(key_type, K => match index {
         4 => target.argsort::<K, u32>(keys, out, len, order),
@@ -52,7 +56,8 @@ impl Target {
         // nothing else, both live until the work ends (the caller's contract).
         let (keys, mut out) =
             unsafe { (Borrowed::<K>::new(&self.stream, kp, len), Borrowed::<P>::new(&self.stream, op, len)) };
-        let sort = DeviceSort { gpu: &self.gpu, order, algorithm: Algorithm::Radix };
+        let sort = DeviceSort { algorithm: Algorithm::Radix, ..self.sort(order) };
+        holds(self.arena.as_ref(), || K::argsort_need(&sort, len, size_of::<P>() > 4))?;
         K::device_argsort(&sort, &self.stream, &keys, &mut out)
     }
 }

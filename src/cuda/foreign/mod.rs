@@ -17,16 +17,16 @@ pub(crate) use lexsort::lexsort_foreign;
 pub(crate) use segments::sort_foreign_segments;
 
 use std::ffi::c_void;
-use std::mem::ManuallyDrop;
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype, CUpointer_attribute, CUstream};
-use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaStream, DeviceRepr};
 
 use super::device::KeepCurrent;
+use super::device_calls::{holds, Lent};
 use super::dispatch::DeviceSort;
 use super::key_class::CudaKey;
+use super::scratch::{Arena, Borrowed, Scratch};
 use super::{gpu, CudaBackend, Gpu};
 use crate::{Key, KeyType, Order, SortError, Sorter};
 
@@ -40,13 +40,15 @@ pub(crate) unsafe fn sort_foreign_keys(
     len: usize,
     key_type: KeyType,
     stream: CUstream,
+    lent: Lent,
 ) -> Result<(), SortError> {
     let order = sorter.order();
     if len < 2 {
         return Ok(());
     }
-    let target = Target::open(sorter, stream)?;
+    let mut target = Target::open(sorter, stream)?;
     target.check_array(keys, len, key_type.size(), "keys")?;
+    target.lend(lent, &[(keys, len * key_type.size(), "keys")])?;
     crate::with_key_type!(key_type, K => target.keys::<K>(keys, len, order))
 }
 
@@ -61,16 +63,19 @@ pub(crate) unsafe fn sort_foreign_pairs(
     len: usize,
     key_type: KeyType,
     stream: CUstream,
+    lent: Lent,
 ) -> Result<(), SortError> {
     let order = sorter.order();
     if len < 2 {
         return Ok(());
     }
-    let target = Target::open(sorter, stream)?;
+    let mut target = Target::open(sorter, stream)?;
     target.check_array(keys, len, key_type.size(), "keys")?;
     target.check_array(values, len, 4, "values")?;
     // The byte lengths cannot overflow: `check_array` accepted them.
-    disjoint(&[(keys, len * key_type.size(), "key"), (values, len * 4, "value")])?;
+    let arrays = [(keys, len * key_type.size(), "key"), (values, len * 4, "value")];
+    disjoint(&arrays)?;
+    target.lend(lent, &arrays)?;
     crate::with_key_type!(key_type, K => target.pairs::<K>(keys, values, len, order))
 }
 
@@ -127,6 +132,8 @@ struct Target {
     gpu: Arc<Gpu>,
     stream: Arc<CudaStream>,
     algorithm: crate::Algorithm,
+    /// The caller's scratch buffer, where the call was given one.
+    arena: Option<Arena>,
     /// Dropped last (fields drop in order): the caller's context comes back after the work.
     _restore: KeepCurrent,
 }
@@ -160,11 +167,26 @@ impl Target {
         // SAFETY: the stream is live in this context (the caller's contract, checked above as far
         // as the driver can); the wrapper never destroys it.
         let wrapped = unsafe { gpu.ctx.wrap_borrowed_stream(stream) };
-        Ok(Target { gpu, stream: wrapped, algorithm: sorter.algorithm(), _restore: restore })
+        gpu.ready_for(&wrapped)?;
+        Ok(Target { gpu, stream: wrapped, algorithm: sorter.algorithm(), arena: None, _restore: restore })
+    }
+
+    /// Takes the call's scratch from the caller's buffer `lent`, checked as an array of bytes
+    /// and against the call's other `arrays` (address, bytes, name), none of which it may touch.
+    fn lend(&mut self, lent: Lent, arrays: &[(CUdeviceptr, usize, &str)]) -> Result<(), SortError> {
+        let Some((at, bytes)) = lent else { return Ok(()) };
+        if bytes > 0 {
+            self.check_array(at, bytes, 1, "scratch")?;
+            let mut all = arrays.to_vec();
+            all.push((at, bytes, "scratch"));
+            disjoint(&all)?;
+        }
+        self.arena = Some(Arena::new(at, bytes));
+        Ok(())
     }
 
     fn sort(&self, order: Order) -> DeviceSort<'_> {
-        DeviceSort { gpu: &self.gpu, order, algorithm: self.algorithm }
+        DeviceSort { scratch: Scratch::of(self.arena.as_ref()), ..DeviceSort::new(&self.gpu, order, self.algorithm) }
     }
 
     /// Asks the driver what `ptr` is; refuses anything but `len` aligned items of device memory of
@@ -217,14 +239,18 @@ impl Target {
     fn keys<K: CudaKey>(&self, ptr: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
         // SAFETY: checked by `check_array`; live and unshared until the sort ends (caller's contract).
         let mut keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
-        K::device(&self.sort(order), &self.stream, &mut keys, None)
+        let sort = self.sort(order);
+        holds(self.arena.as_ref(), || K::device_need(&sort, len, false))?;
+        K::device(&sort, &self.stream, &mut keys, None)
     }
 
     fn pairs<K: CudaKey>(&self, kp: CUdeviceptr, vp: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
         // SAFETY: as in `keys`, for both arrays, which do not overlap (checked by the caller).
         let (mut keys, mut values) =
             unsafe { (Borrowed::<K>::new(&self.stream, kp, len), Borrowed::<u32>::new(&self.stream, vp, len)) };
-        K::device(&self.sort(order), &self.stream, &mut keys, Some(&mut values))
+        let sort = self.sort(order);
+        holds(self.arena.as_ref(), || K::device_need(&sort, len, true))?;
+        K::device(&sort, &self.stream, &mut keys, Some(&mut values))
     }
 
     /// The selection into new buffers, then copied into the caller's: the kernels allocate their
@@ -250,38 +276,6 @@ impl Target {
         let copy = |bytes| SortError::driver("copy on the device", bytes);
         self.stream.memcpy_dtod(&top_keys, &mut *dst_keys).map_err(copy(k * size_of::<K>()))?;
         self.stream.memcpy_dtod(&top_indices, &mut *dst_indices).map_err(copy(k * 8))
-    }
-}
-
-/// Another library's allocation seen as a `CudaSlice` for one call: leaked on drop (even when
-/// unwinding), never freed, as its owner frees it.
-struct Borrowed<T>(ManuallyDrop<CudaSlice<T>>);
-
-impl<T> Borrowed<T> {
-    /// # Safety
-    /// `len` items of `T` at `ptr` in `stream`'s context, live and unshared while this exists.
-    unsafe fn new(stream: &Arc<CudaStream>, ptr: CUdeviceptr, len: usize) -> Borrowed<T> {
-        Borrowed(ManuallyDrop::new(unsafe { stream.upgrade_device_ptr(ptr, len) }))
-    }
-}
-
-impl<T> Drop for Borrowed<T> {
-    fn drop(&mut self) {
-        // SAFETY: taken once, here; `leak` drops the wrapper's events and stream handle only.
-        let _ = unsafe { ManuallyDrop::take(&mut self.0) }.leak();
-    }
-}
-
-impl<T> Deref for Borrowed<T> {
-    type Target = CudaSlice<T>;
-    fn deref(&self) -> &CudaSlice<T> {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for Borrowed<T> {
-    fn deref_mut(&mut self) -> &mut CudaSlice<T> {
-        &mut self.0
     }
 }
 

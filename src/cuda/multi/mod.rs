@@ -104,7 +104,7 @@ where
 }
 
 fn radix_sort(gpu: &Gpu, order: Order) -> DeviceSort<'_> {
-    DeviceSort { gpu, order, algorithm: Algorithm::Radix }
+    DeviceSort::new(gpu, order, Algorithm::Radix)
 }
 
 fn sync_all(streams: &[Arc<CudaStream>]) -> Result<(), SortError> {

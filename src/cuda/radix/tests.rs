@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::cpu::Positioned;
+use crate::cuda::scratch::Scratch;
 use gpusort_cpu::check;
 
 fn device() -> Option<Arc<Gpu>> {
@@ -95,7 +96,7 @@ fn split_pairs_match_the_stable_oracle() {
                 let values: Vec<u32> = (0..n as u32).collect();
                 let mut dk = stream.clone_htod(&keys).unwrap();
                 let mut dv = stream.clone_htod(&values).unwrap();
-                sort_pairs(&gpu, &stream, &mut dk, &mut dv, order).unwrap();
+                sort_pairs(&gpu, &stream, &mut dk, &mut dv, order, Scratch::POOL).unwrap();
                 let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
                 stream.synchronize().unwrap();
                 let input: Vec<Kvp> = keys.iter().zip(&values).map(|(&k, &v)| Kvp::new(k, v)).collect();
@@ -107,7 +108,10 @@ fn split_pairs_match_the_stable_oracle() {
     }
     let mut k = stream.clone_htod(&[1u32, 2, 3]).unwrap();
     let mut v = stream.clone_htod(&[1u32, 2]).unwrap();
-    assert!(matches!(sort_pairs(&gpu, &stream, &mut k, &mut v, Order::Ascending), Err(SortError::InvalidArgument(_))));
+    assert!(matches!(
+        sort_pairs(&gpu, &stream, &mut k, &mut v, Order::Ascending, Scratch::POOL),
+        Err(SortError::InvalidArgument(_))
+    ));
 }
 
 /// `Kvp`s through kernel set `v` on the device, checked against the stable oracle.
@@ -120,7 +124,7 @@ fn kvp_through(
     run: Run,
 ) -> Result<(), String> {
     let mut d = stream.clone_htod(input).unwrap();
-    sort::<Kvp, u32>(gpu, stream, v, &mut d, None, order_flags(0, order), run).unwrap();
+    sort::<Kvp, u32>(gpu, stream, v, &mut d, None, order_flags(0, order), run, Scratch::POOL).unwrap();
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     check::validate(input, &out, order, true)
@@ -136,7 +140,7 @@ fn keys_through<K: RadixKey + gpusort_cpu::SortKey>(
     run: Run,
 ) -> Result<(), String> {
     let mut d = stream.clone_htod(keys).unwrap();
-    sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order), run).unwrap();
+    sort::<K, u32>(gpu, stream, v, &mut d, None, order_flags(K::ORDER_FLAGS, order), run, Scratch::POOL).unwrap();
     let out = stream.clone_dtoh(&d).unwrap();
     stream.synchronize().unwrap();
     check::validate_keys(keys, &out, order)
@@ -154,7 +158,7 @@ fn pairs_through<K: RadixKey + Copy, B: gpusort_cpu::SortKey + Eq + std::hash::H
 ) -> Result<(), String> {
     let values: Vec<u32> = (0..keys.len() as u32).collect();
     let (mut dk, mut dv) = (stream.clone_htod(keys).unwrap(), stream.clone_htod(&values).unwrap());
-    sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), run).unwrap();
+    sort(gpu, stream, v, &mut dk, Some(&mut dv), order_flags(K::ORDER_FLAGS, order), run, Scratch::POOL).unwrap();
     let (ok, ov) = (stream.clone_dtoh(&dk).unwrap(), stream.clone_dtoh(&dv).unwrap());
     stream.synchronize().unwrap();
     let items = |k: &[K], v: &[u32]| -> Vec<Positioned<B>> {

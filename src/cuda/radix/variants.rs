@@ -22,6 +22,9 @@ macro_rules! variants {
         }
 
         impl Variant {
+            /// Every set, for loading them all up front (`radix::prepare`).
+            pub(super) const ALL: &[Variant] = &[$(Variant::$variant,)*];
+
             pub(super) fn names(self) -> Names {
                 match self {
                     $(Variant::$variant => variants!(@$kind $suffix),)*

@@ -26,6 +26,7 @@
 //! bound each position's search for its own), then the gathered keys, and the segment numbers
 //! take the gathered values. Each part is allocated on the caller's stream and freed there.
 
+use crate::cuda::scratch::Scratch;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
@@ -62,8 +63,8 @@ pub(super) fn sort<K: RadixKey>(
     }
     if longest == n {
         return match values {
-            Some(v) => radix::sort_pairs(gpu, stream, keys, v, order),
-            None => radix::sort_keys(gpu, stream, keys, order),
+            Some(v) => radix::sort_pairs(gpu, stream, keys, v, order, Scratch::POOL),
+            None => radix::sort_keys(gpu, stream, keys, order, Scratch::POOL),
         };
     }
     if let Some(kernel) = network_for(longest, true) {
@@ -74,7 +75,7 @@ pub(super) fn sort<K: RadixKey>(
     let mut positions =
         unsafe { stream.alloc::<u32>(n) }.map_err(SortError::driver("segmented sort positions", n * 4))?;
     crate::cuda::positions::iota(gpu, stream, &mut positions)?;
-    radix::sort_pairs(gpu, stream, &mut sorted, &mut positions, order)?;
+    radix::sort_pairs(gpu, stream, &mut sorted, &mut positions, order, Scratch::POOL)?;
     // Made after the first sort, so that its ping-pong copy is back in the stream's pool.
     // SAFETY: segments_of writes every number before the sort reads it.
     let mut seg = unsafe { stream.alloc::<u32>(n) }.map_err(SortError::driver("segmented sort numbers", n * 4))?;
@@ -97,7 +98,7 @@ pub(super) fn sort<K: RadixKey>(
         launch::samples(gpu, stream, o, n, samples)?;
         launch::segment_of(gpu, stream, p, o, samples, s)?;
     }
-    radix::sort_pairs(gpu, stream, &mut seg, &mut positions, Order::Ascending)?;
+    radix::sort_pairs(gpu, stream, &mut seg, &mut positions, Order::Ascending, Scratch::POOL)?;
     {
         // The key copy and the segment numbers are spent: they take the gathered keys and values.
         let (pp, _gp) = positions.device_ptr(stream);
