@@ -18,6 +18,8 @@
         DIR/docs/BENCHMARKS-file.md: the external-sort section from ci/file_bench.sh runs
     ci/report.py shapes DATA.jsonl
         prints that table for a shapes-only run's data
+    ci/report.py embed DATA.jsonl
+        prints the embedded-calls section (benches/sort/embed.rs rows) of a run's data
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
     ci/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
@@ -41,8 +43,8 @@ and writes files.
 # report_machine (the machine section), report_gpu (BENCHMARKS.md), report_host (its host and
 # out-of-core tables), report_cpu (the CPU tables, BENCHMARKS-cpu.md), report_svg (the chart),
 # report_segments (segmented sorts beside CUB's), report_topk (top-k beside torch.topk),
-# report_argsort and report_lexsort (their sections), report_torch (the torch columns and
-# PyTorch's round trip); this file is the command line.
+# report_embed (embedded device calls), report_argsort and report_lexsort (their sections),
+# report_torch (the torch columns and PyTorch's round trip); this file is the command line.
 
 import argparse
 import os
@@ -126,6 +128,13 @@ def shapes(args):
     return 0
 
 
+def embed(args):
+    import report_embed
+
+    print("\n".join(report_embed.sections(Data(args.data))) or "no embed-device rows in the data")
+    return 0
+
+
 def plan(args):
     data = Data(args.data)
     if args.what == "argsort":
@@ -163,6 +172,8 @@ def main():
     lx.add_argument("--python-bench")
     s = sub.add_parser("shapes")
     s.add_argument("data")
+    e = sub.add_parser("embed")
+    e.add_argument("data")
     t = sub.add_parser("torch")
     t.add_argument("--random", default="")
     t.add_argument("--patterns", default="")
@@ -184,7 +195,7 @@ def main():
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "compare": compare, "file": file_sort, "argsort": argsort}
+                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort}
     return commands[args.cmd](args)
 
 

@@ -9,10 +9,10 @@ use cudarc::driver::sys::CUdeviceptr;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, SyncOnDrop};
 
 use super::argsort::DevicePosition;
+use super::device::is_capturing;
 use super::dispatch::DeviceSort;
 use super::key_class::CudaKey;
 use super::needs;
-use super::device::is_capturing;
 use super::scratch::{Arena, Borrowed, Scratch};
 use super::CudaBackend;
 use crate::{Algorithm, DeviceCall, Key, KeyType, Kvp, Order, SortError};
