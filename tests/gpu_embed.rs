@@ -1,4 +1,4 @@
-//! Device-resident sorts as other GPU programs embed them: every call on scratch the caller lent
+//! Device-resident sorts and top-k as other GPU programs embed them: every call on scratch the caller lent
 //! (exactly the size `device_scratch_bytes` gives, which must suffice; one byte less refused
 //! with the data untouched), captured into CUDA graphs and replayed on new inputs, and returning
 //! while earlier work still holds the stream. Every result is checked against the CPU backend.
@@ -127,6 +127,39 @@ fn argsort_case<K: TestKey + DeviceRepr + ValidAsZeroBits, I: ArgIndex + DeviceR
     assert!(got == want, "{what}: not the CPU's permutation");
 }
 
+/// The `k` first keys into the caller's buffers, exactly the first `k` of the CPU's stable argsort.
+fn top_k_case<K: TestKey + DeviceRepr + ValidAsZeroBits>(s: &Sorter, n: usize, k: usize, p: Pattern, order: Order) {
+    if k > n || n == 0 {
+        return;
+    }
+    let s = s.clone().with_order(order);
+    let what = format!("top {k} of {} keys n={n} {p:?} {order:?}", std::any::type_name::<K>());
+    let stream = s.cuda_context().expect("a CUDA sorter").default_stream();
+    let keys = keys_of::<K>(n, p, 55);
+    let need = s.device_scratch_bytes(DeviceCall::TopK { keys: K::TYPE, k }, n).expect("scratch size");
+    if k == 0 {
+        assert_eq!(need, 0, "{what}");
+        return;
+    }
+    let dk = stream.clone_htod(&keys).expect("up");
+    let mut out_keys = stream.alloc_zeros::<K>(k).expect("alloc");
+    let mut out_at = stream.alloc_zeros::<u64>(k).expect("alloc");
+    if need > 0 {
+        let mut short = scratch_of(&stream, need - 1);
+        let e = s.top_k_device_with_scratch(&dk, &mut out_keys, &mut out_at, &mut short, &stream).expect_err("short");
+        assert!(matches!(e, SortError::InvalidArgument(_)), "{what}: {e}");
+        assert!(stream.clone_dtoh(&out_at).expect("down").iter().all(|&i| i == 0), "{what}: a refused call wrote");
+    }
+    let mut scratch = scratch_of(&stream, need);
+    s.top_k_device_with_scratch(&dk, &mut out_keys, &mut out_at, &mut scratch, &stream)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let perm = Sorter::cpu().with_order(order).argsort(&keys).expect("CPU");
+    let want_at: Vec<u64> = perm[..k].iter().map(|&i| u64::from(i)).collect();
+    let want_keys: Vec<u64> = perm[..k].iter().map(|&i| keys[i as usize].id()).collect();
+    assert!(stream.clone_dtoh(&out_at).expect("down") == want_at, "{what}: positions");
+    assert!(ids(&stream.clone_dtoh(&out_keys).expect("down")) == want_keys, "{what}: keys");
+}
+
 fn calls_on_caller_scratch_match_the_cpu() {
     let _one = serial();
     let Some(s) = cuda_or_skip("calls on caller scratch") else { return };
@@ -149,6 +182,11 @@ fn calls_on_caller_scratch_match_the_cpu() {
             pairs_case::<f16>(&s, n, Pattern::Random, order);
             argsort_case::<bf16, u64>(&s, n, Pattern::FewDistinct, order);
             argsort_case::<i32, u32>(&s, n, Pattern::Random, order);
+            for k in [1, 100, n / 3, n] {
+                top_k_case::<u32>(&s, n, k, Pattern::FewDistinct, order);
+                top_k_case::<f64>(&s, n, k, Pattern::Random, order);
+                top_k_case::<i16>(&s, n, k, Pattern::FewDistinct, order);
+            }
         }
     }
 }
@@ -173,23 +211,29 @@ fn capture_and_replay_match_the_cpu() {
             let mut kvp = stream.alloc_zeros::<Kvp>(n).expect("alloc");
             let mut arg_keys = stream.alloc_zeros::<i16>(n).expect("alloc");
             let mut out = stream.alloc_zeros::<u64>(n).expect("alloc");
+            let top = 1000;
+            let mut top_keys = stream.alloc_zeros::<i64>(n).expect("alloc");
+            let (mut best, mut best_at) = (stream.alloc_zeros::<i64>(top).expect("alloc"), stream.alloc_zeros(top).expect("alloc"));
             let need = [
                 DeviceCall::Keys(f32::TYPE),
                 DeviceCall::Pairs(u64::TYPE),
                 DeviceCall::Kvp,
                 DeviceCall::Argsort { keys: i16::TYPE, indices: u64::TYPE },
+                DeviceCall::TopK { keys: i64::TYPE, k: top },
             ]
             .map(|c| s.device_scratch_bytes(c, n).expect("size"));
             let mut scratch = need.map(|b| scratch_of(&stream, b));
             stream.synchronize().expect("sync");
             stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL).expect("begin capture");
             let r = (|| -> Result<(), SortError> {
-                let [a, b, c, d] = &mut scratch;
+                let [a, b, c, d, e] = &mut scratch;
                 if lent {
                     s.sort_keys_device_with_scratch(&mut keys, a, &stream)?;
                     s.sort_pairs_device_with_scratch(&mut pair_keys, &mut values, b, &stream)?;
                     s.sort_kvp_device_with_scratch(&mut kvp, c, &stream)?;
-                    s.argsort_device_with_scratch(&arg_keys, &mut out, d, &stream)
+                    s.argsort_device_with_scratch(&arg_keys, &mut out, d, &stream)?;
+                    // The pool form returns new buffers, which a graph would have to free.
+                    s.top_k_device_with_scratch(&top_keys, &mut best, &mut best_at, e, &stream)
                 } else {
                     s.sort_keys_device(&mut keys, &stream)?;
                     s.sort_pairs_device(&mut pair_keys, &mut values, &stream)?;
@@ -205,12 +249,14 @@ fn capture_and_replay_match_the_cpu() {
                 let pk: Vec<u64> = keys_of(n, Pattern::FewDistinct, 70 + round);
                 let kv = kvp_input(n, Pattern::Random, 80 + round);
                 let ak: Vec<i16> = keys_of(n, Pattern::Random, 90 + round);
+                let tk: Vec<i64> = keys_of(n, Pattern::FewDistinct, 95 + round);
                 let v: Vec<u32> = (0..n as u32).collect();
                 stream.memcpy_htod(&k, &mut keys).expect("up");
                 stream.memcpy_htod(&pk, &mut pair_keys).expect("up");
                 stream.memcpy_htod(&v, &mut values).expect("up");
                 stream.memcpy_htod(&kv, &mut kvp).expect("up");
                 stream.memcpy_htod(&ak, &mut arg_keys).expect("up");
+                stream.memcpy_htod(&tk, &mut top_keys).expect("up");
                 graph.launch().expect("replay");
                 stream.synchronize().expect("sync");
                 let cpu = Sorter::cpu().with_order(order);
@@ -224,6 +270,13 @@ fn capture_and_replay_match_the_cpu() {
                 assert!(stream.clone_dtoh(&kvp).expect("down") == want_kv, "{}", what("kvp"));
                 let want_a: Vec<u64> = cpu.argsort(&ak).expect("cpu").into_iter().map(u64::from).collect();
                 assert!(stream.clone_dtoh(&out).expect("down") == want_a, "{}", what("argsort"));
+                if lent {
+                    let perm = cpu.argsort(&tk).expect("cpu");
+                    let want_at: Vec<u64> = perm[..top].iter().map(|&i| u64::from(i)).collect();
+                    let want_best: Vec<i64> = perm[..top].iter().map(|&i| tk[i as usize]).collect();
+                    assert!(stream.clone_dtoh(&best_at).expect("down") == want_at, "{}", what("top-k positions"));
+                    assert!(stream.clone_dtoh(&best).expect("down") == want_best, "{}", what("top-k keys"));
+                }
             }
         }
     }

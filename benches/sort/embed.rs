@@ -1,5 +1,6 @@
 //! Device-resident calls as programs that embed them make them (table `embed`, group
-//! `embed-device`): each call on the pool's scratch (`direct`), on scratch the caller lent
+//! `embed-device`): each call (sorts, argsort, top-k) on the pool's scratch (`direct`; top-k
+//! into new buffers, as `top_k_device` returns them), on scratch the caller lent
 //! (`scratch`), and captured with that scratch into a CUDA graph and replayed (`graph`). CUDA
 //! events around the call (or the graph's launch) alone, the input restored outside them;
 //! 3 warm-ups, median of 15; the first result of each checked against the CPU backend.
@@ -25,7 +26,12 @@ enum Shape {
     Pairs,
     /// Into u64 indices.
     Argsort,
+    /// The `TOP_K` first keys and their positions.
+    TopK,
 }
+
+/// The k of the top-k rows (a typical beam or candidate list).
+const TOP_K: usize = 1024;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -43,6 +49,7 @@ pub fn run(gpu: &Sorter) {
         rows(gpu, "keys-u64", Shape::Keys, &wide);
         rows(gpu, "pairs-u32", Shape::Pairs, &narrow);
         rows(gpu, "argsort-u32-u64", Shape::Argsort, &narrow);
+        rows(gpu, "topk-1024-f32", Shape::TopK, &narrow.par_iter().map(|&k| f32::from_bits(k >> 2)).collect::<Vec<_>>());
     }
 }
 
@@ -67,13 +74,21 @@ struct Buffers<K> {
     pristine_values: CudaSlice<u32>,
     values: CudaSlice<u32>,
     out: CudaSlice<u64>,
+    /// A top-k's keys and positions.
+    top: (CudaSlice<K>, CudaSlice<u64>),
     scratch: CudaSlice<u8>,
 }
 
 impl<K: Key + DeviceRepr + ValidAsZeroBits> Buffers<K> {
     fn call(&mut self, s: &Sorter, shape: Shape, lent: bool, stream: &Arc<CudaStream>) -> Result<(), SortError> {
-        let Buffers { pristine, keys, values, out, scratch, .. } = self;
+        let Buffers { pristine, keys, values, out, top, scratch, .. } = self;
         match (shape, lent) {
+            (Shape::TopK, false) => {
+                let t = s.top_k_device(pristine, TOP_K, stream)?;
+                *top = (t.keys, t.indices);
+                Ok(())
+            }
+            (Shape::TopK, true) => s.top_k_device_with_scratch(pristine, &mut top.0, &mut top.1, scratch, stream),
             (Shape::Keys, false) => s.sort_keys_device(keys, stream),
             (Shape::Keys, true) => s.sort_keys_device_with_scratch(keys, scratch, stream),
             (Shape::Pairs, false) => s.sort_pairs_device(keys, values, stream),
@@ -95,6 +110,7 @@ impl<K: Key + DeviceRepr + ValidAsZeroBits> Buffers<K> {
             Shape::Keys => stream.clone_dtoh(&self.keys)?.into_iter().map(|k: K| k.to_ordered_bits().into()).collect(),
             Shape::Pairs => stream.clone_dtoh(&self.values)?.into_iter().map(u64::from).collect(),
             Shape::Argsort => stream.clone_dtoh(&self.out)?,
+            Shape::TopK => stream.clone_dtoh(&self.top.1)?,
         })
     }
 }
@@ -107,6 +123,7 @@ fn expected<K: Key>(shape: Shape, keys: &[K]) -> Result<Vec<u64>, String> {
             cpu.sort_keys(&mut v).map_err(|e| e.to_string())?;
             v.into_iter().map(|k| k.to_ordered_bits().into()).collect()
         }
+        Shape::TopK => cpu.argsort(keys).map_err(|e| e.to_string())?[..TOP_K].iter().map(|&i| u64::from(i)).collect(),
         _ => cpu.argsort(keys).map_err(|e| e.to_string())?.into_iter().map(u64::from).collect(),
     })
 }
@@ -125,6 +142,7 @@ fn time<K: Key + DeviceRepr + ValidAsZeroBits>(
         Shape::Keys => DeviceCall::Keys(K::TYPE),
         Shape::Pairs => DeviceCall::Pairs(K::TYPE),
         Shape::Argsort => DeviceCall::Argsort { keys: K::TYPE, indices: KeyType::U64 },
+        Shape::TopK => DeviceCall::TopK { keys: K::TYPE, k: TOP_K },
     };
     let bytes = s.device_scratch_bytes(call, n).map_err(|e| e.to_string())?;
     let positions: Vec<u32> = (0..n as u32).into_par_iter().collect();
@@ -134,6 +152,7 @@ fn time<K: Key + DeviceRepr + ValidAsZeroBits>(
         pristine_values: stream.clone_htod(&positions).map_err(e)?,
         values: stream.clone_htod(&positions).map_err(e)?,
         out: stream.alloc_zeros(n).map_err(e)?,
+        top: (stream.alloc_zeros(TOP_K).map_err(e)?, stream.alloc_zeros(TOP_K).map_err(e)?),
         scratch: stream.alloc_zeros(bytes.max(1)).map_err(e)?,
     };
     let graph = match mode {

@@ -194,5 +194,73 @@ pub unsafe extern "C" fn gpusort_argsort_device_scratch(
     }
 }
 
+/// Writes to `*bytes` the scratch bytes `gpusort_top_k_device_scratch` of the `k` first of `len`
+/// keys of `key_type` in `order` needs, as `gpusort_device_scratch_bytes` does for the sorts.
+/// `GPUSORT_INVALID_ARGUMENT` also for `k` above `len` or from 2^32 up.
+///
+/// # Safety
+/// As `gpusort_device_scratch_bytes`.
+#[no_mangle]
+pub unsafe extern "C" fn gpusort_top_k_scratch_bytes(
+    sorter: *const gpusort_sorter,
+    key_type: gpusort_key_type,
+    len: usize,
+    k: usize,
+    order: gpusort_order,
+    bytes: *mut usize,
+) -> gpusort_status {
+    #[cfg(feature = "cuda")]
+    return crate::sort::with_sorter(sorter, order, crate::args::GPUSORT_ALGORITHM_AUTO, |s| {
+        if bytes.is_null() {
+            return Err(crate::failure::Failure::invalid("bytes (where the size goes) is NULL".into()));
+        }
+        let call = gpusort_core::DeviceCall::TopK { keys: crate::args::key_type(key_type)?, k };
+        let need = s.device_scratch_bytes(call, len)?;
+        // SAFETY: non-null and valid for a write (the caller's contract).
+        unsafe { bytes.write(need) };
+        Ok(())
+    });
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = (sorter, key_type, len, k, order, bytes);
+        crate::device::without_cuda()
+    }
+}
+
+/// `gpusort_top_k_device` on the caller's scratch (size from `gpusort_top_k_scratch_bytes`), as
+/// `gpusort_sort_device_keys_scratch`: the outputs written in place, nothing allocated; floats in
+/// IEEE 754 totalOrder.
+///
+/// # Safety
+/// As `gpusort_top_k_device`, for the arrays and `scratch`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn gpusort_top_k_device_scratch(
+    sorter: *const gpusort_sorter,
+    key_type: gpusort_key_type,
+    keys: *const c_void,
+    len: usize,
+    k: usize,
+    out_keys: *mut c_void,
+    out_indices: *mut c_void,
+    order: gpusort_order,
+    scratch: *mut c_void,
+    scratch_bytes: usize,
+    stream: *mut c_void,
+) -> gpusort_status {
+    #[cfg(feature = "cuda")]
+    return crate::device::on_device::run(sorter, order, crate::args::GPUSORT_ALGORITHM_AUTO, key_type, |s, t| {
+        use crate::device::address;
+        let out = (address(out_keys), address(out_indices));
+        let lent = (address(scratch), scratch_bytes);
+        s.top_k_foreign_with_scratch(address(keys), len, t, k, out, lent, stream.cast())
+    });
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = (sorter, key_type, keys, len, k, out_keys, out_indices, order, scratch, scratch_bytes, stream);
+        crate::device::without_cuda()
+    }
+}
+
 #[cfg(all(test, feature = "cuda"))]
 mod tests;

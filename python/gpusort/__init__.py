@@ -65,6 +65,7 @@ __all__ = [
     "scratch_bytes",
     "sort_with_scratch",
     "argsort_with_scratch",
+    "top_k_with_scratch",
     "check_file",
     "FileSortReport",
     "FileCheck",
@@ -120,10 +121,10 @@ def prepare() -> None:
     default_sorter().prepare()
 
 
-def scratch_bytes(a: Any, call: str = "sort", descending: bool = False) -> int:
+def scratch_bytes(a: Any, call: str = "sort", descending: bool = False, *, k: Optional[int] = None) -> int:
     """The scratch bytes a call on caller scratch needs for the device array ``a``; see
     :meth:`Sorter.scratch_bytes`."""
-    return default_sorter().scratch_bytes(a, call, descending)
+    return default_sorter().scratch_bytes(a, call, descending, k=k)
 
 
 def sort_with_scratch(
@@ -140,6 +141,14 @@ def argsort_with_scratch(
     """The int64 indices that sort the device array ``keys``, on the caller's ``scratch``; see
     :meth:`Sorter.argsort_with_scratch`."""
     return default_sorter().argsort_with_scratch(keys, scratch, descending, float_order=float_order, stream=stream)
+
+
+def top_k_with_scratch(
+    a: Any, k: int, scratch: Any, descending: bool = False, *, float_order: str = "total", stream: Any = None
+) -> Tuple[Any, Any]:
+    """The ``k`` first keys of the device array ``a`` and their int64 positions, on the caller's
+    ``scratch``; see :meth:`Sorter.top_k_with_scratch`."""
+    return default_sorter().top_k_with_scratch(a, k, scratch, descending, float_order=float_order, stream=stream)
 
 
 def sort_pairs(keys: Any, values: Any, descending: bool = False, *, stream: Any = None) -> None:

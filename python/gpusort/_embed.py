@@ -1,14 +1,15 @@
 """Device sorts that fit inside other GPU programs: :meth:`Sorter.prepare` loads the kernels up
 front, :meth:`Sorter.scratch_bytes` says how much scratch a call needs, and
-:meth:`Sorter.sort_with_scratch` / :meth:`Sorter.argsort_with_scratch` take that scratch from an
-array the caller allocated (with torch's or CuPy's own allocator, on the current stream): they
+:meth:`Sorter.sort_with_scratch`, :meth:`Sorter.argsort_with_scratch` and
+:meth:`Sorter.top_k_with_scratch` take that scratch from an array the caller allocated (with torch's or CuPy's own allocator, on the current stream): they
 allocate nothing and never wait for the stream, so ``torch.cuda.graph`` and CuPy's stream
 capture record them and replay them."""
 
 from __future__ import annotations
 
+import operator
 import sys
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from . import _device, _lexsort
 from . import _native
 from ._key_types import FLOAT_KEY_NAMES
 
-_CALLS = ("sort", "sort_pairs", "argsort")
+_CALLS = ("sort", "sort_pairs", "argsort", "top_k")
 
 
 class EmbeddedCalls:
@@ -31,10 +32,11 @@ class EmbeddedCalls:
         capture on a device not yet prepared raises ``InvalidArgumentError``."""
         _native.prepare(self._native)
 
-    def scratch_bytes(self, a: Any, call: str = "sort", descending: bool = False) -> int:
-        """The bytes of scratch :meth:`sort_with_scratch` (``call="sort"``) or
-        :meth:`argsort_with_scratch` (``call="argsort"``) needs for the device array ``a``
-        (its dtype and length). Allocate at least this many bytes on ``a``'s device, e.g.
+    def scratch_bytes(self, a: Any, call: str = "sort", descending: bool = False, *, k: Optional[int] = None) -> int:
+        """The bytes of scratch :meth:`sort_with_scratch` (``call="sort"``),
+        :meth:`argsort_with_scratch` (``call="argsort"``) or :meth:`top_k_with_scratch`
+        (``call="top_k"`` with ``k=``) needs for the device array ``a`` (its dtype and length).
+        Allocate at least this many bytes on ``a``'s device, e.g.
         ``torch.empty(n, dtype=torch.uint8, device=a.device)``.
 
         >>> import torch, gpusort  # doctest: +SKIP
@@ -44,8 +46,12 @@ class EmbeddedCalls:
         """
         if call not in _CALLS:
             raise ValueError(f"call: {call!r} is not one of {', '.join(map(repr, _CALLS))}")
+        if (call == "top_k") != (k is not None):
+            raise ValueError("k: give it for call='top_k' (and only then)")
+        count = 0 if k is None else _count(k)
         dev = _device_keys(a, "a")
-        return _native.scratch_bytes(self._native, call, _device.key_name(dev, "a"), dev.n, bool(descending))
+        key = _device.key_name(dev, "a")
+        return _native.scratch_bytes(self._native, call, key, dev.n, bool(descending), count)
 
     def sort_with_scratch(
         self, a: Any, scratch: Any, descending: bool = False, *, float_order: str = "total", stream: Any = None
@@ -84,6 +90,36 @@ class EmbeddedCalls:
         if out is None:
             raise TypeError("keys: argsort_with_scratch needs a torch.Tensor or a cupy.ndarray (to allocate)")
         return out
+
+    def top_k_with_scratch(
+        self, a: Any, k: int, scratch: Any, descending: bool = False, *, float_order: str = "total", stream: Any = None
+    ) -> Tuple[Any, Any]:
+        """:meth:`top_k` of the torch or CuPy array ``a`` (left as it is), its scratch taken from
+        ``scratch`` as in :meth:`sort_with_scratch` (size from ``scratch_bytes(a, "top_k",
+        k=k)``): ``(values, indices)``, new arrays of ``a``'s library allocated on the call's
+        stream, which graph capture records too."""
+        count = _count(k)
+        dev = _device_keys(a, "a")
+        key = _device.key_name(dev, "a")
+        _total_only(key, float_order)
+        at, size = _scratch_of(scratch, dev)
+        native, desc = self._native, bool(descending)
+
+        def select(keys: Any, out_keys: int, out_indices: int, handle: int) -> None:
+            out = (out_keys, out_indices)
+            _native.top_k_device_scratch(native, keys.ptr, keys.n, key, count, out, handle, desc, at, size)
+
+        out = _device.top_k_device(a, count, stream, select)
+        if out is None:
+            raise TypeError("a: top_k_with_scratch needs a torch.Tensor or a cupy.ndarray (to allocate)")
+        return out
+
+
+def _count(k: Any) -> int:
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise TypeError(f"k: an integer is required, not {type(k).__name__}") from None
 
 
 def _device_keys(a: Any, what: str) -> _device.DeviceArray:

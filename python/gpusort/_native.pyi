@@ -136,7 +136,7 @@ class Sorter:
 
 # The calls for device programs (src/embed.rs): scratch is the caller's (address, bytes).
 def prepare(sorter: Sorter) -> None: ...
-def scratch_bytes(sorter: Sorter, call: str, key: str, n: int, descending: bool) -> int: ...
+def scratch_bytes(sorter: Sorter, call: str, key: str, n: int, descending: bool, k: int) -> int: ...
 def sort_device_scratch(
     sorter: Sorter, ptr: int, n: int, key: str, stream: int, descending: bool, scratch: int, scratch_bytes: int
 ) -> None: ...
@@ -146,6 +146,18 @@ def argsort_device_scratch(
     n: int,
     key: str,
     out: int,
+    stream: int,
+    descending: bool,
+    scratch: int,
+    scratch_bytes: int,
+) -> None: ...
+def top_k_device_scratch(
+    sorter: Sorter,
+    keys: int,
+    n: int,
+    key: str,
+    k: int,
+    out: Tuple[int, int],
     stream: int,
     descending: bool,
     scratch: int,

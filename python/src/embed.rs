@@ -25,9 +25,10 @@ pub fn prepare(py: Python<'_>, sorter: &PySorter) -> PyResult<()> {
     py.detach(|| sorter.inner().prepare()).map_err(|e| sort_error(py, e))
 }
 
-/// The scratch bytes of `call` ("sort", "sort_pairs" or "argsort", int64 indices) of `n` keys
-/// of device type `key` in the given order.
+/// The scratch bytes of `call` ("sort", "sort_pairs", "argsort" into int64 indices, or
+/// "top_k" of `k` keys) of `n` keys of device type `key` in the given order.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 pub fn scratch_bytes(
     py: Python<'_>,
     sorter: &PySorter,
@@ -35,13 +36,18 @@ pub fn scratch_bytes(
     key: &str,
     n: usize,
     descending: bool,
+    k: usize,
 ) -> PyResult<usize> {
     let key = key_types::of_device_name(key)?;
     let call = match call {
         "sort" => DeviceCall::Keys(key),
         "sort_pairs" => DeviceCall::Pairs(key),
         "argsort" => DeviceCall::Argsort { keys: key, indices: KeyType::U64 },
-        other => return Err(value_error("call", format!("{other:?} is not \"sort\", \"sort_pairs\" or \"argsort\""))),
+        "top_k" => DeviceCall::TopK { keys: key, k },
+        other => {
+            let known = "\"sort\", \"sort_pairs\", \"argsort\" or \"top_k\"";
+            return Err(value_error("call", format!("{other:?} is not {known}")));
+        }
     };
     let s = sorter.inner().clone().with_order(order(descending));
     py.detach(|| s.device_scratch_bytes(call, n)).map_err(|e| sort_error(py, e))
@@ -88,6 +94,31 @@ pub fn argsort_device_scratch(
     // SAFETY: as `Sorter.argsort_device`, and the scratch as in `sort_device_scratch`.
     py.detach(|| unsafe {
         s.argsort_foreign_with_scratch::<u64>(keys, n, key, out, (scratch, scratch_bytes), stream as CUstream)
+    })
+    .map_err(|e| sort_error(py, e))
+}
+
+/// `top_k_device` on the caller's `scratch_bytes` at `scratch`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn top_k_device_scratch(
+    py: Python<'_>,
+    sorter: &PySorter,
+    keys: u64,
+    n: usize,
+    key: &str,
+    k: usize,
+    out: (u64, u64),
+    stream: usize,
+    descending: bool,
+    scratch: u64,
+    scratch_bytes: usize,
+) -> PyResult<()> {
+    let key = key_types::of_device_name(key)?;
+    let s = sorter.inner().clone().with_order(order(descending));
+    // SAFETY: as `Sorter.top_k_device`, and the scratch as in `sort_device_scratch`.
+    py.detach(|| unsafe {
+        s.top_k_foreign_with_scratch(keys, n, key, k, out, (scratch, scratch_bytes), stream as CUstream)
     })
     .map_err(|e| sort_error(py, e))
 }

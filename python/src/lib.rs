@@ -21,6 +21,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(embed::scratch_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(embed::sort_device_scratch, m)?)?;
     m.add_function(wrap_pyfunction!(embed::argsort_device_scratch, m)?)?;
+    m.add_function(wrap_pyfunction!(embed::top_k_device_scratch, m)?)?;
     m.add("KEY_TYPES", key_types::table(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

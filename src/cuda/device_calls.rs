@@ -31,7 +31,7 @@ pub(crate) struct Rewrap {
 
 impl Rewrap {
     /// The buffer anew while capturing (`None` otherwise: use it as it is).
-    fn buffer<T>(&self, buf: &CudaSlice<T>, stream: &Arc<CudaStream>) -> Option<Borrowed<T>> {
+    pub(crate) fn buffer<T>(&self, buf: &CudaSlice<T>, stream: &Arc<CudaStream>) -> Option<Borrowed<T>> {
         let side = self.side.as_ref()?;
         let (at, _read) = cudarc::driver::DevicePtr::device_ptr(buf, side.as_ref());
         // SAFETY: the caller's buffer, live and borrowed for the whole call.
@@ -178,6 +178,7 @@ impl CudaBackend {
                 let sort = DeviceSort { algorithm: Algorithm::Radix, ..sort };
                 crate::with_key_type!(keys, T => T::argsort_need(&sort, n, wide))
             }
+            DeviceCall::TopK { keys, k } => self.top_k_need(keys, n, k),
         }
     }
 }

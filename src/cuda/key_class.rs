@@ -8,12 +8,16 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream};
 
 use super::argsort::{self, DevicePosition};
+use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceSort, SpreadKernels};
 use super::hostdata::{self, Direct, KeysAsBits, ReadBits, ReadOnly, SplitAsKvp};
 use super::needs;
 use super::records::Keys;
+use super::scratch::Scratch;
+use super::select;
 use super::small_keys;
 use super::staging::{MergeKey, Plain};
+use super::topk;
 use super::CudaBackend;
 use crate::backend::RecordWord;
 use crate::{Algorithm, Key, Order, SortError};
@@ -59,6 +63,18 @@ pub(crate) trait CudaKey: Key + Plain {
         out: &mut [Self],
         positions: &mut [u64],
     ) -> Result<(), SortError>;
+    /// The `out.0.len()` first device-resident keys in `order` into `out` (keys, positions) on
+    /// `stream`, scratch from `scratch` (`CudaBackend::top_k_device_into`).
+    fn device_top_k(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        keys: &CudaSlice<Self>,
+        order: Order,
+        out: (&mut CudaSlice<Self>, &mut CudaSlice<u64>),
+        scratch: Scratch,
+    ) -> Result<(), SortError>;
+    /// The scratch bytes `device_top_k` of `k` of `n` keys carves.
+    fn top_k_need(gpu: &Gpu, n: usize, k: usize) -> Result<usize, SortError>;
     /// Records put in the order of `keys`, which are only read (`CudaBackend::sort_records`).
     fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError>;
     /// Keys sorted with values that are records of whole words (`CudaBackend::sort_pairs_by_records`).
@@ -203,6 +219,19 @@ macro_rules! key_class {
         ) -> Result<(), SortError> {
             b.top_k_typed(keys, k, order, out, positions)
         }
+        fn device_top_k(
+            gpu: &Gpu,
+            stream: &Arc<CudaStream>,
+            keys: &CudaSlice<Self>,
+            order: Order,
+            out: (&mut CudaSlice<Self>, &mut CudaSlice<u64>),
+            scratch: Scratch,
+        ) -> Result<(), SortError> {
+            select::top_k(gpu, stream, keys, order, out, scratch)
+        }
+        fn top_k_need(gpu: &Gpu, n: usize, k: usize) -> Result<usize, SortError> {
+            select::need::<Self>(gpu, n, k)
+        }
         fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError> {
             b.records_round_trip(Keys::Read(keys), records, order)
         }
@@ -264,6 +293,19 @@ macro_rules! key_class {
                 positions: &mut [u64],
             ) -> Result<(), SortError> {
                 b.top_k_small(keys, k, order, out, positions)
+            }
+            fn device_top_k(
+                gpu: &Gpu,
+                stream: &Arc<CudaStream>,
+                keys: &CudaSlice<Self>,
+                order: Order,
+                out: (&mut CudaSlice<Self>, &mut CudaSlice<u64>),
+                scratch: Scratch,
+            ) -> Result<(), SortError> {
+                topk::small_device(gpu, stream, keys, order, out, scratch)
+            }
+            fn top_k_need(gpu: &Gpu, n: usize, k: usize) -> Result<usize, SortError> {
+                topk::small_need(gpu, n, k)
             }
             fn records(b: &CudaBackend, keys: &[Self], records: &mut [RecordWord], order: Order) -> Result<(), SortError> {
                 b.records_round_trip(Keys::Read(hostdata::widen(keys)?.as_slice()), records, order)

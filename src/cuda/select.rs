@@ -21,12 +21,6 @@ use super::modules::ImageConfig;
 use super::radix::{self, order_flags, Dev, RadixKey};
 use crate::{Order, SortError};
 
-/// The chosen keys in the sort order, and each one's position in the input.
-pub(crate) struct Chosen<K> {
-    pub(crate) keys: CudaSlice<K>,
-    pub(crate) positions: CudaSlice<u64>,
-}
-
 /// The tiling the image was built with (`select_config` in select.cu).
 #[derive(Clone, Copy, Debug)]
 struct Config {
@@ -93,40 +87,46 @@ const RADIX: usize = 256;
 /// Bytes of the search state (`select_k::State`).
 const STATE_BYTES: usize = 32;
 
-/// The `k` first keys of `keys` in `order` (stable: ties to the earliest positions), sorted, with
-/// their positions; queued on `stream`. `k` from 1 to `keys.len()`, below 2^32 (the callers check).
+/// The scratch bytes `top_k` of `k` of `n` keys carves: the search state, histogram, tile counts
+/// and bases with the chosen positions, the slots, and the radix sort of the `k` chosen pairs.
+pub(crate) fn need<K: RadixKey>(gpu: &Gpu, n: usize, k: usize) -> Result<usize, SortError> {
+    let tiles = n.div_ceil(gpu.config::<Config>(())?.tile_keys::<K>());
+    let l = Layout::new(tiles, k);
+    Ok(Scratch::bytes::<u8>(l.total) + Scratch::bytes::<u32>(k) + radix::need_pairs::<K>(gpu, k)?)
+}
+
+/// The `k` first keys of `keys` in `order` (stable: ties to the earliest positions), sorted, into
+/// `out_keys`, with their positions into `out_positions` (both `k` long); queued on `stream`,
+/// the scratch from `scratch`. `k` from 1 to `keys.len()`, below 2^32 (the callers check).
 pub(crate) fn top_k<K: RadixKey>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
     keys: &CudaSlice<K>,
-    k: usize,
     order: Order,
-) -> Result<Chosen<K>, SortError> {
-    let n = keys.len();
-    assert!(k >= 1 && k <= n && k <= u32::MAX as usize, "top {k} of {n}");
+    (out_keys, out_positions): (&mut CudaSlice<K>, &mut CudaSlice<u64>),
+    scratch: Scratch,
+) -> Result<(), SortError> {
+    let (n, k) = (keys.len(), out_keys.len());
+    assert!(k >= 1 && k <= n && k <= u32::MAX as usize && out_positions.len() == k, "top {k} of {n}");
     let cfg = gpu.config::<Config>(())?;
     let tile = cfg.tile_keys::<K>();
     let tiles = n.div_ceil(tile);
     let l = Layout::new(tiles, k);
     let flags = order_flags(K::ORDER_FLAGS, order);
-    let alloc_err = |what, bytes| SortError::driver(what, bytes);
 
-    // SAFETY (all three): every element is written (by select_write, then the sort and
-    // select_gather) before anything reads it.
-    let mut out_keys = unsafe { stream.alloc::<K>(k) }.map_err(alloc_err("top-k keys", k * size_of::<K>()))?;
-    let mut slots = unsafe { stream.alloc::<u32>(k) }.map_err(alloc_err("top-k slots", k * 4))?;
-    let mut positions = unsafe { stream.alloc::<u64>(k) }.map_err(alloc_err("top-k positions", k * 8))?;
-    // SAFETY: the state and histogram are set by select_init, the tile counts and bases by
-    // select_count and select_scan, the chosen positions by select_write, each before it is read.
-    let mut scratch = unsafe { stream.alloc::<u8>(l.total) }.map_err(alloc_err("top-k scratch", l.total))?;
+    // The state and histogram are set by select_init, the tile counts and bases by select_count
+    // and select_scan, the chosen positions by select_write, the slots by select_write, each
+    // before it is read.
+    let mut parts = scratch.take::<u8>(stream, l.total, "top-k scratch")?;
+    let mut slots = scratch.take::<u32>(stream, k, "top-k slots")?;
     {
-        let (base, _g) = scratch.device_ptr_mut(stream);
+        let (base, _g) = parts.device_ptr_mut(stream);
         let (kp, _gk) = keys.device_ptr(stream);
         let (okp, _gok) = out_keys.device_ptr_mut(stream);
         let (sp, _gs) = slots.device_ptr_mut(stream);
         // SAFETY: every buffer above is borrowed (so allocated and used by nothing else) until
         // this block ends, and each launch is queued on `stream` before then; the frees of the
-        // scratch and outputs are ordered after them on the same stream.
+        // pool's scratch are ordered after them on the same stream.
         let (all, input) = unsafe { (Dev::<u8>::new(base, l.total), Dev::<K>::new(kp, n)) };
         let state = all.range(l.state, STATE_BYTES);
         let hist = all.range(l.hist, RADIX * 8).cast::<u64>();
@@ -145,18 +145,15 @@ pub(crate) fn top_k<K: RadixKey>(
         launch::write(gpu, stream, &cfg, input, flags, state, tile_counts, bases, &out)?;
     }
     // Chosen in input order, so the stable sort leaves equal keys in input order.
-    radix::sort_pairs(gpu, stream, &mut out_keys, &mut slots, order, Scratch::POOL)?;
-    {
-        let (base, _g) = scratch.device_ptr_mut(stream);
-        let (sp, _gs) = slots.device_ptr(stream);
-        let (pp, _gp) = positions.device_ptr_mut(stream);
-        // SAFETY: as above.
-        let (chosen, slots, out) = unsafe {
-            (Dev::<u8>::new(base, l.total).range(l.positions, k * 8).cast::<u64>(), Dev::new(sp, k), Dev::new(pp, k))
-        };
-        launch::gather(gpu, stream, slots, chosen, out)?;
-    }
-    Ok(Chosen { keys: out_keys, positions })
+    radix::sort_pairs(gpu, stream, out_keys, &mut slots, order, scratch)?;
+    let (base, _g) = parts.device_ptr_mut(stream);
+    let (sp, _gs) = slots.device_ptr(stream);
+    let (pp, _gp) = out_positions.device_ptr_mut(stream);
+    // SAFETY: as above.
+    let (chosen, slots, out) = unsafe {
+        (Dev::<u8>::new(base, l.total).range(l.positions, k * 8).cast::<u64>(), Dev::new(sp, k), Dev::new(pp, k))
+    };
+    launch::gather(gpu, stream, slots, chosen, out)
 }
 
 /// Where select_write puts the chosen: keys, input positions, and slots (0..k, the values the

@@ -2,24 +2,26 @@
 //! stream), and of host keys, which go up through the pinned staging as a sort's input does;
 //! only the `k` chosen keys and their positions come back.
 
-use super::scratch::Scratch;
 use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 
+use super::device::Gpu;
+use super::device_calls::{holds, Lent};
 use super::dispatch::DeviceItem;
 use super::host_keys::Bits32;
 use super::hostdata::{self, ReadOnly};
 use super::key_class::CudaKey;
 use super::radix::RadixKey;
-use super::select::{self, Chosen};
-use super::small_keys;
+use super::scratch::{Arena, Scratch};
+use super::select;
+use super::small_keys::{self, SmallKey};
 use super::transfer::{begin, chunks, device_buffer, finish, lease, upload};
 use super::CudaBackend;
 use crate::backend::{same_type, with_view, KeySlice, KeyView};
 use crate::hooks::{self, Step};
-use crate::{Key, Order, SortError};
+use crate::{Key, KeyType, Order, SortError};
 
 /// Device bytes a top-k of `n` keys of `size` bytes needs besides the keys themselves: the tile
 /// counts and bases (24 bytes per tile of at least 2048 keys), the chosen keys with their slots
@@ -31,8 +33,8 @@ fn select_bytes(n: usize, k: usize, size: usize) -> usize {
 
 impl CudaBackend {
     /// The `k` first keys in `order` of keys on the device, with their positions, queued on
-    /// `stream`: `(keys, positions)`. `k` from 0 to `keys.len()`, below 2^32 (checked by the
-    /// caller). `K` is one of the `Key` types, each of which the kernels take.
+    /// `stream`: `(keys, positions)`, in new buffers from the pool. `k` from 0 to `keys.len()`,
+    /// below 2^32 (checked by the caller).
     pub(crate) fn top_k_device<K: Key + DeviceRepr>(
         &self,
         stream: &Arc<CudaStream>,
@@ -44,30 +46,60 @@ impl CudaBackend {
         if k == 0 {
             return Ok((empty(stream)?, empty(stream)?));
         }
-        if size_of::<K>() < 4 {
-            // Small keys select as their 32-bit ordered bits (`small_keys.rs`).
-            let bits = small_keys::widen(&self.gpu, stream, keys, Scratch::POOL)?;
-            let Chosen { keys: chosen, positions } = select::top_k(&self.gpu, stream, &bits, k, order)?;
-            let mut out = device_buffer::<K>(stream, k)?;
-            small_keys::narrow(&self.gpu, stream, &chosen, &mut out)?;
-            return Ok((out, positions));
+        let mut out = (device_buffer::<K>(stream, k)?, device_buffer::<u64>(stream, k)?);
+        self.top_k_device_into(stream, keys, order, (&mut out.0, &mut out.1), None)?;
+        Ok(out)
+    }
+
+    /// The `out.0.len()` first keys in `order` of keys on the device into `out` (keys,
+    /// positions), queued on `stream`, the scratch from the pool or the caller's buffer `lent`
+    /// (checked to hold what the call carves before anything is queued). `k` from 0 to
+    /// `keys.len()`, below 2^32, and both outputs `k` long (checked by the caller).
+    pub(crate) fn top_k_device_into<K: Key + DeviceRepr>(
+        &self,
+        stream: &Arc<CudaStream>,
+        keys: &CudaSlice<K>,
+        order: Order,
+        (out_keys, out_positions): (&mut CudaSlice<K>, &mut CudaSlice<u64>),
+        lent: Lent,
+    ) -> Result<(), SortError> {
+        self.bind()?;
+        self.gpu.ready_for(stream)?;
+        let (n, k) = (keys.len(), out_keys.len());
+        if k == 0 {
+            return Ok(());
         }
-        // `Key` is sealed: the downcasts find the concrete type among the six the select kernels
-        // take, and the result goes back as the caller's type the same way.
-        let keys = keys as &dyn Any;
-        macro_rules! as_type {
-            ($($t:ty),*) => {$(
-                if let Some(keys) = keys.downcast_ref::<CudaSlice<$t>>() {
-                    let Chosen { keys, positions } = select::top_k(&self.gpu, stream, keys, k, order)?;
-                    let keys: Box<dyn Any> = Box::new(keys);
-                    if let Ok(keys) = keys.downcast::<CudaSlice<K>>() {
-                        return Ok((*keys, positions));
-                    }
-                }
-            )*};
+        let arena = lent.map(|(at, bytes)| Arena::new(at, bytes));
+        let scratch = Scratch::of(arena.as_ref());
+        let rewrap = self.rewrap(stream)?;
+        let mut positions_anew = rewrap.buffer(out_positions, stream);
+        let out_positions = positions_anew.as_deref_mut().unwrap_or(out_positions);
+        let (keys, out_keys) = (keys as &dyn Any, out_keys as &mut dyn Any);
+        crate::with_key_type!(K::TYPE, T => match (keys.downcast_ref::<CudaSlice<T>>(), out_keys.downcast_mut::<CudaSlice<T>>()) {
+            (Some(keys), Some(out_keys)) => {
+                holds(arena.as_ref(), || T::top_k_need(&self.gpu, n, k))?;
+                let (keys_anew, mut out_anew) = (rewrap.buffer(keys, stream), rewrap.buffer(out_keys, stream));
+                let keys = keys_anew.as_deref().unwrap_or(keys);
+                let out_keys = out_anew.as_deref_mut().unwrap_or(out_keys);
+                T::device_top_k(&self.gpu, stream, keys, order, (out_keys, out_positions), scratch)
+            }
+            _ => Err(SortError::Unsupported { backend: "cuda", what: format!("top-k of {} keys", std::any::type_name::<K>()) }),
+        })
+    }
+
+    /// The scratch bytes `top_k_device_into` of `k` of `n` keys of `key_type` carves.
+    pub(crate) fn top_k_need(&self, key_type: KeyType, n: usize, k: usize) -> Result<usize, SortError> {
+        self.bind()?;
+        self.gpu.prepare()?;
+        if k > n || k > u32::MAX as usize {
+            return Err(SortError::InvalidArgument(format!(
+                "top {k} of {n} keys: k runs from 0 to the number of keys, below 2^32"
+            )));
         }
-        as_type!(u32, i32, f32, u64, i64, f64);
-        Err(SortError::Unsupported { backend: "cuda", what: format!("top-k of {} keys", std::any::type_name::<K>()) })
+        if k == 0 {
+            return Ok(0);
+        }
+        crate::with_key_type!(key_type, T => T::top_k_need(&self.gpu, n, k))
     }
 
     /// The `k` first keys of host `keys` in `order` into `out_keys`, their positions into
@@ -131,19 +163,40 @@ impl CudaBackend {
             let mut dev = device_buffer::<K>(&stream, n)?;
             upload(&stream, &ReadOnly(keys), 0, if held_len == n { held } else { ring }, &mut dev, c.chunk)?;
             hooks::hit(Step::Sort)?;
-            let chosen = select::top_k(&self.gpu, &stream, &dev, k, order)?;
+            let mut chosen = (device_buffer::<K>(&stream, k)?, device_buffer::<u64>(&stream, k)?);
+            select::top_k(&self.gpu, &stream, &dev, order, (&mut chosen.0, &mut chosen.1), Scratch::POOL)?;
             // Small next to the upload (k keys); the outputs are the caller's fresh buffers.
             hooks::hit(Step::Download)?;
             stream
-                .memcpy_dtoh(&chosen.keys, &mut *out_keys)
+                .memcpy_dtoh(&chosen.0, &mut *out_keys)
                 .map_err(SortError::driver("copy to host", k * size_of::<K>()))?;
-            stream
-                .memcpy_dtoh(&chosen.positions, &mut *out_positions)
-                .map_err(SortError::driver("copy to host", k * 8))?;
+            stream.memcpy_dtoh(&chosen.1, &mut *out_positions).map_err(SortError::driver("copy to host", k * 8))?;
             stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))
         })();
         finish(&stream, result)
     }
+}
+
+/// Top-k of small device keys (no select kernels of their own): their 32-bit ordered bits
+/// take the `u32` select, whose order and ties are the keys' own; the chosen bits are narrowed
+/// into `out`.
+pub(super) fn small_device<K: SmallKey>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    order: Order,
+    (out_keys, out_positions): (&mut CudaSlice<K>, &mut CudaSlice<u64>),
+    scratch: Scratch,
+) -> Result<(), SortError> {
+    let bits = small_keys::widen(gpu, stream, keys, scratch)?;
+    let mut chosen = scratch.take::<u32>(stream, out_keys.len(), "top-k chosen bits")?;
+    select::top_k(gpu, stream, &bits, order, (&mut *chosen, out_positions), scratch)?;
+    small_keys::narrow(gpu, stream, &chosen, out_keys)
+}
+
+/// The scratch bytes `small_device` carves: the bits, the chosen bits and the `u32` select.
+pub(super) fn small_need(gpu: &Gpu, n: usize, k: usize) -> Result<usize, SortError> {
+    Ok(Scratch::bytes::<u32>(n) + Scratch::bytes::<u32>(k) + select::need::<u32>(gpu, n, k)?)
 }
 
 /// A device slice of no elements (the driver allocates no zero-byte buffers): one element's

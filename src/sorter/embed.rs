@@ -30,6 +30,13 @@ pub enum DeviceCall {
         /// The index type: `U32` or `U64`.
         indices: KeyType,
     },
+    /// [`Sorter::top_k_device_with_scratch`] of the `k` first keys of type `keys`.
+    TopK {
+        /// The key type.
+        keys: KeyType,
+        /// How many keys are chosen.
+        k: usize,
+    },
 }
 
 impl Sorter {
@@ -136,6 +143,55 @@ impl Sorter {
         let (at, _written) = rewrap.address_mut(scratch, stream);
         self.argsort_device_in(keys, out, stream, Some((at, bytes)))
     }
+
+    /// [`Sorter::top_k_device`] into the caller's buffers: the `out_keys.len()` first keys of
+    /// `keys` in the sorter's order into `out_keys` and their positions into `out_indices` (as
+    /// long), the scratch carved from `scratch` (at least [`Sorter::device_scratch_bytes`]`(`
+    /// [`DeviceCall::TopK`]` { .. }, keys.len())` bytes), as
+    /// [`Sorter::sort_keys_device_with_scratch`]: nothing allocated, nothing waited for, so the
+    /// call can be captured into a CUDA graph. `InvalidArgument`, nothing queued, for outputs
+    /// of different lengths, `k` above `keys.len()` or from 2^32 up, or too small a scratch.
+    ///
+    /// ```no_run
+    /// use gpusort::{DeviceCall, KeyType, Order, Sorter};
+    /// let sorter = Sorter::cuda()?.with_order(Order::Descending);
+    /// let stream = sorter.cuda_context().expect("a cuda() sorter has a context").default_stream();
+    /// let scores = stream.clone_htod(&[0.5f32, 2.0, -1.0, 2.0, 7.5]).expect("upload");
+    /// let (mut best, mut at) = (stream.alloc_zeros::<f32>(3).expect("alloc"), stream.alloc_zeros::<u64>(3).expect("alloc"));
+    /// let bytes = sorter.device_scratch_bytes(DeviceCall::TopK { keys: KeyType::F32, k: 3 }, scores.len())?;
+    /// let mut scratch = stream.alloc_zeros::<u8>(bytes.max(1)).expect("alloc");
+    /// sorter.top_k_device_with_scratch(&scores, &mut best, &mut at, &mut scratch, &stream)?;
+    /// assert_eq!(stream.clone_dtoh(&best).expect("download"), [7.5, 2.0, 2.0]);
+    /// assert_eq!(stream.clone_dtoh(&at).expect("download"), [4, 1, 3]);
+    /// # Ok::<(), gpusort::SortError>(())
+    /// ```
+    pub fn top_k_device_with_scratch<K: Key + DeviceRepr>(
+        &self,
+        keys: &CudaSlice<K>,
+        out_keys: &mut CudaSlice<K>,
+        out_indices: &mut CudaSlice<u64>,
+        scratch: &mut CudaSlice<u8>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<(), SortError> {
+        self.total_floats_only(K::TYPE, "top_k_device_with_scratch")?;
+        let (n, k) = (keys.len(), out_keys.len());
+        if out_indices.len() != k {
+            return Err(SortError::InvalidArgument(format!(
+                "top-k outputs: {k} keys but {} indices; both hold the k chosen",
+                out_indices.len()
+            )));
+        }
+        if k > n || k > u32::MAX as usize {
+            return Err(SortError::InvalidArgument(format!(
+                "top {k} of {n} keys: k runs from 0 to the number of keys, below 2^32"
+            )));
+        }
+        let bytes = scratch.len();
+        let backend = self.device_backend()?;
+        let rewrap = backend.rewrap(stream)?;
+        let (at, _written) = rewrap.address_mut(scratch, stream);
+        backend.top_k_device_into(stream, keys, self.order, (out_keys, out_indices), Some((at, bytes)))
+    }
 }
 
 /// A caller's device buffer of `bytes` at `at`, for the foreign calls with scratch.
@@ -204,5 +260,28 @@ impl Sorter {
         self.total_floats_only(key_type, "argsort_foreign_with_scratch")?;
         // SAFETY: the caller's contract, which this function's own restates.
         unsafe { foreign::argsort_foreign::<I>(self, keys, len, key_type, out, stream, Some(scratch)) }
+    }
+
+    /// [`Sorter::top_k_foreign`] with caller scratch, as
+    /// [`Sorter::sort_foreign_keys_with_scratch`] (size from `DeviceCall::TopK`); floats in
+    /// total order.
+    ///
+    /// # Safety
+    ///
+    /// As [`Sorter::top_k_foreign`], for the arrays and the scratch.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn top_k_foreign_with_scratch(
+        &self,
+        keys: CUdeviceptr,
+        len: usize,
+        key_type: KeyType,
+        k: usize,
+        (out_keys, out_indices): (CUdeviceptr, CUdeviceptr),
+        scratch: ForeignScratch,
+        stream: CUstream,
+    ) -> Result<(), SortError> {
+        self.total_floats_only(key_type, "top_k_foreign_with_scratch")?;
+        // SAFETY: the caller's contract, which this function's own restates.
+        unsafe { foreign::top_k_foreign(self, keys, len, key_type, k, out_keys, out_indices, stream, Some(scratch)) }
     }
 }

@@ -52,6 +52,51 @@ fn without_a_gpu_or_with_a_bad_option_nothing_is_looked_at() {
     assert_eq!(st, GPUSORT_UNSUPPORTED);
     let st = unsafe { gpusort_argsort_device_scratch(cpu.0, GPUSORT_KEY_F32, junk, 10, junk, 0, junk, 64, s) };
     assert_eq!(st, GPUSORT_UNSUPPORTED);
+    let st = unsafe { gpusort_top_k_scratch_bytes(cpu.0, GPUSORT_KEY_U32, 10, 3, 0, &mut bytes) };
+    assert_eq!(st, GPUSORT_UNSUPPORTED);
+    let st = unsafe { gpusort_top_k_scratch_bytes(cpu.0, GPUSORT_KEY_U32, 10, 3, 0, null_mut()) };
+    assert_eq!(st, GPUSORT_INVALID_ARGUMENT, "NULL bytes");
+    assert_eq!(bytes, 7, "a failed call wrote its output");
+    let st = unsafe { gpusort_top_k_device_scratch(cpu.0, GPUSORT_KEY_U32, junk, 10, 3, junk, junk, 0, junk, 64, s) };
+    assert_eq!(st, GPUSORT_UNSUPPORTED);
+}
+
+#[test]
+fn top_k_on_scratch_matches_the_cpu() {
+    let Some(h) = Handle::new(GPUSORT_BACKEND_CUDA) else {
+        assert_ne!(std::env::var("GPUSORT_REQUIRE_GPU").as_deref(), Ok("1"), "no CUDA device");
+        return;
+    };
+    let s = Sorter::cuda().unwrap().cuda_context().unwrap().new_stream().unwrap();
+    let stream = s.cu_stream().cast();
+    let n = 200_003usize;
+    // Few distinct keys: the ties at the k-th key go to the earliest positions.
+    let keys: Vec<i32> = (0..n as u64).map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 5000) as i32 - 2500).collect();
+    let dk = s.clone_htod(&keys).unwrap();
+    for (order, ord) in [(Order::Ascending, GPUSORT_ASCENDING), (Order::Descending, GPUSORT_DESCENDING)] {
+        for k in [1usize, 100, 4099, n] {
+            let want = Sorter::cpu().with_order(order).argsort(&keys).unwrap();
+            let mut bytes = 0;
+            let st = unsafe { gpusort_top_k_scratch_bytes(h.0, GPUSORT_KEY_I32, n, k, ord, &mut bytes) };
+            assert_eq!(st, GPUSORT_OK);
+            let (ok, oi) = (s.alloc_zeros::<i32>(k).unwrap(), s.alloc_zeros::<u64>(k).unwrap());
+            let scratch = s.alloc_zeros::<u8>(bytes.max(1)).unwrap();
+            let (kp, okp, oip, sp) = (addr(&dk, &s), addr(&ok, &s), addr(&oi, &s), addr(&scratch, &s));
+            let call = |bytes| unsafe {
+                gpusort_top_k_device_scratch(h.0, GPUSORT_KEY_I32, kp, n, k, okp, oip, ord, sp, bytes, stream)
+            };
+            assert_eq!(call(bytes - 1), GPUSORT_INVALID_ARGUMENT, "one byte short");
+            assert!(s.clone_dtoh(&oi).unwrap().iter().all(|&i| i == 0), "a refused top-k wrote");
+            assert_eq!(call(bytes), GPUSORT_OK, "top {k} {order:?}");
+            let at: Vec<u64> = want[..k].iter().map(|&i| i as u64).collect();
+            let top: Vec<i32> = want[..k].iter().map(|&i| keys[i as usize]).collect();
+            assert_eq!(s.clone_dtoh(&oi).unwrap(), at, "top {k} {order:?}: positions");
+            assert_eq!(s.clone_dtoh(&ok).unwrap(), top, "top {k} {order:?}: keys");
+        }
+    }
+    let mut bytes = 0;
+    let st = unsafe { gpusort_top_k_scratch_bytes(h.0, GPUSORT_KEY_I32, 10, 11, 0, &mut bytes) };
+    assert_eq!(st, GPUSORT_INVALID_ARGUMENT, "k past the keys");
 }
 
 #[test]

@@ -40,6 +40,11 @@ static void embed_checks(const gpusort_sorter *cpu) {
     st = gpusort_argsort_device_scratch(cpu, GPUSORT_KEY_U32, k, 4, idx, GPUSORT_ASCENDING, scratch, sizeof scratch,
                                         NULL);
     check(st == GPUSORT_UNSUPPORTED && idx[0] == 7, "argsort on scratch: a cpu sorter is GPUSORT_UNSUPPORTED");
+    st = gpusort_top_k_scratch_bytes(cpu, GPUSORT_KEY_U32, 1000, 10, GPUSORT_ASCENDING, &bytes);
+    check(st == GPUSORT_UNSUPPORTED && bytes == 5, "top-k scratch bytes: a cpu sorter is GPUSORT_UNSUPPORTED");
+    st = gpusort_top_k_device_scratch(cpu, GPUSORT_KEY_U32, k, 4, 2, v, idx, GPUSORT_ASCENDING, scratch,
+                                      sizeof scratch, NULL);
+    check(st == GPUSORT_UNSUPPORTED && idx[0] == 7 && v[0] == 0, "top-k on scratch: a cpu sorter is GPUSORT_UNSUPPORTED");
 
     /* The default sorter: no GPU means GPUSORT_UNSUPPORTED; with one, the driver says the keys
      * are host memory. Either way nothing is written. */

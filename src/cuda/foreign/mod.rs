@@ -93,6 +93,7 @@ pub(crate) unsafe fn top_k_foreign(
     out_keys: CUdeviceptr,
     out_indices: CUdeviceptr,
     stream: CUstream,
+    lent: Lent,
 ) -> Result<(), SortError> {
     if k > len || k > u32::MAX as usize {
         return Err(SortError::InvalidArgument(format!(
@@ -103,12 +104,14 @@ pub(crate) unsafe fn top_k_foreign(
         return Ok(());
     }
     let size = key_type.size();
-    let target = Target::open(sorter, stream)?;
+    let mut target = Target::open(sorter, stream)?;
     target.check_array(keys, len, size, "keys")?;
     target.check_array(out_keys, k, size, "out_keys")?;
     target.check_array(out_indices, k, 8, "out_indices")?;
     // The byte lengths cannot overflow: `check_array` accepted them.
-    disjoint(&[(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")])?;
+    let arrays = [(keys, len * size, "keys"), (out_keys, k * size, "out_keys"), (out_indices, k * 8, "out_indices")];
+    disjoint(&arrays)?;
+    target.lend(lent, &arrays)?;
     let out = (out_keys, out_indices);
     let order = sorter.order();
     crate::with_key_type!(key_type, K => target.top_k::<K>(keys, len, k, out, order))
@@ -134,6 +137,8 @@ struct Target {
     algorithm: crate::Algorithm,
     /// The caller's scratch buffer, where the call was given one.
     arena: Option<Arena>,
+    /// The same buffer as the caller gave it (address, bytes).
+    lent: Lent,
     /// Dropped last (fields drop in order): the caller's context comes back after the work.
     _restore: KeepCurrent,
 }
@@ -168,7 +173,7 @@ impl Target {
         // as the driver can); the wrapper never destroys it.
         let wrapped = unsafe { gpu.ctx.wrap_borrowed_stream(stream) };
         gpu.ready_for(&wrapped)?;
-        Ok(Target { gpu, stream: wrapped, algorithm: sorter.algorithm(), arena: None, _restore: restore })
+        Ok(Target { gpu, stream: wrapped, algorithm: sorter.algorithm(), arena: None, lent: None, _restore: restore })
     }
 
     /// Takes the call's scratch from the caller's buffer `lent`, checked as an array of bytes
@@ -182,6 +187,7 @@ impl Target {
             disjoint(&all)?;
         }
         self.arena = Some(Arena::new(at, bytes));
+        self.lent = lent;
         Ok(())
     }
 
@@ -253,9 +259,7 @@ impl Target {
         K::device(&sort, &self.stream, &mut keys, Some(&mut values))
     }
 
-    /// The selection into new buffers, then copied into the caller's: the kernels allocate their
-    /// outputs. The copies and the frees of those buffers are queued on the same stream, so the
-    /// memory is reused only after the copies have read it.
+    /// The selection straight into the caller's outputs, on the caller's scratch where given.
     fn top_k<K: Key + DeviceRepr>(
         &self,
         ptr: CUdeviceptr,
@@ -264,18 +268,19 @@ impl Target {
         (out_keys, out_indices): (CUdeviceptr, CUdeviceptr),
         order: Order,
     ) -> Result<(), SortError> {
-        // SAFETY: checked by `check_array`; only read, and live until the work ends (caller's contract).
-        let keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
+        // SAFETY: checked by `check_array`; the keys only read, and all three live and unshared
+        // (but for reads of the keys) until the work ends (caller's contract); none overlaps
+        // another (checked by the caller).
+        let (keys, mut dst_keys, mut dst_indices) = unsafe {
+            (
+                Borrowed::<K>::new(&self.stream, ptr, len),
+                Borrowed::<K>::new(&self.stream, out_keys, k),
+                Borrowed::<u64>::new(&self.stream, out_indices, k),
+            )
+        };
         // The limits of a backend bound host sorts only; a device top-k reads none of them.
         let backend = CudaBackend::on(self.gpu.clone());
-        let (top_keys, top_indices) = backend.top_k_device(&self.stream, &keys, k, order)?;
-        // SAFETY: as `keys`, and neither overlaps anything else here (checked by the caller).
-        let (mut dst_keys, mut dst_indices) = unsafe {
-            (Borrowed::<K>::new(&self.stream, out_keys, k), Borrowed::<u64>::new(&self.stream, out_indices, k))
-        };
-        let copy = |bytes| SortError::driver("copy on the device", bytes);
-        self.stream.memcpy_dtod(&top_keys, &mut *dst_keys).map_err(copy(k * size_of::<K>()))?;
-        self.stream.memcpy_dtod(&top_indices, &mut *dst_indices).map_err(copy(k * 8))
+        backend.top_k_device_into(&self.stream, &keys, order, (&mut dst_keys, &mut dst_indices), self.lent)
     }
 }
 
