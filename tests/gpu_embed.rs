@@ -213,7 +213,8 @@ fn capture_and_replay_match_the_cpu() {
             let mut out = stream.alloc_zeros::<u64>(n).expect("alloc");
             let top = 1000;
             let mut top_keys = stream.alloc_zeros::<i64>(n).expect("alloc");
-            let (mut best, mut best_at) = (stream.alloc_zeros::<i64>(top).expect("alloc"), stream.alloc_zeros(top).expect("alloc"));
+            let (mut best, mut best_at) =
+                (stream.alloc_zeros::<i64>(top).expect("alloc"), stream.alloc_zeros(top).expect("alloc"));
             let need = [
                 DeviceCall::Keys(f32::TYPE),
                 DeviceCall::Pairs(u64::TYPE),

@@ -49,7 +49,12 @@ pub fn run(gpu: &Sorter) {
         rows(gpu, "keys-u64", Shape::Keys, &wide);
         rows(gpu, "pairs-u32", Shape::Pairs, &narrow);
         rows(gpu, "argsort-u32-u64", Shape::Argsort, &narrow);
-        rows(gpu, "topk-1024-f32", Shape::TopK, &narrow.par_iter().map(|&k| f32::from_bits(k >> 2)).collect::<Vec<_>>());
+        rows(
+            gpu,
+            "topk-1024-f32",
+            Shape::TopK,
+            &narrow.par_iter().map(|&k| f32::from_bits(k >> 2)).collect::<Vec<_>>(),
+        );
     }
 }
 

@@ -12,6 +12,7 @@ use super::argsort::DevicePosition;
 use super::device::is_capturing;
 use super::dispatch::DeviceSort;
 use super::key_class::CudaKey;
+use super::lowmem;
 use super::needs;
 use super::scratch::{Arena, Borrowed, Scratch};
 use super::CudaBackend;
@@ -86,7 +87,14 @@ impl CudaBackend {
         let sort = self.device_call(stream, order, algorithm, Scratch::of(arena.as_ref()))?;
         holds(arena.as_ref(), || needs::kvp(&sort, data.len()))?;
         let mut anew = self.rewrap(stream)?.buffer(data, stream);
-        sort.run(stream, anew.as_deref_mut().unwrap_or(data))
+        let data = anew.as_deref_mut().unwrap_or(data);
+        match sort.run(stream, data) {
+            Err(e @ SortError::OutOfMemory { .. }) if lent.is_none() => {
+                let need = |n| needs::kvp(&sort, n);
+                lowmem::sort(&sort, stream, data, e, need, |s, stream, run| s.run(stream, run))
+            }
+            r => r,
+        }
     }
 
     /// Keys alone (`values` `None`) or split pairs with `u32` values (radix only), keys of any
@@ -116,7 +124,18 @@ impl CudaBackend {
             Some(keys) => {
                 holds(arena.as_ref(), || T::device_need(&sort, n, pairs))?;
                 let mut anew = rewrap.buffer(keys, stream);
-                T::device(&sort, stream, anew.as_deref_mut().unwrap_or(keys), values)
+                let keys = anew.as_deref_mut().unwrap_or(keys);
+                match values {
+                    Some(values) => T::device(&sort, stream, keys, Some(values)),
+                    None => match T::device(&sort, stream, keys, None) {
+                        // Keys whose scratch the pool cannot give: sorted in the free memory.
+                        Err(e @ SortError::OutOfMemory { .. }) if lent.is_none() => {
+                            let need = |n| T::device_need(&sort, n, false);
+                            lowmem::sort(&sort, stream, keys, e, need, |s, stream, run| T::device(s, stream, run, None))
+                        }
+                        r => r,
+                    },
+                }
             }
             None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),
         })

@@ -146,7 +146,9 @@ impl Sorter {
     ) -> Result<(), SortError> {
         self.total_floats_only(key_type, "top_k_foreign")?;
         // SAFETY: the caller's contract, which this function's own restates.
-        unsafe { crate::cuda::foreign::top_k_foreign(self, keys, len, key_type, k, out_keys, out_indices, stream, None) }
+        unsafe {
+            crate::cuda::foreign::top_k_foreign(self, keys, len, key_type, k, out_keys, out_indices, stream, None)
+        }
     }
 
     /// Sorts each segment of the `len` keys of type `key_type` at device address `keys` on its

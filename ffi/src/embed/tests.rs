@@ -71,7 +71,8 @@ fn top_k_on_scratch_matches_the_cpu() {
     let stream = s.cu_stream().cast();
     let n = 200_003usize;
     // Few distinct keys: the ties at the k-th key go to the earliest positions.
-    let keys: Vec<i32> = (0..n as u64).map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 5000) as i32 - 2500).collect();
+    let keys: Vec<i32> =
+        (0..n as u64).map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 5000) as i32 - 2500).collect();
     let dk = s.clone_htod(&keys).unwrap();
     for (order, ord) in [(Order::Ascending, GPUSORT_ASCENDING), (Order::Descending, GPUSORT_DESCENDING)] {
         for k in [1usize, 100, 4099, n] {

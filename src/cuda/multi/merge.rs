@@ -9,7 +9,7 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use crate::cuda::device::Gpu;
 use crate::cuda::dispatch::DeviceItem;
 use crate::cuda::overlap::{self, Args, Launch};
-use crate::cuda::radix::order_flags;
+use crate::cuda::radix::{order_flags, Dev};
 use crate::{Order, SortError};
 
 /// Threads per block of the merge (`MERGE_THREADS`) and outputs per block and tile
@@ -39,10 +39,6 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
     if bounds.len() <= 2 {
         return copy(stream, src, dst, 0, n);
     }
-    let spread = super::ranks::spread_kernels::<T>()?;
-    let f = gpu.function(&gpusort_kernels::MULTI, spread.merge)?;
-    let flags = order_flags(spread.key_flags, order);
-    let most = gpu.multiprocessors as usize * BLOCKS_PER_SM;
     let mut in_src = true;
     while bounds.len() > 2 {
         let (from, to): (&CudaSlice<T>, &mut CudaSlice<T>) =
@@ -58,21 +54,15 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
                 continue;
             }
             let e = bounds[r + 2];
-            let (na, nb) = ((m - a) as u64, (e - m) as u64);
-            let blocks = (e - a).div_ceil(TILE).clamp(1, most) as u32;
-            let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
             // Each guard records the launch as its view's last use when it drops, after the launch.
             let (fp, _gf) = from.slice(a..m).view_ptr(stream);
             let (sp, _gs) = from.slice(m..e).view_ptr(stream);
             let (op, _go) = to.slice_mut(a..e).view_ptr_mut(stream);
-            let mut args = Args::new();
-            args.arg(fp).arg(na).arg(sp).arg(nb).arg(op).arg(flags);
-            // SAFETY: matches multi_merge_*(const Item* a, u64 na, const Item* b, u64 nb, Item* out,
-            // int order) for T's layout (DeviceItem::SPREAD); the runs are na and nb items of
-            // `from`, `out` their na + nb places in the other buffer. multi.cu's kernels do not
-            // wait for the previous grid, so it launches plainly.
-            unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, cfg, &mut args) }
-                .map_err(SortError::driver(spread.merge, 0))?;
+            // SAFETY: the two runs are items of `from`, the output their places in the other
+            // buffer, all borrowed until the launch is queued.
+            let (ra, rb, out) =
+                unsafe { (Dev::<T>::new(fp, m - a), Dev::<T>::new(sp, e - m), Dev::<T>::new(op, e - a)) };
+            merge_runs(gpu, stream, ra, rb, out, order)?;
             next.push(e);
         }
         bounds = next;
@@ -82,6 +72,33 @@ pub(crate) fn merge_pieces<T: DeviceItem>(
         copy(stream, src, dst, 0, n)?;
     }
     Ok(())
+}
+
+/// The stable merge of the sorted runs `a` and `b` (equal keys: `a`'s first) into `out`, which
+/// holds both and overlaps neither, queued on `stream`.
+pub(crate) fn merge_runs<T: DeviceItem>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    a: Dev<T>,
+    b: Dev<T>,
+    out: Dev<T>,
+    order: Order,
+) -> Result<(), SortError> {
+    assert_eq!(a.len() + b.len(), out.len(), "merged runs and their output");
+    let spread = super::ranks::spread_kernels::<T>()?;
+    let f = gpu.function(&gpusort_kernels::MULTI, spread.merge)?;
+    let most = gpu.multiprocessors as usize * BLOCKS_PER_SM;
+    let blocks = out.len().div_ceil(TILE).clamp(1, most) as u32;
+    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+    let mut args = Args::new();
+    args.arg(a.ptr()).arg(a.len() as u64).arg(b.ptr()).arg(b.len() as u64).arg(out.ptr());
+    args.arg(order_flags(spread.key_flags, order));
+    // SAFETY: matches multi_merge_*(const Item* a, u64 na, const Item* b, u64 nb, Item* out, int
+    // order) for T's layout (DeviceItem::SPREAD), the three ranges live (the callers' `Dev`
+    // contract) and apart. multi.cu's kernels do not wait for the previous grid, so it launches
+    // plainly.
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Plain, cfg, &mut args) }
+        .map_err(SortError::driver(spread.merge, 0))
 }
 
 /// `src[a..b]` to `dst[a..b]` on `stream`.

@@ -21,7 +21,7 @@
 //! the others land in host scratch first and reach the caller only when every download is over.
 
 mod across;
-mod merge;
+pub(crate) mod merge;
 mod ranks;
 
 use std::sync::Arc;
