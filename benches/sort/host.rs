@@ -85,7 +85,7 @@ pub fn run() {
             return;
         }
     };
-    let tables: [(&str, &dyn Fn()); 11] = [
+    let tables: [(&str, &dyn Fn()); 12] = [
         ("in-core", &|| in_core(&gpu, &floor)),
         ("small-keys", &|| crate::small_keys::run(&gpu, &floor)),
         ("records", &|| crate::records::run(&gpu)),
@@ -95,6 +95,7 @@ pub fn run() {
         ("segments", &|| crate::segments::run(&gpu)),
         ("topk", &|| crate::topk::run(&gpu)),
         ("embed", &|| crate::embed::run(&gpu)),
+        ("lowmem", &|| crate::lowmem::run(&gpu)),
         ("multi", &|| crate::multi::run(&gpu)),
         ("out-of-core", &|| out_of_core(&gpu, &floor)),
     ];

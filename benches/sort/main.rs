@@ -38,7 +38,9 @@
 //! sorts, `segments.rs`), `GPUSORT_BENCH_TOPK_N` (`topk.rs`), `GPUSORT_BENCH_ARGSORT_SIZES` and
 //! `GPUSORT_BENCH_ARGSORT_DEVICE_SIZES` (the argsort table, `argsort.rs`), `GPUSORT_BENCH_LEXSORT_SIZES`,
 //! `GPUSORT_BENCH_LEXSORT_DEVICE_SIZES` (the lexsort table, `lexsort.rs`), `GPUSORT_BENCH_BYTES_HOST_SIZES`,
-//! `GPUSORT_BENCH_BYTES_DEVICE_SIZES` (the byte-keys table, `byte_keys.rs`). Sizes are item counts (1M = 1048576).
+//! `GPUSORT_BENCH_BYTES_DEVICE_SIZES` (the byte-keys table, `byte_keys.rs`), `GPUSORT_BENCH_EMBED_SIZES`
+//! (`embed.rs`), `GPUSORT_BENCH_LOWMEM_GIB`, `GPUSORT_BENCH_LOWMEM_FILLS`, `GPUSORT_BENCH_LOWMEM_FULL`
+//! (`lowmem.rs`). Sizes are item counts (1M = 1048576).
 
 mod argsort;
 mod byte_keys;
@@ -47,6 +49,7 @@ mod embed;
 mod host;
 mod inputs;
 mod lexsort;
+mod lowmem;
 mod multi;
 mod record;
 mod records;

@@ -127,14 +127,7 @@ impl CudaBackend {
                 let keys = anew.as_deref_mut().unwrap_or(keys);
                 match values {
                     Some(values) => T::device(&sort, stream, keys, Some(values)),
-                    None => match T::device(&sort, stream, keys, None) {
-                        // Keys whose scratch the pool cannot give: sorted in the free memory.
-                        Err(e @ SortError::OutOfMemory { .. }) if lent.is_none() => {
-                            let need = |n| T::device_need(&sort, n, false);
-                            lowmem::sort(&sort, stream, keys, e, need, |s, stream, run| T::device(s, stream, run, None))
-                        }
-                        r => r,
-                    },
+                    None => lowmem::sort_keys(&sort, stream, keys, lent.is_none()),
                 }
             }
             None => Err(SortError::Unsupported { backend: "cuda", what: format!("{} keys", std::any::type_name::<K>()) }),

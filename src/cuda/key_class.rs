@@ -24,7 +24,7 @@ use crate::{Algorithm, Key, Order, SortError};
 use half::{bf16, f16};
 
 /// A key type as the CUDA backend sorts it (every type of the key list).
-pub(crate) trait CudaKey: Key + Plain {
+pub(crate) trait CudaKey: Key + Plain + DeviceItem {
     /// Sorts host keys on the device.
     fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError>;
     /// Sorts host keys and their `u32` values on the device.

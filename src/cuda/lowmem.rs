@@ -16,6 +16,7 @@ use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtrMut};
 
 use super::device::is_capturing;
 use super::dispatch::{DeviceItem, DeviceSort};
+use super::key_class::CudaKey;
 use super::multi::merge::merge_runs;
 use super::radix::Dev;
 use super::scratch::{Arena, ALIGN};
@@ -66,6 +67,23 @@ impl Plan {
             }
         }
         plan(lo).map(Some)
+    }
+}
+
+/// Sorts device-resident keys (`CudaKey::device`); where that sort runs on the pool
+/// (`on_pool`) and the pool cannot give its scratch, in the free memory (`sort`).
+pub(crate) fn sort_keys<K: CudaKey>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    keys: &mut CudaSlice<K>,
+    on_pool: bool,
+) -> Result<(), SortError> {
+    match K::device(sort, stream, keys, None) {
+        Err(e @ SortError::OutOfMemory { .. }) if on_pool => {
+            let need = |n| K::device_need(sort, n, false);
+            self::sort(sort, stream, keys, e, need, |s, stream, run| K::device(s, stream, run, None))
+        }
+        r => r,
     }
 }
 
@@ -145,13 +163,13 @@ impl<T: DeviceItem> Merge<'_, T> {
         };
         copy_items(self.stream, self.all.range(prefix, len), copy)?;
         let total = prefix + len;
-        // `from_prefix(d)`: how many of the first d outputs come from the prefix.
+        // `taken_from_prefix(d)`: how many of the first d outputs come from the prefix.
         let (mut top, mut from_top) = (total, prefix);
         // Once the outputs below `top` take no item of the run, they are the prefix's first
         // items, already in place.
         while top > from_top {
             let low = top.saturating_sub(self.plan.window);
-            let from_low = self.from_prefix(low, prefix, copy)?;
+            let from_low = self.taken_from_prefix(low, prefix, copy)?;
             let (na, j_low, j_top) = (from_top - from_low, low - from_low, top - from_top);
             copy_items(self.stream, self.all.range(from_low, na), aside.range(0, na))?;
             let out = self.all.range(low, top - low);
@@ -164,7 +182,7 @@ impl<T: DeviceItem> Merge<'_, T> {
     /// Where diagonal `d` of the merge of the prefix (`na` items at the start of the data) and
     /// the run's copy crosses the prefix: the merge kernel's own search (`co_rank` in
     /// multi.cu), ties to the prefix, with the items read one at a time.
-    fn from_prefix(&self, d: usize, na: usize, copy: Dev<T>) -> Result<usize, SortError> {
+    fn taken_from_prefix(&self, d: usize, na: usize, copy: Dev<T>) -> Result<usize, SortError> {
         let nb = copy.len();
         let (mut lo, mut hi) = (d.saturating_sub(nb), d.min(na));
         while lo < hi {

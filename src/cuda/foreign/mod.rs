@@ -247,7 +247,7 @@ impl Target {
         let mut keys = unsafe { Borrowed::<K>::new(&self.stream, ptr, len) };
         let sort = self.sort(order);
         holds(self.arena.as_ref(), || K::device_need(&sort, len, false))?;
-        K::device(&sort, &self.stream, &mut keys, None)
+        super::lowmem::sort_keys(&sort, &self.stream, &mut keys, self.arena.is_none())
     }
 
     fn pairs<K: CudaKey>(&self, kp: CUdeviceptr, vp: CUdeviceptr, len: usize, order: Order) -> Result<(), SortError> {
