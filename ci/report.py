@@ -19,7 +19,7 @@
     ci/report.py shapes DATA.jsonl
         prints that table for a shapes-only run's data
     ci/report.py embed DATA.jsonl
-        prints the embedded-calls section (benches/sort/embed.rs rows) of a run's data
+        prints the embedded-calls and low-memory sections (benches/sort/embed.rs, lowmem.rs rows)
     ci/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
     ci/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
@@ -43,8 +43,9 @@ and writes files.
 # report_machine (the machine section), report_gpu (BENCHMARKS.md), report_host (its host and
 # out-of-core tables), report_cpu (the CPU tables, BENCHMARKS-cpu.md), report_svg (the chart),
 # report_segments (segmented sorts beside CUB's), report_topk (top-k beside torch.topk),
-# report_embed (embedded device calls), report_argsort and report_lexsort (their sections),
-# report_torch (the torch columns and PyTorch's round trip); this file is the command line.
+# report_embed (embedded device calls), report_lowmem (low-memory sorts), report_argsort and
+# report_lexsort (their sections), report_torch (the torch columns and PyTorch's round trip);
+# this file is the command line.
 
 import argparse
 import os
@@ -130,8 +131,10 @@ def shapes(args):
 
 def embed(args):
     import report_embed
+    import report_lowmem
 
-    print("\n".join(report_embed.sections(Data(args.data))) or "no embed-device rows in the data")
+    data = Data(args.data)
+    print("\n".join(report_embed.sections(data) + report_lowmem.sections(data)) or "no embed or lowmem rows")
     return 0
 
 

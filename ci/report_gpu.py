@@ -1,12 +1,13 @@
 """The GPU report, BENCHMARKS.md: headline, device-resident tables per pattern, host to host, the
 host tables (report_host), argsort (report_argsort), lexsort (report_lexsort), segmented sorts
-(report_segments), top-k (report_topk), embedded device calls (report_embed), out of core
-(report_host), CPU rows, method and sources."""
+(report_segments), top-k (report_topk), embedded device calls (report_embed), low-memory sorts
+(report_lowmem), out of core (report_host), CPU rows, method and sources."""
 
 import report_argsort
 import report_embed
 import report_host
 import report_lexsort
+import report_lowmem
 import report_segments
 import report_shapes
 import report_topk
@@ -200,6 +201,7 @@ def gpu_report(data, ref):
     out += report_segments.sections(data)
     out += report_topk.sections(data)
     out += report_embed.sections(data)
+    out += report_lowmem.sections(data)
     out += report_host.out_of_core_section(data)
     if any(k[0] == "cpu" for k in data.bench):
         out.append("## CPU sorts on this machine\n")

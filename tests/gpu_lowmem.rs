@@ -10,7 +10,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use gpusort::cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
+use gpusort::cudarc::driver::{result, sys, CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 use gpusort::{DeviceCall, Order, SortError, Sorter};
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
@@ -25,38 +25,47 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Device memory taken until dropped, leaving `left` bytes free (as the driver counts it).
+/// Device memory taken until dropped (`cuMemAlloc`, exact to the 2 MiB page), leaving `left`
+/// bytes free as the driver counts them.
 struct Ballast {
-    _pieces: Vec<CudaSlice<u8>>,
+    pieces: Vec<sys::CUdeviceptr>,
 }
 
 impl Ballast {
     fn leaving(s: &Sorter, stream: &Arc<CudaStream>, left: usize) -> Option<Ballast> {
+        const GRAIN: usize = 2 << 20;
         s.release_memory();
         stream.synchronize().expect("sync");
         let ctx = s.cuda_context().expect("a CUDA sorter");
-        const GRAIN: usize = 2 << 20;
-        let mut taken = Vec::new();
-        // Pieces, largest first, until what is free is within a grain of `left`.
+        ctx.bind_to_thread().expect("bind");
+        let mut taken = Ballast { pieces: Vec::new() };
+        // Pieces, largest first, until what is free is within a page of `left`.
         for _ in 0..64 {
             let (free, _) = ctx.mem_get_info().expect("cuMemGetInfo");
-            if free <= left + GRAIN {
-                break;
+            if free < left + GRAIN {
+                return (free + GRAIN >= left).then_some(taken);
             }
             let mut want = (free - left) / GRAIN * GRAIN;
-            // SAFETY (both): never read or written.
+            // SAFETY (both): never read or written; freed on drop.
             let piece = loop {
-                match unsafe { stream.alloc::<u8>(want) } {
-                    Ok(b) => break b,
+                match unsafe { result::malloc_sync(want) } {
+                    Ok(p) => break p,
                     Err(_) if want > GRAIN => want = (want / 2).next_multiple_of(GRAIN),
                     Err(_) => return None,
                 }
             };
-            taken.push(piece);
+            taken.pieces.push(piece);
         }
-        stream.synchronize().expect("sync");
-        let (free, _) = ctx.mem_get_info().expect("cuMemGetInfo");
-        (free <= left + (8 << 20)).then_some(Ballast { _pieces: taken })
+        None
+    }
+}
+
+impl Drop for Ballast {
+    fn drop(&mut self) {
+        for &p in &self.pieces {
+            // SAFETY: allocated above, freed once.
+            let _ = unsafe { result::free_sync(p) };
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
-use gpusort::cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, DriverError};
+use gpusort::cudarc::driver::{result, sys, CudaSlice, CudaStream, DeviceRepr, DriverError};
 use gpusort::{Kvp, Sorter};
 use rayon::prelude::*;
 use serde_json::json;
@@ -162,12 +162,12 @@ fn low<T: Item>(gpu: &Sorter, n: usize, fill: Option<usize>, runs: usize) -> Res
     let mut times = Vec::new();
     let (start, end) =
         (ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(e)?, ctx.new_event(Some(CU_EVENT_DEFAULT)).map_err(e)?);
-    let mut ballast = Vec::new();
+    let mut ballast = None;
     for run in 0..runs {
         let want = upload(&stream, &mut d)?;
         if run == 0 {
             if let Some(fill) = fill {
-                ballast = take_all_but(gpu, &stream, n * size_of::<T>() / fill * (100 - fill))?;
+                ballast = Some(take_all_but(gpu, &stream, n * size_of::<T>() / fill * (100 - fill))?);
             }
         }
         start.record(&stream).map_err(e)?;
@@ -181,27 +181,41 @@ fn low<T: Item>(gpu: &Sorter, n: usize, fill: Option<usize>, runs: usize) -> Res
     Ok(times)
 }
 
-/// Device memory held until dropped, leaving `left` bytes free.
-fn take_all_but(gpu: &Sorter, stream: &Arc<CudaStream>, left: usize) -> Result<Vec<CudaSlice<u8>>, String> {
+/// Device memory held until dropped (`cuMemAlloc`, exact to the 2 MiB page), leaving `left`
+/// bytes free.
+struct Ballast(Vec<sys::CUdeviceptr>);
+
+impl Drop for Ballast {
+    fn drop(&mut self) {
+        for &p in &self.0 {
+            // SAFETY: allocated by `take_all_but`, freed once.
+            let _ = unsafe { result::free_sync(p) };
+        }
+    }
+}
+
+fn take_all_but(gpu: &Sorter, stream: &Arc<CudaStream>, left: usize) -> Result<Ballast, String> {
     const GRAIN: usize = 2 << 20;
     let ctx = gpu.cuda_context().ok_or("not a cuda sorter")?;
     gpu.release_memory();
-    let mut taken = Vec::new();
+    stream.synchronize().map_err(|e| e.to_string())?;
+    ctx.bind_to_thread().map_err(|e| e.to_string())?;
+    let mut taken = Ballast(Vec::new());
     for _ in 0..64 {
         let (free, _) = ctx.mem_get_info().map_err(|e| e.to_string())?;
-        if free <= left + GRAIN {
+        if free < left + GRAIN {
             return Ok(taken);
         }
         let mut want = (free - left) / GRAIN * GRAIN;
-        // SAFETY (both): never read or written.
+        // SAFETY (both): never read or written; freed on drop.
         let piece = loop {
-            match unsafe { stream.alloc::<u8>(want) } {
-                Ok(b) => break b,
+            match unsafe { result::malloc_sync(want) } {
+                Ok(p) => break p,
                 Err(_) if want > GRAIN => want = (want / 2).next_multiple_of(GRAIN),
                 Err(e) => return Err(format!("ballast: {e}")),
             }
         };
-        taken.push(piece);
+        taken.0.push(piece);
     }
     Err("ballast: the free memory did not come down".into())
 }

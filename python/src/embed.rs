@@ -4,20 +4,12 @@
 //! stream, so they can be captured into CUDA graphs.
 
 use gpusort::cudarc::driver::sys::CUstream;
-use gpusort::{DeviceCall, KeyType, Order};
+use gpusort::{DeviceCall, KeyType};
 use pyo3::prelude::*;
 
 use crate::errors::{sort_error, value_error};
 use crate::key_types;
-use crate::sorter::PySorter;
-
-fn order(descending: bool) -> Order {
-    if descending {
-        Order::Descending
-    } else {
-        Order::Ascending
-    }
-}
+use crate::sorter::{order, PySorter};
 
 /// Loads the sorter's kernels on its device (`Sorter::prepare`).
 #[pyfunction]

@@ -50,7 +50,7 @@ fn algorithm_name(a: Algorithm) -> &'static str {
     }
 }
 
-fn order(descending: bool) -> Order {
+pub(crate) fn order(descending: bool) -> Order {
     if descending {
         Order::Descending
     } else {

@@ -197,3 +197,27 @@ def test_cupy_graph_capture_and_replay():
         assert np.array_equal(cupy.asnumpy(keys), np.sort(k))
         want = np.argsort(f, kind="stable")[:77]
         assert np.array_equal(cupy.asnumpy(at), want) and np.array_equal(cupy.asnumpy(best), f[want])
+
+
+@needs_cuda
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_torch_sort_beside_little_free_memory(dtype):
+    # The keys fill 80% of what is free: too little for the normal sort's scratch, and the sort
+    # still sorts them in place with what is left.
+    torch = _torch()
+    keys = make_keys(dtype, (256 << 20) // np.dtype(dtype).itemsize, "random", seed=12)
+    t = _to_torch(torch, keys)
+    torch.cuda.synchronize()
+    gpusort.default_sorter().release_memory()
+    torch.cuda.empty_cache()
+    free, _ = torch.cuda.mem_get_info()
+    left = keys.nbytes // 4
+    ballast = torch.empty(free - left, dtype=torch.uint8, device="cuda")
+    try:
+        assert torch.cuda.mem_get_info()[0] < keys.nbytes, "the normal sort's scratch would fit"
+        gpusort.sort(t, float_order="total")
+        torch.cuda.synchronize()
+    finally:
+        del ballast
+        torch.cuda.empty_cache()
+    assert np.array_equal(_from_torch(t), np.sort(keys, kind="stable"))

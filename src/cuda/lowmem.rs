@@ -1,6 +1,6 @@
 //! Sorts of device buffers that nearly fill the device: when a device-resident sort's scratch
 //! cannot be had from the pool, it sorts in the caller's buffer with what is free. One buffer
-//! of the free memory is taken up front (so nothing is written unless the whole sort can run);
+//! of the free memory (`cuMemAlloc`) is taken up front (so nothing is written unless the whole sort can run);
 //! the data is cut into runs that each sort in place with that buffer as their scratch, then the
 //! runs are merged into the sorted prefix one by one: the next run is copied into the buffer, and
 //! the merge writes the prefix and that copy back into their places from the top down, one
@@ -108,17 +108,8 @@ pub(crate) fn sort<T: DeviceItem>(
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     gpu.trim_pool();
     let (free, _) = gpu.ctx.mem_get_info().map_err(SortError::driver("cuMemGetInfo", 0))?;
-    let room = free.saturating_sub(MARGIN_BYTES + free / 128);
-    let Some(plan) = Plan::fit(n, size, room, &need)? else {
-        return Err(SortError::OutOfMemory {
-            op: "device sort in the free memory (runs of the data and their merge)",
-            bytes: need(n.div_ceil(MAX_RUNS))?.saturating_add(MARGIN_BYTES),
-        });
-    };
-    // SAFETY: every byte is written before it is read (by the run sorts and the copies).
-    let mut buffer = unsafe { stream.alloc::<u8>(plan.bytes) }
-        .map_err(SortError::driver("device sort in the free memory (its buffer)", plan.bytes))?;
-    let (bp, _gb) = buffer.device_ptr_mut(stream);
+    let (plan, buffer) = take_buffer(stream, n, size, free, &need)?;
+    let bp = buffer.ptr;
     let (dp, _gd) = data.device_ptr_mut(stream);
     // SAFETY: `n` items of the caller's buffer and the new buffer, both live, borrowed (so used by
     // nothing else) until the work queued here has finished (the guards order later uses).
@@ -139,6 +130,58 @@ pub(crate) fn sort<T: DeviceItem>(
         sorted += len;
     }
     Ok(())
+}
+
+/// The largest plan whose buffer the driver gives, and that buffer: from `free` bytes less a
+/// margin, and less again while the allocation fails (the driver's granularity, other users of
+/// the device). `OutOfMemory`, nothing allocated, where no plan's buffer can be had.
+fn take_buffer<'a>(
+    stream: &'a Arc<CudaStream>,
+    n: usize,
+    size: usize,
+    free: usize,
+    need: &impl Fn(usize) -> Result<usize, SortError>,
+) -> Result<(Plan, Buffer<'a>), SortError> {
+    let mut room = free.saturating_sub(MARGIN_BYTES + free / 128);
+    let mut refused = None;
+    for _ in 0..8 {
+        let Some(plan) = Plan::fit(n, size, room, need)? else { break };
+        match Buffer::alloc(stream, plan.bytes) {
+            Ok(b) => return Ok((plan, b)),
+            Err(e) => refused = Some(e),
+        }
+        room -= room / 8;
+    }
+    Err(refused.unwrap_or(SortError::OutOfMemory {
+        op: "device sort in the free memory (runs of the data and their merge)",
+        bytes: need(n.div_ceil(MAX_RUNS))?.saturating_add(MARGIN_BYTES),
+    }))
+}
+
+/// Device memory from `cuMemAlloc`, which takes what is free to the 2 MiB page (the pool rounds
+/// large requests up further); freed once `stream` has finished with it.
+struct Buffer<'a> {
+    ptr: CUdeviceptr,
+    stream: &'a Arc<CudaStream>,
+}
+
+impl<'a> Buffer<'a> {
+    fn alloc(stream: &'a Arc<CudaStream>, bytes: usize) -> Result<Buffer<'a>, SortError> {
+        // SAFETY: a plain allocation in the bound context (the caller's stream's); every byte is
+        // written (by the run sorts and the copies) before it is read.
+        let ptr = unsafe { result::malloc_sync(bytes) }
+            .map_err(SortError::driver("device sort in the free memory (its buffer)", bytes))?;
+        Ok(Buffer { ptr, stream })
+    }
+}
+
+impl Drop for Buffer<'_> {
+    fn drop(&mut self) {
+        // The work queued with the buffer ends first, on success and failure alike.
+        let _ = self.stream.synchronize();
+        // SAFETY: allocated by `alloc`, freed once, nothing queued uses it any more.
+        let _ = unsafe { result::free_sync(self.ptr) };
+    }
 }
 
 /// The merge of the sorted prefix with the next run, in the caller's buffer.
