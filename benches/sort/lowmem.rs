@@ -5,7 +5,7 @@
 //!
 //! Rows `<shape>-fill-<percent>`: the data (`GPUSORT_BENCH_LOWMEM_GIB`, default 8 GiB) beside
 //! ballast that leaves free only what that fill leaves (`GPUSORT_BENCH_LOWMEM_FILLS`, percent,
-//! default 60,80,90), 3 runs, the input uploaded again before each; rows `<shape>-full-<percent>`:
+//! default 60,80,90), 2 runs, the input uploaded again before each; rows `<shape>-full-<percent>`:
 //! the data itself filling that share of the free memory (`GPUSORT_BENCH_LOWMEM_FULL=0` skips
 //! them), one run. Rows `<shape>-normal`: the normal sort of the ballast rows' data, 5 runs. CUDA
 //! events around the call; each result checked sorted and a permutation of the input (a
@@ -90,7 +90,7 @@ fn shape<T: Item>(gpu: &Sorter, bytes: usize, fills: &[usize], full: Option<usiz
     };
     for &fill in fills {
         let sort = format!("{}-fill-{fill}", T::NAME);
-        let r = low::<T>(gpu, n, Some(fill), 3);
+        let r = low::<T>(gpu, n, Some(fill), 2);
         row(&sort, n, fill, ms_per_item, r);
     }
     if let Some(fill) = full {
