@@ -15,6 +15,12 @@ def rows(data):
     return [(k, r) for k, r in data.bench.items() if k[0] == GROUP and "-normal" not in k[1]]
 
 
+def count(n):
+    """An item count: exact where it is a round size, else in G (2^30) to one place."""
+    exact = size_label(n)
+    return exact if not exact.isdigit() or n < 2**30 else f"{n / 2**30:.1f}G"
+
+
 def gib(n, item):
     return f"{n * item / 2**30:.1f} GiB"
 
@@ -35,7 +41,7 @@ def section_table(data):
         target = f"≤ {goal:g}×" if fill == goal_fill else ""
         met = "" if not target or ratio is None else "yes" if ratio <= goal else "no"
         item = 4 if shape == "keys-u32" else 8
-        out.append([SHAPES.get(shape, shape), f"{fill}%" if fill else "", kind, size_label(n), gib(n, item), fmt_ms(ms),
+        out.append([SHAPES.get(shape, shape), f"{fill}%" if fill else "", kind, count(n), gib(n, item), fmt_ms(ms),
                     fmt_ms(normal), "" if ratio is None else f"{ratio:.2f}×", target, met])
     header = ["data", "fill", "memory", "n", "bytes", "ms", "normal sort, extrapolated", "ratio", "target", "met"]
     return table(header, out, ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---", "---"])

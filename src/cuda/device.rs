@@ -92,6 +92,9 @@ impl Gpu {
         super::radix::prepare(self);
         super::network::prepare(self);
         super::select::prepare(self);
+        // One kept stream: a call on a capturing stream takes the caller's buffers on a side
+        // stream (`device_calls::Rewrap`), and creating one would end the capture.
+        let _ = self.streams.get(&self.ctx);
         let _ = self.prepared.set(());
         Ok(())
     }
