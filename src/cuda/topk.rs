@@ -71,16 +71,10 @@ impl CudaBackend {
         }
         let arena = lent.map(|(at, bytes)| Arena::new(at, bytes));
         let scratch = Scratch::of(arena.as_ref());
-        let rewrap = self.rewrap(stream)?;
-        let mut positions_anew = rewrap.buffer(out_positions, stream);
-        let out_positions = positions_anew.as_deref_mut().unwrap_or(out_positions);
         let (keys, out_keys) = (keys as &dyn Any, out_keys as &mut dyn Any);
         crate::with_key_type!(K::TYPE, T => match (keys.downcast_ref::<CudaSlice<T>>(), out_keys.downcast_mut::<CudaSlice<T>>()) {
             (Some(keys), Some(out_keys)) => {
                 holds(arena.as_ref(), || T::top_k_need(&self.gpu, n, k))?;
-                let (keys_anew, mut out_anew) = (rewrap.buffer(keys, stream), rewrap.buffer(out_keys, stream));
-                let keys = keys_anew.as_deref().unwrap_or(keys);
-                let out_keys = out_anew.as_deref_mut().unwrap_or(out_keys);
                 T::device_top_k(&self.gpu, stream, keys, order, (out_keys, out_positions), scratch)
             }
             _ => Err(SortError::Unsupported { backend: "cuda", what: format!("top-k of {} keys", std::any::type_name::<K>()) }),

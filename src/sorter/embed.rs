@@ -188,7 +188,13 @@ impl Sorter {
         }
         let bytes = scratch.len();
         let backend = self.device_backend()?;
+        // The caller's cudarc buffers seen anew while capturing (`Rewrap`).
         let rewrap = backend.rewrap(stream)?;
+        let (keys_anew, mut keys_out_anew) = (rewrap.buffer(keys, stream), rewrap.buffer(out_keys, stream));
+        let mut indices_anew = rewrap.buffer(out_indices, stream);
+        let keys = keys_anew.as_deref().unwrap_or(keys);
+        let out_keys = keys_out_anew.as_deref_mut().unwrap_or(out_keys);
+        let out_indices = indices_anew.as_deref_mut().unwrap_or(out_indices);
         let (at, _written) = rewrap.address_mut(scratch, stream);
         backend.top_k_device_into(stream, keys, self.order, (out_keys, out_indices), Some((at, bytes)))
     }
