@@ -757,6 +757,37 @@ enum gpusort_status gpusort_argsort_device_scratch(const struct gpusort_sorter *
                                                    size_t scratch_bytes,
                                                    void *stream);
 
+// Writes to `*bytes` the scratch bytes `gpusort_top_k_device_scratch` of the `k` first of `len`
+// keys of `key_type` in `order` needs, as `gpusort_device_scratch_bytes` does for the sorts.
+// `GPUSORT_INVALID_ARGUMENT` also for `k` above `len` or from 2^32 up.
+//
+// # Safety
+// As `gpusort_device_scratch_bytes`.
+enum gpusort_status gpusort_top_k_scratch_bytes(const struct gpusort_sorter *sorter,
+                                                gpusort_key_type key_type,
+                                                size_t len,
+                                                size_t k,
+                                                gpusort_order order,
+                                                size_t *bytes);
+
+// `gpusort_top_k_device` on the caller's scratch (size from `gpusort_top_k_scratch_bytes`), as
+// `gpusort_sort_device_keys_scratch`: the outputs written in place, nothing allocated; floats in
+// IEEE 754 totalOrder.
+//
+// # Safety
+// As `gpusort_top_k_device`, for the arrays and `scratch`.
+enum gpusort_status gpusort_top_k_device_scratch(const struct gpusort_sorter *sorter,
+                                                 gpusort_key_type key_type,
+                                                 const void *keys,
+                                                 size_t len,
+                                                 size_t k,
+                                                 void *out_keys,
+                                                 void *out_indices,
+                                                 gpusort_order order,
+                                                 void *scratch,
+                                                 size_t scratch_bytes,
+                                                 void *stream);
+
 // Copies the message of the most recent failed gpusort call on the calling thread into `buf` as
 // a NUL-terminated UTF-8 string ("" when no call on this thread has failed yet). Successful calls
 // leave the message alone, so read it right after the call whose status was not `GPUSORT_OK`.
