@@ -1,6 +1,6 @@
 //! Under an address-space limit (`ulimit -v`, a container's memory limit) a CPU sort that cannot
 //! get its scratch memory returns `OutOfMemory` with the data untouched, and the process lives
-//! on (issue 26: it used to abort). Each case runs in a forked child, so the limit never reaches
+//! on (rather than aborting). Each case runs in a forked child, so the limit never reaches
 //! the test harness.
 //!
 //! RLIMIT_AS counts address space, not memory in use: thread stacks and glibc's per-thread malloc

@@ -1,4 +1,4 @@
-//! A process forked from one that sorted still sorts (issue 26): the CPU backend's thread pool
+//! A process forked from one that sorted still sorts: the CPU backend's thread pool
 //! is made anew in the child, and a GPU opened by the parent is refused with a clear error, or
 //! replaced by the CPU in `auto()` sorters. Every child runs under a deadline, so a regression
 //! (a sort waiting on the parent's vanished threads) fails instead of hanging.

@@ -1,4 +1,4 @@
-"""uint16, int16, uint8 and int8 keys (issue 20) in NumPy arrays: sort, argsort, sort_pairs,
+"""uint16, int16, uint8 and int8 keys in NumPy arrays: sort, argsort, sort_pairs,
 sort_segments and top_k against NumPy's stable sorts, at edge sizes (around one 8-bit and one
 16-bit digit, the serial cut-offs, a prime) and on every pattern, in both orders, on each sorter
 (the GPU one where there is a GPU); CuPy arrays of them sort on the device (GPU only)."""

@@ -46,7 +46,7 @@ pub(crate) const RADIX_THREADS: usize = 16;
 /// 1M (32-bit) and 256K (64-bit), float keys at every size. First measured with the AVX2 path
 /// forced on a Zen 4 (one thread, vector against radix, ms: u32 64K 0.268 / 0.336, 1M 5.65 /
 /// 5.85, 16M 109 / 96; u64 64K 0.624 / 0.721, 1M 13.0 / 11.7). On an AVX2-only machine (Zen 3,
-/// session 26; signed-word compares), one thread, median of rounds, least time in brackets:
+/// signed-word compares), one thread, median of rounds, least time in brackets:
 /// integers tie from 1M up (u32 4M 45.2 (30.4) / 42.9 (30.4), 16M 181 (137) / 180 (138); i32
 /// 16M 194 (141) / 194 (141); u64 1M 22.2 (19.7) / 21.2 (17.7), 4M 109 (68) / 91 (56), 16M 333
 /// (307) / 349 (318)), so they keep the crossovers; floats lose far more to the radix sort's
@@ -66,7 +66,7 @@ pub(crate) const SMALL_REGS: usize = 16;
 /// The end to read from next depends on where the last step's keys went, a chain through a load,
 /// a compare and a count; reading several registers per decision spreads that latency, and the
 /// next step's lines are prefetched at both ends (`quick::partition`). Random keys, one thread,
-/// ms, each variant timed twice in one run, alternating. Session 20, the 16-core GPU host (Intel
+/// ms, each variant timed twice in one run, alternating. The 16-core GPU host (Intel
 /// Xeon, AVX-512), against 4 registers without prefetch: u32 64K 0.249 / 1M 5.51 / 16M 86.5
 /// against 0.382 / 6.85 / 141 (np.sort 0.183 / 4.89 / 83.9); f32 1M 4.94 / 16M 115 against
 /// 7.33 / 164; u64 1M 10.1 / 16M 212 against 15.1 / 326. Eight without prefetch: u32 64K 0.259,
@@ -87,7 +87,7 @@ pub(crate) const BATCH_NARROW: usize = 4;
 /// 3.97 against 4.03, 16M 88.4 against 88.9. (64 keys from a few whole registers at spread
 /// places instead of 64 scattered keys: u32 0.086 / 1.83 / 39.7, u64 0.172 / 3.87 / 92.8.)
 /// The 32-bit AVX-512 sample is one gather (`Vector::load_spread`); 16 loads into an array read
-/// back as a register stalled the read. Session 31, Intel dev machine, one thread, least of 2000
+/// back as a register stalled the read. Intel dev machine, one thread, least of 2000
 /// (64K) or 100 (1M) sorts, 3 rounds, array against gather: u32 64K 0.175 / 0.170 ms, 1M 3.60 /
 /// 3.56; f32 0.179 / 0.174, 3.71 / 3.66. A gather of 8 64-bit keys was slower than the array:
 /// u64 64K 0.334 / 0.342, 1M 7.35 / 7.50; f64 0.300 / 0.305, 6.76 / 6.86 (not kept).
@@ -103,7 +103,7 @@ pub(crate) const SAMPLE: usize = 16;
 /// model of the sort's cost (each network's comparators and shuffles, a partition pass per key,
 /// the spread of a sample's order statistics) put this rule within 0.2% of the best rank per
 /// range size and the median 6.5% above it; aiming at the middle of the fitting range (`(n -
-/// small + small / 2) / 2`) 2.3% above. Session 31, Intel dev machine, one thread, least of 2000
+/// small + small / 2) / 2`) 2.3% above. Intel dev machine, one thread, least of 2000
 /// (64K) or 100 (1M) sorts, 3 rounds, median / middle aim / this rule: u32 64K 0.180 / 0.176 /
 /// 0.175 ms, 1M 4.01 / 3.70 / 3.64; i32 0.182 / 0.177 / 0.176, 3.71 / 3.72 / 3.63; f32 1M 3.84 /
 /// 3.78 / 3.73. With 8 samples (64-bit keys) it lost: u64 64K 0.339 against 0.349, f64 0.302
