@@ -1,31 +1,31 @@
 #!/usr/bin/env python3
 """Writes gpusort's benchmark report from the measurements of one run (Python 3 standard library only).
 
-    ci/report.py render DATA.jsonl --out DIR [--cpu] [--shapes-extra SHAPES.jsonl] [--python-bench PY.json]
+    ci/report/report.py render DATA.jsonl --out DIR [--cpu] [--shapes-extra SHAPES.jsonl] [--python-bench PY.json]
         GPU report: DIR/docs/BENCHMARKS.md, DIR/docs/bench.svg, DIR/docs/bench-headline.md
         (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
         --shapes-extra: a shapes-only run's data (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY=1),
         whose other sizes join the table of radix shapes against CUB. --python-bench: the JSON of
         python/bench/bench.py (ci/python.sh gpu-test's python-bench.json), whose lexsort, pandas,
         torch and CuPy rows join the lexsort section
-    ci/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
+    ci/report/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
         DIR/docs/BENCHMARKS-lexsort.md (--flat: DIR/BENCHMARKS-lexsort.md): the lexsort section
         alone, from either input or none (what is missing is marked not measured)
-    ci/report.py argsort DATA.jsonl --out DIR [--flat]
+    ci/report/report.py argsort DATA.jsonl --out DIR [--flat]
         DIR/docs/BENCHMARKS-argsort.md (--flat: DIR/BENCHMARKS-argsort.md): the argsort section alone
         (its torch and CuPy rows from ci/argsort_libs.py lines in the same data)
-    ci/report.py file RUN.jsonl [RUN2.jsonl ...] --out DIR [--flat]
+    ci/report/report.py file RUN.jsonl [RUN2.jsonl ...] --out DIR [--flat]
         DIR/docs/BENCHMARKS-file.md: the external-sort section from ci/file_bench.sh runs
-    ci/report.py shapes DATA.jsonl
+    ci/report/report.py shapes DATA.jsonl
         prints that table for a shapes-only run's data
-    ci/report.py embed DATA.jsonl
+    ci/report/report.py embed DATA.jsonl
         prints the embedded-calls and low-memory sections (benches/sort/embed.rs, lowmem.rs rows)
-    ci/report.py torch --random N,N,... --patterns N,N,...
+    ci/report/report.py torch --random N,N,... --patterns N,N,...
         times torch.sort on the GPU on the bench's inputs and prints JSON lines (needs torch, numpy)
-    ci/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
+    ci/report/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
         prints the two builds' medians side by side with their ratio and whether each row lies
         within the rounds' spread (ci/gpu.sh compare)
-    ci/report.py plan DATA.jsonl segments|topk|argsort
+    ci/report/report.py plan DATA.jsonl segments|topk|argsort
         prints "N L,L,..." (segment lengths), "N K,K,..." (values of k) or "N,N,..." (argsort
         sizes): what the run's segment, top-k or device argsort rows measured, for ci/report.sh to
         run CUB, torch.topk and torch / cupy argsort on; nothing when none
