@@ -25,6 +25,11 @@
     ci/report/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
         prints the two builds' medians side by side with their ratio and whether each row lies
         within the rounds' spread (ci/gpu.sh compare)
+    ci/report/report.py pages [--check]
+        renders every page of docs/data/ (PAGE.json: its prose, tables and figures) into docs/PAGE.md
+        (report_pages); --check writes nothing and fails when a page differs from its data
+    ci/report/report.py transcribe docs/PAGE.md ...
+        writes docs/data/PAGE.json from a page as it stands (the pages above write theirs themselves)
     ci/report/report.py plan DATA.jsonl segments|topk|argsort
         prints "N L,L,..." (segment lengths), "N K,K,..." (values of k) or "N,N,..." (argsort
         sizes): what the run's segment, top-k or device argsort rows measured, for ci/report.sh to
@@ -56,6 +61,7 @@ from report_cpu import cpu_report  # noqa: E402
 from report_data import Data, load_python_bench, load_reference  # noqa: E402
 from report_gpu import gpu_report, headline  # noqa: E402
 from report_lexsort import document as lexsort_document  # noqa: E402
+import report_pages  # noqa: E402
 from report_shapes import shapes_section  # noqa: E402
 from report_svg import svg_chart  # noqa: E402
 from report_torch import torch_bench, torch_host  # noqa: E402
@@ -63,8 +69,11 @@ from report_torch import torch_bench, torch_host  # noqa: E402
 
 def write(path, text):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    if path.endswith(".md"):  # a page: its figures as data beside it (docs/data/), the page rendered from them
+        report_pages.write_page(path, text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
     print(f"wrote {path}")
 
 
@@ -151,6 +160,19 @@ def plan(args):
     return 0
 
 
+def pages(args):
+    stale = report_pages.pages(check=args.check)
+    for path in stale:
+        print(f"{path}: {'differs from its data' if args.check else 'rewritten from its data'}")
+    return 1 if args.check and stale else 0
+
+
+def transcribe(args):
+    for page in args.page:
+        print(f"wrote {report_pages.transcribe(page)}")
+    return 0
+
+
 def compare(args):
     import report_compare
 
@@ -193,12 +215,16 @@ def main():
     fs.add_argument("data", nargs="+")
     fs.add_argument("--out", default=".")
     fs.add_argument("--flat", action="store_true")
+    pg = sub.add_parser("pages")
+    pg.add_argument("--check", action="store_true")
+    tr = sub.add_parser("transcribe")
+    tr.add_argument("page", nargs="+")
     p = sub.add_parser("plan")
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort}
+                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort, "pages": pages, "transcribe": transcribe}
     return commands[args.cmd](args)
 
 
