@@ -9,10 +9,11 @@
 #                        docs/bench.svg and docs/bench-headline.md
 #   ci/report.sh --cpu   on any machine: gpusort's CPU backend against std, rayon, voracious and
 #                        rdst; writes docs/BENCHMARKS-cpu.md
-#   ci/report.sh pages [--check]  on any machine, in a second: every docs/BENCHMARKS*.md and
-#                        docs/bench-headline.md rendered from its data, docs/data/PAGE.json (a page
-#                        a run writes gets its data rewritten with it); --check only fails on a page
-#                        that differs from its data
+#   ci/report.sh pages [--check] [--python-bench PY.json]  on any machine, in a second: every
+#                        docs/BENCHMARKS*.md and docs/bench-headline.md rendered from its data,
+#                        docs/data/PAGE.json (a page a run writes gets its data rewritten with it);
+#                        --check only fails on a page that differs from its data; --python-bench
+#                        takes python/bench/bench.py's JSON as the table of BENCHMARKS-python.md
 #
 # About 7 minutes on an H200 with 16 cores (GPU; the host tables about two, CUB's segmented sorts
 # and torch.topk under one after them), 5-10 minutes on 2 cores (--cpu). Environment, all optional:
@@ -50,7 +51,7 @@ case "${1:-}" in
   --cpu) mode=cpu ;;
   pages) shift; exec python3 ci/report/report.py pages "$@" ;;
   "") ;;
-  *) echo "usage: ci/report.sh [--cpu | pages [--check]]" >&2; exit 2 ;;
+  *) echo "usage: ci/report.sh [--cpu | pages [--check] [--python-bench PY.json]]" >&2; exit 2 ;;
 esac
 out="${GPUSORT_REPORT_OUT:-.}"
 logs="${GPUSORT_REPORT_LOGS:-target/report}"

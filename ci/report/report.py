@@ -25,9 +25,14 @@
     ci/report/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
         prints the two builds' medians side by side with their ratio and whether each row lies
         within the rounds' spread (ci/gpu.sh compare)
-    ci/report/report.py pages [--check]
+    ci/report/report.py section topk|segments|records DATA.jsonl --out DIR [--flat]
+        DIR/docs/BENCHMARKS-<name>.md (--flat: DIR/BENCHMARKS-<name>.md): that section of the GPU
+        report alone, from a run's rows (a host-tables run, GPUSORT_BENCH_HOST=only, is enough)
+    ci/report/report.py pages [--check] [--python-bench PY.json]
         renders every page of docs/data/ (PAGE.json: its prose, tables and figures) into docs/PAGE.md
-        (report_pages); --check writes nothing and fails when a page differs from its data
+        (report_pages); --check writes nothing and fails when a page differs from its data;
+        --python-bench: python/bench/bench.py's JSON becomes docs/data/python-bench.json first (the
+        table of docs/BENCHMARKS-python.md)
     ci/report/report.py transcribe docs/PAGE.md ...
         writes docs/data/PAGE.json from a page as it stands (the pages above write theirs themselves)
     ci/report/report.py plan DATA.jsonl segments|topk|argsort
@@ -54,6 +59,7 @@ and writes files.
 
 import argparse
 import os
+import shutil
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout for the modules below
@@ -133,6 +139,14 @@ def file_sort(args):
     return 0
 
 
+def section(args):
+    from report_sections import document as section_document
+
+    docs = args.out if args.flat else os.path.join(args.out, "docs")
+    write(os.path.join(docs, f"BENCHMARKS-{args.name}.md"), section_document(Data(args.data), args.name))
+    return 0
+
+
 def shapes(args):
     print("\n".join(shapes_section(Data(args.data))))
     return 0
@@ -161,6 +175,8 @@ def plan(args):
 
 
 def pages(args):
+    if args.python_bench:  # python/bench/bench.py's --out JSON: the Python page's table
+        shutil.copyfile(args.python_bench, os.path.join(report_pages.DATA, "python-bench.json"))
     stale = report_pages.pages(check=args.check)
     for path in stale:
         print(f"{path}: {'differs from its data' if args.check else 'rewritten from its data'}")
@@ -215,8 +231,14 @@ def main():
     fs.add_argument("data", nargs="+")
     fs.add_argument("--out", default=".")
     fs.add_argument("--flat", action="store_true")
+    sc = sub.add_parser("section")
+    sc.add_argument("name", choices=["topk", "segments", "records"])
+    sc.add_argument("data")
+    sc.add_argument("--out", default=".")
+    sc.add_argument("--flat", action="store_true")
     pg = sub.add_parser("pages")
     pg.add_argument("--check", action="store_true")
+    pg.add_argument("--python-bench")
     tr = sub.add_parser("transcribe")
     tr.add_argument("page", nargs="+")
     p = sub.add_parser("plan")
@@ -224,7 +246,8 @@ def main():
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort, "pages": pages, "transcribe": transcribe}
+                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort, "pages": pages, "transcribe": transcribe,
+                "section": section}
     return commands[args.cmd](args)
 
 

@@ -126,3 +126,25 @@ def test_command_line(tmp_path):
     command("render", raw, "--out", str(tmp_path / "cpu"), "--flat", "--cpu")
     assert os.path.exists(tmp_path / "cpu" / "BENCHMARKS-cpu.md")
     assert "render" in command("--help")
+
+
+def test_section_pages(tmp_path):
+    raw = write_rows(tmp_path / "raw.jsonl", fixture_rows())
+    for name, row in (("topk", "1K"), ("segments", "1M x 64"), ("records", "`argsort` of 64M u32 keys")):
+        command("section", name, raw, "--out", str(tmp_path), "--flat")
+        text = (tmp_path / f"BENCHMARKS-{name}.md").read_text()
+        assert (tmp_path / "data" / f"BENCHMARKS-{name}.json").exists()
+        assert "How it was measured" in headings(text)
+        row_of(text, row)
+    empty = write_rows(tmp_path / "empty.jsonl", [])
+    command("section", "topk", empty, "--out", str(tmp_path), "--flat")
+    assert "No topk rows in this run." in (tmp_path / "BENCHMARKS-topk.md").read_text()
+
+
+def test_section_says_missing_anchor(tmp_path):
+    import report_sections
+
+    rows = [r for r in fixture_rows() if r["src"] != "torch-topk"]
+    rows.append({"src": "torch-topk", "kind": "absent", "text": "skipped (GPUSORT_REPORT_TORCH=0)"})
+    text = report_sections.document(data_of(tmp_path, rows), "topk")
+    assert "torch.topk: not measured (skipped (GPUSORT_REPORT_TORCH=0))." in text
