@@ -246,8 +246,8 @@ def main():
     p.add_argument("what", choices=["segments", "topk", "argsort"])
     args = ap.parse_args()
     commands = {"render": render, "lexsort": lexsort, "shapes": shapes, "torch": torch_bench, "torch-host": torch_host,
-                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort, "pages": pages, "transcribe": transcribe,
-                "section": section}
+                "plan": plan, "embed": embed, "compare": compare, "file": file_sort, "argsort": argsort,
+                "section": section, "pages": pages, "transcribe": transcribe}
     return commands[args.cmd](args)
 
 

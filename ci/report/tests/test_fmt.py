@@ -4,11 +4,13 @@ from report_fmt import fmt_ms, num, rate, ratio, size_label, table
 
 
 def test_size_label():
-    assert [size_label(n) for n in (1000, 1024, 3 << 20, 1 << 30, (1 << 20) + 1)] == ["1000", "1K", "3M", "1G", "1048577"]
+    sizes = (1000, 1024, 3 << 20, 1 << 30, (1 << 20) + 1)
+    assert [size_label(n) for n in sizes] == ["1000", "1K", "3M", "1G", "1048577"]
 
 
 def test_fmt_ms_keeps_three_figures():
-    assert [fmt_ms(v) for v in (None, "failed", 123.4, 12.34, 1.234, 0.1234)] == ["", "failed", "123", "12.3", "1.23", "0.123"]
+    got = [fmt_ms(v) for v in (None, "failed", 123.4, 12.34, 1.234, 0.1234)]
+    assert got == ["", "failed", "123", "12.3", "1.23", "0.123"]
 
 
 def test_ratio_is_theirs_over_ours():
