@@ -6,7 +6,8 @@ A page's data is its blocks in order: prose ({"text": [lines]}), a table ({"colu
 with its unit, or text), or the table of python/bench/bench.py's JSON ({"python_bench": "file.json"}, a file beside
 the data, in the format `bench.py --out` writes, so a GPU run's file replaces it as it is). Pages
 that a report command writes from a run's measurements (BENCHMARKS.md, -cpu, -argsort, -lexsort,
--file) get their data rewritten with them (`write_page`)."""
+-file) get their data rewritten with them (`write_page`); a data file's "keep_from" names the
+heading from which on its page is written by hand, kept when a run rewrites the rest."""
 
 import json
 import os
@@ -115,20 +116,24 @@ def render(name, data_dir=DATA):
     return HEADER.format(name=name) + "\n" + render_blocks(page["blocks"], data_dir)
 
 
-def dump(blocks):
-    """The data file's text: one line per table row and per prose line, so a diff shows the row."""
-    out = ['{"blocks": [']
+def dump(blocks, keep_from=None):
+    """The data file's text: one line per table row and per prose line (a short block on one), so a
+    diff shows the row."""
+    out = ['{' + (f'"keep_from": {json.dumps(keep_from, ensure_ascii=False)},\n ' if keep_from else "") + '"blocks": [']
     for k, b in enumerate(blocks):
         end = "," if k + 1 < len(blocks) else ""
-        if "text" in b:
+        one_line = " " + json.dumps(b, ensure_ascii=False) + end
+        if "python_bench" in b or ("text" in b and len(one_line) <= 120):
+            out.append(one_line)
+        elif "text" in b:
             body = ",\n  ".join(json.dumps(line, ensure_ascii=False) for line in b["text"])
             out.append(f' {{"text": [\n  {body}\n ]}}{end}')
-        elif "python_bench" in b:
-            out.append(" " + json.dumps(b, ensure_ascii=False) + end)
         else:
             rows = ",\n  ".join(json.dumps(r, ensure_ascii=False) for r in b["rows"])
-            out.append(f' {{"columns": {json.dumps(b["columns"], ensure_ascii=False)},\n'
-                       f'  "align": {json.dumps(b["align"])},\n  "rows": [\n  {rows}\n ]}}{end}')
+            head = f' {{"columns": {json.dumps(b["columns"], ensure_ascii=False)}, "align": {json.dumps(b["align"])},'
+            if len(head) > 120:
+                head = head.replace(', "align"', ',\n  "align"')
+            out.append(f'{head} "rows": [\n  {rows}\n ]}}{end}')
     return "\n".join(out + ["]}"]) + "\n"
 
 
@@ -143,11 +148,15 @@ def transcribe(path, data_dir=DATA):
     out = os.path.join(data_dir, f"{name}.json")
     if os.path.exists(out) and '"python_bench"' in open(out, encoding="utf-8").read():
         raise SystemExit(f"{out}: its table is python/bench/bench.py's JSON; replace that file instead")
+    keep = None
+    if os.path.exists(out):
+        with open(out, encoding="utf-8") as f:
+            keep = json.load(f).get("keep_from")
     with open(path, encoding="utf-8") as f:
         blocks = parse(strip_header(f.read()))
     os.makedirs(data_dir, exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
-        f.write(dump(blocks))
+        f.write(dump(blocks, keep))
     return out
 
 
@@ -156,9 +165,19 @@ def write_page(path, markdown):
     folder), then the page as that data renders it, header included."""
     name = os.path.splitext(os.path.basename(path))[0]
     data_dir = os.path.join(os.path.dirname(path) or ".", "data")
+    data_path = os.path.join(data_dir, f"{name}.json")
     os.makedirs(data_dir, exist_ok=True)
-    with open(os.path.join(data_dir, f"{name}.json"), "w", encoding="utf-8") as f:
-        f.write(dump(parse(strip_header(markdown))))
+    markdown, keep = strip_header(markdown), None
+    if os.path.exists(data_path):
+        # The page's own part that no run writes (its data's keep_from heading on) stays after the run's.
+        with open(data_path, encoding="utf-8") as f:
+            old = json.load(f)
+        keep = old.get("keep_from")
+        at = ("\n" + render_blocks(old["blocks"], data_dir)).find(f"\n{keep}\n") if keep else -1
+        if at >= 0:
+            markdown = markdown.rstrip("\n") + "\n\n" + render_blocks(old["blocks"], data_dir)[at:]
+    with open(data_path, "w", encoding="utf-8") as f:
+        f.write(dump(parse(markdown), keep))
     with open(path, "w", encoding="utf-8") as f:
         f.write(render(name, data_dir))
 

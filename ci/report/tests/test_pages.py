@@ -71,3 +71,14 @@ def test_python_page_reads_bench_json():
     with open(os.path.join(report_pages.DATA, "python-bench.json"), encoding="utf-8") as f:
         rows = json.load(f)["rows"]
     assert len(rows) == 44 and all({"where", "what", "n"} <= set(r) for r in rows)
+
+
+def test_run_keeps_the_hand_written_part(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "data").mkdir(parents=True)
+    old = "# P\n\n| n | ms |\n| --- | --- |\n| 1 | 2.5 |\n\n## By hand\n\nkept 7 ms\n"
+    (docs / "data" / "BENCHMARKS-p.json").write_text(report_pages.dump(report_pages.parse(old), "## By hand"))
+    report_pages.write_page(str(docs / "BENCHMARKS-p.md"), "# P\n\n| n | ms |\n| --- | --- |\n| 1 | 1.5 |\n")
+    new = (docs / "BENCHMARKS-p.md").read_text().split("\n", 1)[1]
+    assert new == "# P\n\n| n | ms |\n| --- | --- |\n| 1 | 1.5 |\n\n## By hand\n\nkept 7 ms\n"
+    assert json.loads((docs / "data" / "BENCHMARKS-p.json").read_text())["keep_from"] == "## By hand"
