@@ -148,3 +148,30 @@ def test_section_says_missing_anchor(tmp_path):
     rows.append({"src": "torch-topk", "kind": "absent", "text": "skipped (GPUSORT_REPORT_TORCH=0)"})
     text = report_sections.document(data_of(tmp_path, rows), "topk")
     assert "torch.topk: not measured (skipped (GPUSORT_REPORT_TORCH=0))." in text
+
+
+def test_file_page(tmp_path):
+    run = [{"what": "setup", "cores": 2, "ram_bytes": 8 << 30, "gpu": None, "shape": "u64", "budget": 1 << 30,
+            "cgroup_limit": 2 << 30},
+           {"what": "disk", "bytes": 20e9, "read_bps": 1e9, "write_bps": 0.5e9, "tool": "fio", "floor_s": 60.0},
+           {"what": "gpusort", "wall_s": 90.0, "backend": "cpu", "runs": 20, "merge_passes": 1, "run_phase_s": 40.0,
+            "reading_s": 20.0, "sorting_s": 10.0, "writing_s": 15.0, "merge_phase_s": 50.0, "merge_reading_s": 20.0,
+            "merging_s": 12.0, "merge_writing_s": 25.0},
+           {"what": "gnu_sort", "wall_s": 300.0}]
+    path = write_rows(tmp_path / "run.jsonl", run)
+    command("file", path, "--out", str(tmp_path), "--flat")
+    text = (tmp_path / "BENCHMARKS-file.md").read_text()
+    # 20 GB, a 60 s floor: 90 s is 1.50x the floor; GNU sort's 300 s is 3.33x gpusort's.
+    assert "| 90.0 s on cpu | 1.50x | 300.0 s | 3.33x |" in text
+    out = subprocess.run([sys.executable, os.path.join(os.path.dirname(REPORT), "report_file.py"), path],
+                         capture_output=True, text=True, check=True).stdout
+    assert "1.50x" in out
+
+
+def test_shapes_and_embed_commands(tmp_path):
+    raw = write_rows(tmp_path / "raw.jsonl", fixture_rows())
+    command("shapes", raw)
+    assert "no embed or lowmem rows" in command("embed", raw)
+    command("lexsort", "--out", str(tmp_path), "--flat")
+    assert "not measured" in (tmp_path / "BENCHMARKS-lexsort.md").read_text()
+    command("argsort", raw, "--out", str(tmp_path), "--flat")
