@@ -3,8 +3,9 @@ rendered from it (ci/report/report.py pages), so a table is edited in its data a
 
 A page's data is its blocks in order: prose ({"text": [lines]}), a table ({"columns": [...],
 "align": [...], "rows": [[cell, ...], ...]}, each cell as `cell_value` reads it: a number, a figure
-with its unit, or text), or the table of python/bench/bench.py's JSON ({"python_bench": "file.json"}, a file beside
-the data, in the format `bench.py --out` writes, so a GPU run's file replaces it as it is). Pages
+with its unit, or text), or the table of python/bench/bench.py's or dask_bench.py's JSON ({"python_bench": "file.json"},
+{"dask_bench": "file.json"}: a file beside the data, in the format `--out` writes, so a run's file
+replaces it as it is). Pages
 that a report command writes from a run's measurements (BENCHMARKS.md, -cpu, -argsort, -lexsort,
 -file) get their data rewritten with them (`write_page`); a data file's "keep_from" names the
 heading from which on its page is written by hand, kept when a run rewrites the rest."""
@@ -13,6 +14,7 @@ import json
 import os
 import re
 
+import report_dask
 import report_python
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs")
@@ -101,9 +103,10 @@ def render_blocks(blocks, here):
     for b in blocks:
         if "text" in b:
             lines += b["text"]
-        elif "python_bench" in b:
-            with open(os.path.join(here, b["python_bench"]), encoding="utf-8") as f:
-                lines += report_python.table(json.load(f))
+        elif "python_bench" in b or "dask_bench" in b:
+            key, module = ("python_bench", report_python) if "python_bench" in b else ("dask_bench", report_dask)
+            with open(os.path.join(here, b[key]), encoding="utf-8") as f:
+                lines += module.table(json.load(f))
         else:
             lines += [line_of(b["columns"], str), b["align"]] + [line_of(r, cell_text) for r in b["rows"]]
     return "\n".join(lines) + "\n"
@@ -123,7 +126,7 @@ def dump(blocks, keep_from=None):
     for k, b in enumerate(blocks):
         end = "," if k + 1 < len(blocks) else ""
         one_line = " " + json.dumps(b, ensure_ascii=False) + end
-        if "python_bench" in b or ("text" in b and len(one_line) <= 120):
+        if "python_bench" in b or "dask_bench" in b or ("text" in b and len(one_line) <= 120):
             out.append(one_line)
         elif "text" in b:
             body = ",\n  ".join(json.dumps(line, ensure_ascii=False) for line in b["text"])
@@ -146,8 +149,8 @@ def transcribe(path, data_dir=DATA):
     """Writes data_dir/<page>.json from the page at `path`; returns the data file's path."""
     name = os.path.splitext(os.path.basename(path))[0]
     out = os.path.join(data_dir, f"{name}.json")
-    if os.path.exists(out) and '"python_bench"' in open(out, encoding="utf-8").read():
-        raise SystemExit(f"{out}: its table is python/bench/bench.py's JSON; replace that file instead")
+    if os.path.exists(out) and re.search(r'"(python|dask)_bench"', open(out, encoding="utf-8").read()):
+        raise SystemExit(f"{out}: a table of it is a bench's JSON file; replace that file instead")
     keep = None
     if os.path.exists(out):
         with open(out, encoding="utf-8") as f:
@@ -183,7 +186,8 @@ def write_page(path, markdown):
 
 
 def names(data_dir=DATA):
-    return sorted(f[:-5] for f in os.listdir(data_dir) if f.endswith(".json") and not f.startswith("python-bench"))
+    return sorted(f[:-5] for f in os.listdir(data_dir) if f.startswith(("BENCHMARKS", "bench-headline"))
+                  and f.endswith(".json"))
 
 
 def pages(check=False, docs=DOCS):

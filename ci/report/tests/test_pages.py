@@ -82,3 +82,16 @@ def test_run_keeps_the_hand_written_part(tmp_path):
     new = (docs / "BENCHMARKS-p.md").read_text().split("\n", 1)[1]
     assert new == "# P\n\n| n | ms |\n| --- | --- |\n| 1 | 1.5 |\n\n## By hand\n\nkept 7 ms\n"
     assert json.loads((docs / "data" / "BENCHMARKS-p.json").read_text())["keep_from"] == "## By hand"
+
+
+def test_dask_table_from_bench_json():
+    import report_dask
+
+    bench = {"rows": 50_000_000, "runs": [{"name": "pandas", "total_s": 20.0, "run_s": 19.0, "partition_sorts_s": 9.5},
+                                          {"name": "gpusort", "total_s": 10.0, "run_s": 9.0, "partition_sorts_s": 2.25,
+                                           "rest_s": 6.76}]}
+    assert report_dask.table(bench)[2:] == ["| pandas | 20.00 | 19.00 | 9.50 | 9.50 | 2.5 |",
+                                            "| gpusort | 10.00 | 9.00 | 2.25 | 6.76 | 5.0 |"]
+    with open(os.path.join(report_pages.DATA, "BENCHMARKS-dask.json"), encoding="utf-8") as f:
+        blocks = json.load(f)["blocks"]
+    assert [b["dask_bench"] for b in blocks if "dask_bench" in b] == ["dask-bench-cpu.json", "dask-bench-gpu.json"]
