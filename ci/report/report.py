@@ -54,8 +54,9 @@ and writes files.
 # out-of-core tables), report_cpu (the CPU tables, BENCHMARKS-cpu.md), report_svg (the chart),
 # report_segments (segmented sorts beside CUB's), report_topk (top-k beside torch.topk),
 # report_embed (embedded device calls), report_lowmem (low-memory sorts), report_argsort and
-# report_lexsort (their sections), report_torch (the torch columns and PyTorch's round trip);
-# this file is the command line.
+# report_lexsort (their sections), report_torch (the torch columns and PyTorch's round trip),
+# report_sections (one section's page), report_pages (docs/ pages from docs/data/), report_python and
+# report_dask (the Python and Dask pages' tables from their benches' JSON); this file is the command line.
 
 import argparse
 import os
