@@ -7,16 +7,18 @@ them by their own rules).
 
     ci/argsort_libs.py [--json] [--sizes 1048576,16777216,67108864]
 
---json prints JSON lines for ci/report.py (src "argsort-torch" or "argsort-cupy": key, n, median_ms,
+--json prints JSON lines for ci/report/report.py (src "argsort-torch" or "argsort-cupy": key, n, median_ms,
 runs; first a version line, or one `absent` line where the library is missing); otherwise one line
 a row."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout for report_torch
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "report"))
 from report_torch import parse_sizes, splitmix_np  # noqa: E402
 
 KEYS = ("i32", "f32", "i64", "f64")

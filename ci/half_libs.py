@@ -10,14 +10,16 @@ gets a fresh copy of the input before each call (not timed).
 
     ci/half_libs.py [--json] [--sizes 67108864]
 
---json prints JSON lines for ci/report.py (src "half-libs": lib, dtype, op, n, median_ms)."""
+--json prints JSON lines for ci/report/report.py (src "half-libs": lib, dtype, op, n, median_ms)."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "report"))
 from report_torch import parse_sizes, splitmix_np  # noqa: E402
 
 WARMUPS, RUNS = 3, 15

@@ -9,6 +9,11 @@
 #                        docs/bench.svg and docs/bench-headline.md
 #   ci/report.sh --cpu   on any machine: gpusort's CPU backend against std, rayon, voracious and
 #                        rdst; writes docs/BENCHMARKS-cpu.md
+#   ci/report.sh pages [--check] [--python-bench PY.json]  on any machine, in a second: every
+#                        docs/BENCHMARKS*.md and docs/bench-headline.md rendered from its data,
+#                        docs/data/PAGE.json (a page a run writes gets its data rewritten with it);
+#                        --check only fails on a page that differs from its data; --python-bench
+#                        takes python/bench/bench.py's JSON as the table of BENCHMARKS-python.md
 #
 # About 7 minutes on an H200 with 16 cores (GPU; the host tables about two, CUB's segmented sorts
 # and torch.topk under one after them), 5-10 minutes on 2 cores (--cpu). Environment, all optional:
@@ -33,7 +38,7 @@
 #                         table of radix shapes against CUB, marked as a second run
 #   GPUSORT_REPORT_PYTHON_BENCH  python/bench/bench.py's JSON (ci/python.sh gpu-test's
 #                         python-bench.json): its lexsort, pandas, torch and CuPy rows join the
-#                         lexsort section (`ci/report.py lexsort` renders that section alone)
+#                         lexsort section (`ci/report/report.py lexsort` renders that section alone)
 #   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups; of CUB and torch only the
 #                         segmented sorts and torch.topk, beside the host tables' segments and top-k
 #                         rows: two to three minutes); =0 leaves them out; their sizes and budgets:
@@ -44,8 +49,9 @@ cd "$(dirname "$0")/.."
 mode=gpu
 case "${1:-}" in
   --cpu) mode=cpu ;;
+  pages) shift; exec python3 ci/report/report.py pages "$@" ;;
   "") ;;
-  *) echo "usage: ci/report.sh [--cpu]" >&2; exit 2 ;;
+  *) echo "usage: ci/report.sh [--cpu | pages [--check] [--python-bench PY.json]]" >&2; exit 2 ;;
 esac
 out="${GPUSORT_REPORT_OUT:-.}"
 logs="${GPUSORT_REPORT_LOGS:-target/report}"
@@ -145,7 +151,7 @@ if [[ $shapes_only == 1 ]]; then
   fi
   [[ -n "$cub_pid" ]] && finish_cub
   [[ $cub_ok == 1 ]] || absent cub "the CUB harness did not build or failed, see report.log"
-  python3 ci/report.py shapes "$data"
+  python3 ci/report/report.py shapes "$data"
   step "done ($data)"
   exit $(( rc != 0 || cub_ok != 1 ))
 fi
@@ -199,7 +205,7 @@ if [[ $mode == gpu ]]; then
   if [[ -n "$seg_pid" ]]; then
     # CUB's segmented sorts on the n and segment lengths of the bench's device-resident segment
     # rows (20-40 s at 64M).
-    read -r seg_n seg_lengths < <(python3 ci/report.py plan "$data" segments 2>> "$log")
+    read -r seg_n seg_lengths < <(python3 ci/report/report.py plan "$data" segments 2>> "$log")
     if ! wait "$seg_pid"; then
       absent cub-segments "the CUB segmented-sort harness did not build, see report.log"
     elif [[ -z "${seg_n:-}" ]]; then
@@ -221,14 +227,14 @@ if [[ $mode == gpu ]]; then
     absent torch "a host-only run (GPUSORT_BENCH_HOST=only)"
   elif [[ "${GPUSORT_REPORT_TORCH:-1}" != 0 ]]; then
     step "torch"
-    python3 ci/report.py torch --random "$GPUSORT_BENCH_SIZES${GPUSORT_BENCH_RADIX_EXTRA:+,$GPUSORT_BENCH_RADIX_EXTRA}" \
+    python3 ci/report/report.py torch --random "$GPUSORT_BENCH_SIZES${GPUSORT_BENCH_RADIX_EXTRA:+,$GPUSORT_BENCH_RADIX_EXTRA}" \
       --patterns "$GPUSORT_BENCH_PATTERN_SIZES" >> "$data" 2>> "$log"
   else
     absent torch "skipped (GPUSORT_REPORT_TORCH=0)"
   fi
   # torch.topk on the keys of the bench's top-k rows, on the GPU and host to host (about 20 s at
   # 64M); the CPU-tensor rows of ci/topk_torch.py take 0.7-2.5 s a call, so they are left out.
-  read -r topk_n topk_ks < <(python3 ci/report.py plan "$data" topk 2>> "$log")
+  read -r topk_n topk_ks < <(python3 ci/report/report.py plan "$data" topk 2>> "$log")
   if [[ -z "${topk_n:-}" ]]; then
     :  # no top-k rows: nothing for torch.topk to stand beside
   elif [[ "${GPUSORT_REPORT_TORCH:-1}" == 0 ]]; then
@@ -243,7 +249,7 @@ if [[ $mode == gpu ]]; then
     esac
   fi
   # torch.argsort and cupy.argsort on the keys of the bench's device argsort rows (about 30 s).
-  read -r argsort_sizes < <(python3 ci/report.py plan "$data" argsort 2>> "$log")
+  read -r argsort_sizes < <(python3 ci/report/report.py plan "$data" argsort 2>> "$log")
   if [[ -z "${argsort_sizes:-}" ]]; then
     :  # no device argsort rows: nothing for the libraries to stand beside
   elif [[ "${GPUSORT_REPORT_TORCH:-1}" == 0 ]]; then
@@ -259,7 +265,7 @@ step "report"
 flags=(); [[ $mode == cpu ]] && flags+=(--cpu); [[ "${GPUSORT_REPORT_FLAT:-0}" == 1 ]] && flags+=(--flat)
 [[ -n "${GPUSORT_REPORT_SHAPES_EXTRA:-}" ]] && flags+=(--shapes-extra "$GPUSORT_REPORT_SHAPES_EXTRA")
 [[ $mode == gpu && -n "${GPUSORT_REPORT_PYTHON_BENCH:-}" ]] && flags+=(--python-bench "$GPUSORT_REPORT_PYTHON_BENCH")
-python3 ci/report.py render "$data" --out "$out" "${flags[@]}" 2>&1 | tee -a "$log"
+python3 ci/report/report.py render "$data" --out "$out" "${flags[@]}" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 step "done"
 if [[ $mode == gpu && $status == 0 ]]; then

@@ -15,7 +15,7 @@ cd "$root"
 cargo test --workspace --no-run
 logs="${CARGO_TARGET_DIR:-$root/target}/test-logs"
 mkdir -p "$logs"
-rm -f "$logs"/{rust,ffi,python}.log
+rm -f "$logs"/{rust,ffi,python,report}.log
 
 # (`&&`: errexit does not apply inside the `||` that `logged` runs it in.)
 rust_tests() {
@@ -48,9 +48,14 @@ failed=()
 wait "$rust" || failed+=("the Rust tests")
 wait "$ffi" || failed+=(ci/ffi.sh)
 wait "$python" || failed+=(ci/python.sh)
-cat "$logs/rust.log" "$logs/ffi.log" "$logs/python.log"
+# The report's tests (ci/report/tests: fixture rows, no GPU, under a second), with the pytest of
+# ci/python.sh's venv, or the machine's where that venv is missing.
+py="${CARGO_TARGET_DIR:-$root/target}/python-ci/venv/bin/python"
+[[ -x "$py" ]] || py=python3
+logged report "$py" -m pytest -q -p no:cacheprovider ci/report/tests || failed+=(ci/report/tests)
+cat "$logs/rust.log" "$logs/ffi.log" "$logs/python.log" "$logs/report.log"
 if ((${#failed[@]})); then
     printf '\nFAILED: %s (logs in %s)\n' "${failed[*]}" "$logs" >&2
     exit 1
 fi
-printf '\nall tests passed: Rust, the C ABI, the Python package\n'
+printf '\nall tests passed: Rust, the C ABI, the Python package, the report\n'

@@ -7,17 +7,19 @@ tensor, all cores). Prints one line per row: `topk-torch <where> k=<k> n=<n>: <m
 
     ci/topk_torch.py [--json] [--where device,host,cpu] [--k 16,1024,1048576] [n]
 
---json prints JSON lines for ci/report.py instead (src "torch-topk": where, k, n, median_ms, runs;
+--json prints JSON lines for ci/report/report.py instead (src "torch-topk": where, k, n, median_ms, runs;
 first a version line, or one `absent` line when torch or its GPU is missing). --where picks rows:
 ci/report.sh leaves out `cpu`, which takes 0.7-2.5 s a call at 64M keys."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout for report_torch
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "report"))
 from report_torch import import_torch, parse_sizes, pattern_keys_np  # noqa: E402
 
 WHERE = ("device", "host", "cpu")

@@ -1,4 +1,4 @@
-"""Two builds' measurements side by side (ci/report.py compare): the same benches run by a
+"""Two builds' measurements side by side (ci/report/report.py compare): the same benches run by a
 reference build and a candidate build in one GPU session, several rounds each, so that a change
 meant to keep the speed is checked against the noise of the run itself."""
 

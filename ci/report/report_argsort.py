@@ -103,7 +103,7 @@ def document(data):
     """docs/BENCHMARKS-argsort.md: the section alone, under a line naming the run."""
     sources = [f"the argsort rows of {run_name(data)} (`benches/sort/argsort.rs`, `ci/argsort_libs.py`)"] if (
         data.bench or data.machine) else []
-    lead = page_lead(data, sources, "`ci/report.py argsort` (`ci/report_argsort.py`)")
+    lead = page_lead(data, sources, "`ci/report/report.py argsort` (`ci/report/report_argsort.py`)")
     head = (f"{lead}; pinned rates of that run: {bandwidth_text(data)}. The full report (`ci/report.sh`) renders the "
             "same section into docs/BENCHMARKS.md; Python's figures are in docs/BENCHMARKS-python.md.\n")
     body = sections(data)[1:] or ["No argsort rows in this run.\n"]

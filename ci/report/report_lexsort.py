@@ -135,7 +135,7 @@ def not_measured(data):
         out.append("`argsort_device` of one u64 column: not measured.")
     if data.python_bench is None:
         out.append("the Python rows (`gpusort.lexsort`, `np.lexsort`, pandas, torch, CuPy): not measured (no "
-                   "`python/bench/bench.py` figures given: `ci/report.py ... --python-bench python-bench.json`).")
+                   "`python/bench/bench.py` figures given: `ci/report/report.py ... --python-bench python-bench.json`).")
         return out
     if not python_rows(data, "host", "lexsort "):
         out.append("`gpusort.lexsort` on the host: not measured (the Python bench's `lexsort` group did not run).")
@@ -214,7 +214,7 @@ def document(data):
         sources.append(f"the lexsort rows of {run_name(data)} (`benches/sort/lexsort.rs`)")
     if data.python_bench is not None:
         sources.append("the lexsort, pandas, torch and CuPy rows of `python/bench/bench.py`")
-    lead = page_lead(data, sources, "`ci/report.py lexsort` (`ci/report_lexsort.py`)")
+    lead = page_lead(data, sources, "`ci/report/report.py lexsort` (`ci/report/report_lexsort.py`)")
     head = (
         f"{lead}. The full report (`ci/report.sh`) "
         "renders the same section into docs/BENCHMARKS.md; Python's other figures are in "

@@ -214,7 +214,7 @@ def gpu_report(data, ref):
             sizes_note.append(f"{p}: {', '.join(size_label(n) for n in ns)}")
     out.append(
         "- **Inputs.** Keys from a seeded splitmix64 stream, values 0..n-1; the same formulas in "
-        "`benches/sort/inputs.rs`, `ci/cub/cub_bench.cu` and `ci/report.py`, so gpusort, CUB and torch sort the same "
+        "`benches/sort/inputs.rs`, `ci/cub/cub_bench.cu` and `ci/report/report.py`, so gpusort, CUB and torch sort the same "
         "data. Patterns: " + "; ".join(f"{p} = {PATTERN_TITLES[p]}" for p in PATTERNS) + ".\n"
         "- **Sizes.** Uniform random at every size of the seed's table (plus 256M for radix); the other patterns "
         "at fewer sizes, to keep the run short. Measured: " + "; ".join(sizes_note) + ".\n"

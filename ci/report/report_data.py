@@ -117,7 +117,7 @@ def load_python_bench(path):
 
 
 def load_reference():
-    with open(os.path.join(HERE, "report", "reference.json"), encoding="utf-8") as f:
+    with open(os.path.join(HERE, "reference.json"), encoding="utf-8") as f:
         ref = json.load(f)
     for key in ("seed_gtx680", "nvidia_sample"):
         for col in ("bitonic_ms", "odd_even_ms"):

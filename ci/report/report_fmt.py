@@ -1,4 +1,4 @@
-"""Number and table formatting shared by ci/report.py and its report modules."""
+"""Number and table formatting shared by ci/report/report.py and its report modules."""
 
 
 def size_label(n):

@@ -1,6 +1,6 @@
 """The torch columns: torch.sort on the GPU on the bench's inputs (JSON lines for the report), and
 PyTorch's host-to-host round trip (ci/gpu.sh). Needs numpy and torch, imported only when run.
-BENCHMARKS.md names `ci/report.py` as the home of the input formulas: the command that runs these."""
+BENCHMARKS.md names `ci/report/report.py` as the home of the input formulas: the command that runs these."""
 
 import json
 import time

@@ -1,8 +1,8 @@
 """The external-sort section (docs/BENCHMARKS-file.md) from ci/file_bench.sh's JSON lines, one
 file per run (machine and shape). Python 3 standard library only.
 
-    python3 ci/report_file.py RUN.jsonl [RUN2.jsonl ...]        prints the tables
-    python3 ci/report.py file RUN.jsonl [...] --out DIR         writes DIR/docs/BENCHMARKS-file.md
+    python3 ci/report/report_file.py RUN.jsonl [RUN2.jsonl ...]        prints the tables
+    python3 ci/report/report.py file RUN.jsonl [...] --out DIR         writes DIR/docs/BENCHMARKS-file.md
 """
 
 import json
@@ -73,7 +73,7 @@ def document(paths):
     lines = [
         "# External sorts: files larger than memory",
         "",
-        "Written by `ci/report.py file` from `ci/file_bench.sh` runs (one per row). Each sort runs in a memory",
+        "Written by `ci/report/report.py file` from `ci/file_bench.sh` runs (one per row). Each sort runs in a memory",
         "cgroup whose limit is the budget plus 1 GiB, so neither the process nor its page cache holds the file,",
         "with the page cache dropped before it. The floor is two reads and two writes of the data at the",
         "sequential rates measured on the same disk in the same run (`fio --direct=1`, 1 MiB blocks, or `dd`",
