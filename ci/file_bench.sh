@@ -89,4 +89,4 @@ if [ "$SHAPE" = ascii ]; then
 fi
 rm -f "$DIR/input"
 
-python3 "$HERE/report_file.py" "$OUTJ"
+python3 "$HERE/report/report_file.py" "$OUTJ"

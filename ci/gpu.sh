@@ -133,7 +133,7 @@ run)
     done
     # The PyTorch user's host round trip, in the same run as the host timings above (issue 6).
     if [[ "${GPUSORT_TORCH_HOST:-1}" == 1 ]]; then
-      python3 ci/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
+      python3 ci/report/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
     fi
     if [[ -n "${GPUSORT_TIMINGS_ONLY:-}" ]]; then
       :  # a narrowed timing run leaves CUB out
@@ -200,7 +200,7 @@ compare)
       echo "$build round $round done at $(date -u +%T)"
     done
     # After every round, so that a run stopped by its time limit still leaves a table.
-    python3 ci/report.py compare --before "$out"/before-*.jsonl --after "$out"/after-*.jsonl > "$out/compare.md"
+    python3 ci/report/report.py compare --before "$out"/before-*.jsonl --after "$out"/after-*.jsonl > "$out/compare.md"
   done
   cat "$out/compare.md"
   ;;
