@@ -9,9 +9,12 @@
 //! `argsort-device`, `lexsort-host`, `lexsort-device`, `byte-keys-host`, `byte-keys-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
+//! The tuning tables (`first-call`, `crossover`, `pool-kept`, `radix-device`, `networks`) run only
+//! when `GPUSORT_BENCH_TABLES` names them, e.g. `GPUSORT_BENCH_HOST=only
+//! GPUSORT_BENCH_TABLES=radix-device` (the sweeps of benches/cub/ and benches/net/).
 //!
 //! Inputs are (u32 key, u32 value = index) pairs in six patterns (`Pattern`), generated with the
-//! same splitmix64 formula as `ci/cub/cub_bench.cu` and `ci/report.py`, so CUB and torch sort the
+//! same splitmix64 formula as `benches/cub/cub_bench.cu` and `ci/report.py`, so CUB and torch sort the
 //! same data. Uniform random runs at every size of the seed's GTX 680 table (16K..64M, plus 256M
 //! for radix); the other patterns at fewer sizes. Every configuration's first result is checked
 //! before it is timed.
@@ -47,10 +50,13 @@ mod byte_keys;
 mod cpu;
 mod embed;
 mod host;
+mod host_calls;
 mod inputs;
 mod lexsort;
 mod lowmem;
 mod multi;
+mod networks;
+mod radix_device;
 mod record;
 mod records;
 mod segments;
