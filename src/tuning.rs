@@ -19,8 +19,8 @@ pub enum JobShape {
 }
 
 /// From this many items up, `Sorter::auto()` sorts on the GPU (radix sort, host to host, copies
-/// included); below, on the CPU backend. Measured with `tests/bench_host.rs`
-/// (`bench_host_crossover`: random keys, powers of two from 2^10 to 2^24, median wall time per
+/// included); below, on the CPU backend. Measured with the sort bench's `crossover` table
+/// (`benches/sort/host_calls.rs`: random keys, powers of two from 2^10 to 2^24, median wall time per
 /// call) on the H200 machine (16 CPU cores), 2026-11-22 (device run 4); each value is the smallest
 /// size from which the GPU won at every larger size, with the two times there:
 ///

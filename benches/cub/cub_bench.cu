@@ -1,5 +1,5 @@
-// CUB DeviceRadixSort timings on the same inputs the Rust benches (tests/gpu_radix.rs,
-// bench_device_radix; benches/sort/) use: u32 keys, values 0..n, device-resident. A pristine
+// CUB DeviceRadixSort timings on the same inputs the Rust benches (benches/sort/, its
+// radix-device table among them) use: u32 keys, values 0..n, device-resident. A pristine
 // copy is restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups,
 // median of 15.
 //
