@@ -9,6 +9,7 @@
 //! `argsort-device`, `lexsort-host`, `lexsort-device`, `byte-keys-host`, `byte-keys-device`, `out-of-core`, a plain timing loop, a few minutes on the H200), which run when no filter is given or the filter
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
+//!
 //! The tuning tables (`first-call`, `crossover`, `pool-kept`, `radix-device`, `networks`) run only
 //! when `GPUSORT_BENCH_TABLES` names them, e.g. `GPUSORT_BENCH_HOST=only
 //! GPUSORT_BENCH_TABLES=radix-device` (the sweeps of benches/cub/ and benches/net/).
@@ -162,8 +163,14 @@ impl<T: DeviceRepr + Copy> DeviceInputs<T> {
 const GPU_ALGORITHMS: &[(Algorithm, &str)] =
     &[(Algorithm::Radix, "radix"), (Algorithm::Bitonic, "bitonic"), (Algorithm::OddEvenMerge, "odd-even")];
 
+/// How long the process's first `Sorter::cuda()` took (driver, context): the `first-call` table.
+static FIRST_OPEN: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+
 fn cuda_sorter(group: &str) -> Option<Sorter> {
-    match Sorter::cuda() {
+    let t = Instant::now();
+    let gpu = Sorter::cuda();
+    FIRST_OPEN.get_or_init(|| t.elapsed());
+    match gpu {
         Ok(s) => {
             emit_meta("gpu", &s.describe());
             Some(s)
