@@ -21,8 +21,8 @@
 # Environment for `run`: OUT (logs folder, default ./gpu-logs), GPUSORT_SANITIZE=1 (add
 # compute-sanitizer memcheck + racecheck passes over the GPU test binaries), GPUSORT_BENCH=<filter>
 # (run the criterion bench with that filter; empty skips it), GPUSORT_DEMO_N (demo length),
-# GPUSORT_TIMINGS=1 (timed ignored tests, CUB, and the torch round trip; GPUSORT_TIMINGS_ONLY=<prefixes>
-# narrows the tests and skips CUB, GPUSORT_TORCH_HOST=0 skips torch), GPUSORT_SKIP_TESTS=1 (timings only).
+# GPUSORT_TIMINGS=1 (the bench's tuning tables, CUB, and the torch round trip; GPUSORT_TIMINGS_ONLY=<tables>
+# narrows the tables and skips CUB, GPUSORT_TORCH_HOST=0 skips torch), GPUSORT_SKIP_TESTS=1 (timings only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
@@ -119,26 +119,22 @@ run)
     done
   fi
   if [[ "${GPUSORT_TIMINGS:-0}" == 1 ]]; then
-    # Device-resident timings (ignored tests named bench_*/time_*: CUDA events, warm-up, median),
-    # and CUB on the same inputs, built here with the machine's nvcc, in the same run.
-    for t in "$bin"/test-*; do
-      # GPUSORT_TIMINGS_ONLY narrows the timed tests (names are prefixes, space separated).
-      only="${GPUSORT_TIMINGS_ONLY:-bench_ time_}"
-      "$t" --list --ignored 2>/dev/null | grep -qE "^(${only// /|})" || continue
-      "$t" --ignored --nocapture --test-threads=1 $only > "$out/timings-$(basename "$t").log" 2>&1 ||
-        note "timings $(basename "$t"): FAIL"
-      # With --nocapture a test's output starts on its "test name ... " line: keep the output.
-      sed -E 's/^test [a-z0-9_]+ \.\.\. //' "$out/timings-$(basename "$t").log" |
-        grep -vE '^(running|ok|ignored|$)|test result' | tee -a "$summary"
-    done
+    # The bench's tuning tables (benches/sort/host_calls.rs, radix_device.rs, networks.rs: first
+    # call, crossover, pool, device-resident radix and networks), JSON rows in timings.jsonl, and
+    # CUB on the same inputs, built here with the machine's nvcc, in the same run.
+    # GPUSORT_TIMINGS_ONLY narrows the tables (names, space separated).
+    only="${GPUSORT_TIMINGS_ONLY:-first-call crossover pool-kept radix-device networks}"
+    GPUSORT_BENCH_HOST=only GPUSORT_BENCH_TABLES="${only// /,}" GPUSORT_BENCH_JSON="$out/timings.jsonl" \
+      "$bin"/bench-sort > "$out/timings.log" 2>&1 || note "timings: FAIL"
+    grep -vE '^(host tables: |$)' "$out/timings.log" | tee -a "$summary"
     # The PyTorch user's host round trip, in the same run as the host timings above (issue 6).
     if [[ "${GPUSORT_TORCH_HOST:-1}" == 1 ]]; then
       python3 ci/report/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
     fi
     if [[ -n "${GPUSORT_TIMINGS_ONLY:-}" ]]; then
       :  # a narrowed timing run leaves CUB out
-    elif command -v nvcc >/dev/null && [[ -f ci/cub/cub_bench.cu ]]; then
-      if nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu > "$out/cub-build.log" 2>&1; then
+    elif command -v nvcc >/dev/null && [[ -f benches/cub/cub_bench.cu ]]; then
+      if nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench benches/cub/cub_bench.cu > "$out/cub-build.log" 2>&1; then
         /tmp/cub_bench ${GPUSORT_BENCH_SIZES//,/ } > "$out/cub.log" 2>&1; note "CUB, same machine, same run:"; tee -a "$summary" < "$out/cub.log"
       else note "CUB harness: build failed (see cub-build.log)"; fi
     else

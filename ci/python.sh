@@ -10,7 +10,7 @@
 #   ci/python.sh gpu-test DIR [OUT] on the GPU machine (Python 3.12 with torch, cupy, numpy; no
 #                                   Rust, no network): installs the wheel from DIR into a directory
 #                                   on PYTHONPATH beside the machine's packages, runs every test with the GPU
-#                                   required, then python/bench/bench.py (table on stdout, JSON
+#                                   required, then benches/python/bench.py (table on stdout, JSON
 #                                   and logs in OUT, default $OUT or DIR). GPUSORT_PY_TESTS=0 or
 #                                   GPUSORT_PY_BENCH=0 skips the tests or the benchmark.
 #
@@ -82,8 +82,8 @@ gpu_test() {
         GPUSORT_REQUIRE_GPU=1 python3 -m pytest -q -rs -p no:cacheprovider python/tests 2>&1 | tee "$out/python-pytest.log"
     fi
     if [[ "${GPUSORT_PY_BENCH:-1}" == 1 ]]; then
-        step "python/bench/bench.py"
-        python3 python/bench/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
+        step "benches/python/bench.py"
+        python3 benches/python/bench.py --out "$out/python-bench.json" | tee "$out/python-bench.md"
     fi
 }
 

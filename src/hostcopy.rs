@@ -11,7 +11,7 @@ pub(crate) const STREAM_MIN: usize = 16 << 20;
 
 /// `dst.copy_from_slice(src)` on all cores: one thread copies far below the memory bandwidth
 /// (8.9 GB/s against 53 GB/s for 16 threads, 512 MiB into pinned memory on the H200 machine,
-/// `ci/probe/host_bw.cu`). Copies of 16 MiB and more store with non-temporal writes
+/// `benches/probe/host_bw.cu`). Copies of 16 MiB and more store with non-temporal writes
 /// (`gpusort_cpu::copy_streaming`), which skip reading each destination line first: 64M pairs
 /// host to host 30.4 ms against 41.4 before; smaller copies, whose destination may still be in
 /// cache, keep ordinary stores (1M pairs took 1.51 ms streamed, against 1.25 ms).

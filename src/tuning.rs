@@ -19,8 +19,8 @@ pub enum JobShape {
 }
 
 /// From this many items up, `Sorter::auto()` sorts on the GPU (radix sort, host to host, copies
-/// included); below, on the CPU backend. Measured with `tests/bench_host.rs`
-/// (`bench_host_crossover`: random keys, powers of two from 2^10 to 2^24, median wall time per
+/// included); below, on the CPU backend. Measured with the sort bench's `crossover` table
+/// (`benches/sort/host_calls.rs`: random keys, powers of two from 2^10 to 2^24, median wall time per
 /// call) on the H200 machine (16 CPU cores), 2026-11-22 (device run 4); each value is the smallest
 /// size from which the GPU won at every larger size, with the two times there:
 ///
@@ -60,7 +60,7 @@ pub const PINNED_HELD_FALLBACK_BYTES: usize = 512 << 20;
 
 /// Chunk of the host pipeline: each host copy into or out of pinned memory, and each copy-engine
 /// transfer, moves this much. H200 machine, 512 MiB through a pinned ring of 4 slots, 16 host
-/// threads (2026-11-25, `ci/probe/host_bw.cu`): the download ran at 54.2 GB/s with 16 MiB chunks
+/// threads (2026-11-25, `benches/probe/host_bw.cu`): the download ran at 54.2 GB/s with 16 MiB chunks
 /// against 42.9 with 32 MiB and 36.9-41.7 with 4-8 MiB (a 64 MiB ring stays in the host's 300 MiB
 /// last-level cache, where the copy engine writes and the cores read it; 128 MiB does not).
 ///

@@ -4,14 +4,11 @@
 //!
 //! Without a GPU every case is reported as ignored (tests/common/harness.rs); GPUSORT_REQUIRE_GPU=1
 //! makes that a failure.
-//! `cargo test --release --test gpu_network -- --ignored --nocapture time_networks` prints timings.
 
 mod common;
 use common::harness;
 use common::skip_loudly;
-use std::sync::Arc;
 
-use gpusort::cudarc::driver::{sys::CUevent_flags, CudaSlice, CudaStream};
 use gpusort::{check, Algorithm, Kvp, Order, Sorter};
 
 fn sorter(algorithm: Algorithm) -> Option<Sorter> {
@@ -178,49 +175,6 @@ fn device_resident() {
     }
 }
 
-/// Median device time of `runs` sorts, CUDA events around the sort only, two inputs rotated.
-fn time_pairs(s: &Sorter, stream: &Arc<CudaStream>, n: usize, runs: usize) -> f32 {
-    let inputs: Vec<CudaSlice<Kvp>> =
-        (0..2).map(|i| stream.clone_htod(&pairs(n, Pattern::Random, 1000 + i)).unwrap()).collect();
-    let mut work = stream.alloc_zeros::<Kvp>(n).unwrap();
-    let mut times = Vec::new();
-    for r in 0..runs + 2 {
-        stream.memcpy_dtod(&inputs[r % 2], &mut work).unwrap();
-        let start = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
-        s.sort_kvp_device(&mut work, stream).unwrap();
-        let end = stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).unwrap();
-        end.synchronize().unwrap();
-        if r >= 2 {
-            times.push(start.elapsed_ms(&end).unwrap());
-        }
-    }
-    // The last run's result must be right, or the time means nothing.
-    let out = stream.clone_dtoh(&work).unwrap();
-    let input = stream.clone_dtoh(&inputs[(runs + 1) % 2]).unwrap();
-    stream.synchronize().unwrap();
-    check::validate(&input, &out, Order::Ascending, false).unwrap();
-    times.sort_by(f32::total_cmp);
-    times[times.len() / 2]
-}
-
-fn time_networks() {
-    let Some(base) = sorter(Algorithm::Bitonic) else { return };
-    let ctx = base.cuda_context().unwrap();
-    let stream = ctx.new_stream().unwrap();
-    let sizes: Vec<usize> = match std::env::var("GPUSORT_NET_SIZES") {
-        Ok(v) => v.split(',').map(|x| x.trim().parse().unwrap()).collect(),
-        Err(_) => vec![1 << 20, 1_000_000, 1 << 24, 10_000_001, 1 << 26],
-    };
-    println!("| n | algorithm | ms (median of 11) |");
-    for &n in &sizes {
-        for alg in NETWORKS {
-            let s = base.clone().with_algorithm(alg);
-            let ms = time_pairs(&s, &stream, n, 11);
-            println!("| {n} | {alg:?} | {ms:.3} |");
-        }
-    }
-}
-
 /// Small and medium sizes for compute-sanitizer (memcheck, racecheck): every kernel, partial
 /// blocks, both buffers of odd-even.
 fn sanitizer_sizes() {
@@ -239,7 +193,6 @@ fn main() -> std::process::ExitCode {
         harness::gpu("large_lengths", large_lengths),
         harness::gpu("ten_million_and_one", ten_million_and_one),
         harness::gpu("device_resident", device_resident),
-        harness::gpu("time_networks", time_networks).with_ignored_flag(true),
         harness::gpu("sanitizer_sizes", sanitizer_sizes).with_ignored_flag(true),
     ])
 }

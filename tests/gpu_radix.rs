@@ -3,18 +3,12 @@
 //! result), both orders, Kvp and u32 keys, then every key type alone and with values,
 //! device-resident through the public API. Each result is checked by the oracle: sorted, a
 //! permutation with every value on its key, stable.
-//!
-//! `bench_device_radix` (ignored) times the device-resident sorts with CUDA events for the CUB
-//! comparison in ci/cub/.
 
-#[path = "gpu_radix/bench.rs"]
-mod bench;
 mod common;
 use common::harness;
 use common::{bits, skip_loudly, Pair, Rng, TestKey};
 use std::sync::Arc;
 
-use gpusort::cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT;
 use gpusort::cudarc::driver::{CudaContext, CudaStream, DeviceRepr};
 use gpusort::{bf16, check, f16, Algorithm, Kvp, Order, SortError, Sorter};
 
@@ -353,7 +347,6 @@ fn main() -> std::process::ExitCode {
         harness::gpu("every_key_type", every_key_type),
         harness::gpu("split_pairs_skipped_passes", split_pairs_skipped_passes),
         harness::gpu("refused_device_keys_untouched", refused_device_keys_untouched),
-        harness::gpu("bench_device_radix", bench::bench_device_radix).with_ignored_flag(true),
         harness::gpu("sanitizer_sizes", sanitizer_sizes),
         harness::gpu("sanitizer_large_sets", sanitizer_large_sets),
     ])

@@ -21,7 +21,9 @@
 //! - a meta line `host-seconds`: how long the whole section took.
 //!
 //! `GPUSORT_BENCH_TABLES` (comma separated: `in-core`, `small-keys`, `records`, `argsort`, `lexsort`,
-//! `segments`, `topk`, `multi`, `out-of-core`) runs those tables only.
+//! `byte-keys`, `segments`, `topk`, `embed`, `lowmem`, `multi`, `out-of-core`) runs those tables
+//! only. Unset, all of those run; the tuning tables run only when named: `first-call`, `crossover`,
+//! `pool-kept` (`host_calls.rs`), `radix-device` (`radix_device.rs`), `networks` (`networks.rs`).
 
 use std::time::Instant;
 
@@ -76,33 +78,44 @@ pub fn plan() -> Plan {
 pub fn run() {
     let t0 = Instant::now();
     let Some(gpu) = crate::cuda_sorter("host") else { return };
+    let open = *crate::FIRST_OPEN.get().expect("set by cuda_sorter");
     // A host-only run has no `cpu` group to say what the CPU column ran on.
     emit_meta("cpu", &Sorter::cpu().describe());
-    let floor = match Floor::measure(&gpu) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("skipped: host tables: the pinned bandwidth could not be measured: {e}");
-            return;
-        }
+    // Measured once, when the first table that needs it runs (not before `first-call`).
+    let floor = std::cell::OnceCell::new();
+    let with_floor = |table: &dyn Fn(&Floor)| match floor.get_or_init(|| Floor::measure(&gpu)) {
+        Ok(f) => table(f),
+        Err(e) => eprintln!("skipped: host tables: the pinned bandwidth could not be measured: {e}"),
     };
-    let tables: [(&str, &dyn Fn()); 12] = [
-        ("in-core", &|| in_core(&gpu, &floor)),
-        ("small-keys", &|| crate::small_keys::run(&gpu, &floor)),
-        ("records", &|| crate::records::run(&gpu)),
-        ("argsort", &|| crate::argsort::run(&gpu, &floor)),
-        ("lexsort", &|| crate::lexsort::run(&gpu, &floor)),
-        ("byte-keys", &|| crate::byte_keys::run(&gpu, &floor)),
-        ("segments", &|| crate::segments::run(&gpu)),
-        ("topk", &|| crate::topk::run(&gpu)),
-        ("embed", &|| crate::embed::run(&gpu)),
-        ("lowmem", &|| crate::lowmem::run(&gpu)),
-        ("multi", &|| crate::multi::run(&gpu)),
-        ("out-of-core", &|| out_of_core(&gpu, &floor)),
+    // Name, the table, and whether it runs when `GPUSORT_BENCH_TABLES` is unset (the report's
+    // run); the others are tuning and sweep tables, run only when named.
+    let tables: [(&str, &dyn Fn(), bool); 17] = [
+        ("first-call", &|| crate::host_calls::first_call(&gpu, open), false),
+        ("in-core", &|| with_floor(&|f| in_core(&gpu, f)), true),
+        ("small-keys", &|| with_floor(&|f| crate::small_keys::run(&gpu, f)), true),
+        ("records", &|| crate::records::run(&gpu), true),
+        ("argsort", &|| with_floor(&|f| crate::argsort::run(&gpu, f)), true),
+        ("lexsort", &|| with_floor(&|f| crate::lexsort::run(&gpu, f)), true),
+        ("byte-keys", &|| with_floor(&|f| crate::byte_keys::run(&gpu, f)), true),
+        ("segments", &|| crate::segments::run(&gpu), true),
+        ("topk", &|| crate::topk::run(&gpu), true),
+        ("embed", &|| crate::embed::run(&gpu), true),
+        ("lowmem", &|| crate::lowmem::run(&gpu), true),
+        ("multi", &|| crate::multi::run(&gpu), true),
+        ("out-of-core", &|| with_floor(&|f| out_of_core(&gpu, f)), true),
+        ("crossover", &|| crate::host_calls::crossover(&gpu), false),
+        ("pool-kept", &|| crate::host_calls::pool_kept(&gpu), false),
+        ("radix-device", &|| crate::radix_device::run(&gpu), false),
+        ("networks", &|| crate::networks::run(&gpu), false),
     ];
-    // `GPUSORT_BENCH_TABLES` (names, comma separated) runs some tables only.
+    // `GPUSORT_BENCH_TABLES` (names, comma separated) runs those tables only.
     let only = std::env::var("GPUSORT_BENCH_TABLES").ok();
-    for (name, table) in tables {
-        if only.as_deref().is_none_or(|o| o.split(',').any(|t| t.trim() == name)) {
+    for (name, table, default) in tables {
+        let chosen = match only.as_deref() {
+            Some(o) => o.split(',').any(|t| t.trim() == name),
+            None => default,
+        };
+        if chosen {
             table();
         }
     }

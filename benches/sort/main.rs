@@ -10,8 +10,12 @@
 //! starts with `host` or `out-of-core`. Without a GPU the cuda groups and the host tables print
 //! `skipped: no CUDA device` and measure nothing.
 //!
+//! The tuning tables (`first-call`, `crossover`, `pool-kept`, `radix-device`, `networks`) run only
+//! when `GPUSORT_BENCH_TABLES` names them, e.g. `GPUSORT_BENCH_HOST=only
+//! GPUSORT_BENCH_TABLES=radix-device` (the sweeps of benches/cub/ and benches/net/).
+//!
 //! Inputs are (u32 key, u32 value = index) pairs in six patterns (`Pattern`), generated with the
-//! same splitmix64 formula as `ci/cub/cub_bench.cu` and `ci/report.py`, so CUB and torch sort the
+//! same splitmix64 formula as `benches/cub/cub_bench.cu` and `ci/report.py`, so CUB and torch sort the
 //! same data. Uniform random runs at every size of the seed's GTX 680 table (16K..64M, plus 256M
 //! for radix); the other patterns at fewer sizes. Every configuration's first result is checked
 //! before it is timed.
@@ -47,10 +51,13 @@ mod byte_keys;
 mod cpu;
 mod embed;
 mod host;
+mod host_calls;
 mod inputs;
 mod lexsort;
 mod lowmem;
 mod multi;
+mod networks;
+mod radix_device;
 mod record;
 mod records;
 mod segments;
@@ -156,8 +163,14 @@ impl<T: DeviceRepr + Copy> DeviceInputs<T> {
 const GPU_ALGORITHMS: &[(Algorithm, &str)] =
     &[(Algorithm::Radix, "radix"), (Algorithm::Bitonic, "bitonic"), (Algorithm::OddEvenMerge, "odd-even")];
 
+/// How long the process's first `Sorter::cuda()` took (driver, context): the `first-call` table.
+static FIRST_OPEN: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+
 fn cuda_sorter(group: &str) -> Option<Sorter> {
-    match Sorter::cuda() {
+    let t = Instant::now();
+    let gpu = Sorter::cuda();
+    FIRST_OPEN.get_or_init(|| t.elapsed());
+    match gpu {
         Ok(s) => {
             emit_meta("gpu", &s.describe());
             Some(s)

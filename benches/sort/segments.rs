@@ -2,7 +2,7 @@
 //! issue's three layouts (1M segments of 64, 64K of 1K, 256 of 256K), beside the plain pair sort
 //! of the same pairs (`host/cuda-pairs`, one segment) in the same run; and the same sorts of the
 //! data already on the device (`cuda-device-segments-*`), the rows to set beside CUB's segmented
-//! sorts (`ci/cub/segmented.sh`, device to device too).
+//! sorts (`benches/cub/segmented.sh`, device to device too).
 //!
 //! Group `segments`, pattern `random`: sorts `cuda-segments-<segment length>`,
 //! `cpu-segments-<segment length>`, the same with u64 keys (`cuda-segments-u64-<length>`,
@@ -76,7 +76,7 @@ impl<K: gpusort::Key + Ord> Case for SegmentsCase<K> {
 
 /// `Sorter::sort_segments_device` (pairs, then keys alone) on the same data already on the
 /// device, CUDA events around the call, median after warm-ups: the rows CUB's
-/// `DeviceSegmentedSort` (`ci/cub/segmented.sh`) compares with. The results must equal the host
+/// `DeviceSegmentedSort` (`benches/cub/segmented.sh`) compares with. The results must equal the host
 /// sort's (`want_keys`, `want_values`).
 #[cfg(feature = "cuda")]
 fn device_rows<K>(gpu: &Sorter, case: &SegmentsCase<K>, len: usize, key_name: &str)

@@ -1,5 +1,5 @@
 //! splitmix64 (Steele, Lea and Flood, 2014): the seeded input generator of gpusort's tests, benches
-//! and demo, the same stream as `ci/cub/cub_bench.cu` and `ci/report.py` draw. Not for anything
+//! and demo, the same stream as `benches/cub/cub_bench.cu` and `ci/report.py` draw. Not for anything
 //! that needs unpredictable numbers.
 
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -1,7 +1,7 @@
 //! Page-locked host memory, and how much of it the host path may keep.
 //!
 //! The driver's own allocator (`cuMemHostAlloc`) took 306 ms for 512 MiB and 1376 ms for 2 GiB
-//! on the H200 machine (2026-11-25, `ci/probe/host_bw.cu`), as long as the copies it serves. Plain
+//! on the H200 machine (2026-11-25, `benches/probe/host_bw.cu`), as long as the copies it serves. Plain
 //! anonymous memory, advised to transparent huge pages, touched on all cores and then registered
 //! with the driver is pinned far faster: first touch 45 GB/s and registration 13 ms per 512 MiB
 //! with huge pages (26 ms with 4 KiB pages), so about 50 ms per GiB. Where registration is refused

@@ -5,31 +5,14 @@
 
 use std::process::ExitCode;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use gpusort::Sorter;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
-/// The probe: how long the first `Sorter::cuda()` of the process took (driver, context), and why
-/// no GPU case can run here, if none can.
-fn probe() -> &'static (Duration, Option<String>) {
-    static PROBE: OnceLock<(Duration, Option<String>)> = OnceLock::new();
-    PROBE.get_or_init(|| {
-        let t = Instant::now();
-        let why = Sorter::cuda().err().map(|e| e.to_string());
-        (t.elapsed(), why)
-    })
-}
-
 /// Why no GPU case can run here, or `None` when a GPU is usable (probed once per process).
 pub fn gpu_missing() -> Option<&'static str> {
-    probe().1.as_deref()
-}
-
-/// How long opening the GPU took, the first time in this process (the harness opens it before
-/// the first GPU case runs).
-pub fn first_open() -> Duration {
-    probe().0
+    static PROBE: OnceLock<Option<String>> = OnceLock::new();
+    PROBE.get_or_init(|| Sorter::cuda().err().map(|e| e.to_string())).as_deref()
 }
 
 fn require_gpu() -> bool {

@@ -2,16 +2,16 @@
 # gpusort.dask on the GPU machine (Python 3.12 with numpy, pandas, pyarrow, torch, cupy; no dask,
 # no network), in two steps:
 #
-#   python/bench/dask_gpu.sh bundle DIR        here (network): the wheels of dask[dataframe,
+#   benches/python/dask_gpu.sh bundle DIR        here (network): the wheels of dask[dataframe,
 #                                              distributed] for CPython 3.12 manylinux x86_64 into
 #                                              DIR, without numpy, pandas and pyarrow (the machine
 #                                              has them) and their own dependencies.
-#   python/bench/dask_gpu.sh run WHEELS DIR [OUT]
+#   benches/python/dask_gpu.sh run WHEELS DIR [OUT]
 #                                              there: gpusort's wheel (and pytest) from WHEELS
 #                                              (ci/python.sh wheel WHEELS) and the wheels of DIR
 #                                              into a directory on PYTHONPATH; then the dask tests
 #                                              with the GPU required (python/tests/test_dask.py)
-#                                              and python/bench/dask_bench.py; logs and JSON in OUT
+#                                              and benches/python/dask_bench.py; logs and JSON in OUT
 #                                              (default $OUT, else DIR).
 #
 # run takes DASK_BENCH_ROWS (default 1e9), DASK_BENCH_WORKERS (16), DASK_BENCH_ARGS (more
@@ -34,7 +34,7 @@ DASK_WHEELS=(
 )
 
 bundle() {
-    local dir="${1:?usage: python/bench/dask_gpu.sh bundle DIR}"
+    local dir="${1:?usage: benches/python/dask_gpu.sh bundle DIR}"
     mkdir -p "$dir"
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
         --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64 \
@@ -44,8 +44,8 @@ bundle() {
 }
 
 run() {
-    local wheels="${1:?usage: python/bench/dask_gpu.sh run WHEELS DIR [OUT]}"
-    local dir="${2:?usage: python/bench/dask_gpu.sh run WHEELS DIR [OUT]}"
+    local wheels="${1:?usage: benches/python/dask_gpu.sh run WHEELS DIR [OUT]}"
+    local dir="${2:?usage: benches/python/dask_gpu.sh run WHEELS DIR [OUT]}"
     local out="${3:-${OUT:-$dir}}"
     local site
     site="$(mktemp -d)/site"
@@ -69,9 +69,9 @@ run() {
         grep -v "^INFO\|^WARNING\|^\s*$" "$out/dask-pytest.log" | tail -15
     fi
     if [[ "${GPUSORT_DASK_BENCH:-1}" == 1 ]]; then
-        echo "== python/bench/dask_bench.py --rows ${DASK_BENCH_ROWS:-1e9} --workers ${DASK_BENCH_WORKERS:-16}"
+        echo "== benches/python/dask_bench.py --rows ${DASK_BENCH_ROWS:-1e9} --workers ${DASK_BENCH_WORKERS:-16}"
         # shellcheck disable=SC2086
-        timeout "${DASK_BENCH_TIMEOUT:-420}" python3 python/bench/dask_bench.py --rows "${DASK_BENCH_ROWS:-1e9}" \
+        timeout "${DASK_BENCH_TIMEOUT:-420}" python3 benches/python/dask_bench.py --rows "${DASK_BENCH_ROWS:-1e9}" \
             --workers "${DASK_BENCH_WORKERS:-16}" --out "$out/dask-bench.json" ${DASK_BENCH_ARGS:-} \
             >"$out/dask-bench.md" 2>"$out/dask-bench.log" || bench_rc=$?
         grep "^#" "$out/dask-bench.log" || true
@@ -85,5 +85,5 @@ run() {
 case "${1:-}" in
     bundle) bundle "${2:-}" ;;
     run) run "${2:-}" "${3:-}" "${4:-}" ;;
-    *) echo "usage: python/bench/dask_gpu.sh bundle DIR | run WHEELS DIR [OUT]" >&2; exit 2 ;;
+    *) echo "usage: benches/python/dask_gpu.sh bundle DIR | run WHEELS DIR [OUT]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # One device call: GPU tests of the radix sort, sanitizers on small/medium sizes, then our timings
-# and CUB's on the same inputs. Expects the test executables in bundle-radix/ (built on the
-# development machine: cargo test --release --no-run --test gpu_radix --lib).
-#   bash ci/cub/run_device.sh [tests] [sanitize] [bench] [floor]   (default: the first three)
-# floor: ci/probe/radix_floor.cu, a pass's memory traffic without the ranking (docs/tuning.md).
+# and CUB's on the same inputs. Expects the test executables and the bench in bundle-radix/ (built
+# on the development machine: cargo test --release --no-run --test gpu_radix --lib, and
+# cargo bench --bench sort --no-run, copied as gpu_radix, lib and bench-sort).
+#   bash benches/cub/run_device.sh [tests] [sanitize] [bench] [floor]   (default: the first three)
+# bench: the sort bench's radix-device table; $OUT/ours.jsonl has its JSON rows, $OUT/cub.jsonl CUB's.
+# floor: benches/probe/radix_floor.cu, a pass's memory traffic without the ranking (docs/tuning.md).
 set -uo pipefail
 OUT="${OUT:-/tmp/radix-out}"; mkdir -p "$OUT"
 steps="${*:-tests sanitize bench}"
@@ -32,14 +34,16 @@ if [[ "$steps" == *" sanitize "* ]]; then
   tail -3 "$OUT/san_memcheck_large.log"
 fi
 if [[ "$steps" == *" bench "* ]]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench ci/cub/cub_bench.cu 2> "$OUT/cub_build.log" ||
+  nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench benches/cub/cub_bench.cu 2> "$OUT/cub_build.log" ||
     { echo "cub build failed"; tail "$OUT/cub_build.log"; }
-  "$B/gpu_radix" bench_device_radix --ignored --nocapture --test-threads=1 > "$OUT/ours.txt" 2>&1
+  GPUSORT_BENCH_HOST=only GPUSORT_BENCH_TABLES=radix-device GPUSORT_BENCH_JSON="$OUT/ours.jsonl" "$B/bench-sort" \
+    > "$OUT/ours.txt" 2>&1
   sizes="${GPUSORT_BENCH_SIZES:-16384,1048576,16777216,67108864,268435456}"; /tmp/cub_bench ${sizes//,/ } > "$OUT/cub.txt" 2>&1
-  cat "$OUT/ours.txt" | grep -vE "^(running|test |$)"; cat "$OUT/cub.txt"
+  /tmp/cub_bench --json ${sizes//,/ } > "$OUT/cub.jsonl" 2>&1
+  grep -vE "^(host tables|$)" "$OUT/ours.txt"; cat "$OUT/cub.txt"
 fi
 if [[ "$steps" == *" floor "* ]]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/radix_floor ci/probe/radix_floor.cu 2> "$OUT/floor_build.log" ||
+  nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/radix_floor benches/probe/radix_floor.cu 2> "$OUT/floor_build.log" ||
     { echo "floor build failed"; tail "$OUT/floor_build.log"; }
   /tmp/radix_floor ${FLOOR_SIZES:-67108864 268435456} | tee "$OUT/floor.txt"
 fi

@@ -2,17 +2,22 @@
 # Tuning sweep of the sorting networks on the device (run through the `run` tool, from the repo
 # root): builds network.cu (sm_90) once per candidate of $CONFIGS ("name|nvcc flags|environment"
 # lines, the environment optional: e.g. GPUSORT_OVERLAP_LAUNCHES=0), times
-# each with the `time_networks` test (GPUSORT_KERNELS_DIR loads the candidate; the image carries
-# its own tuning, so no Rust rebuild), and optionally the committed image through an older test
-# binary ($B/gpu_network_base). Then the network tests and compute-sanitizer on $CHECK (a name, or
-# auto: the candidate with the least sum of time / issue target over 1M, 16M and 64M, both networks).
-# $B holds the gpu_network test executable (cargo test --release --test gpu_network --no-run).
-#   B=bundle-net SIZES=1048576,16777216 BIG_NAMES="base c3" CHECK=auto EXTRA_SIZES=1000000 ci/net/sweep.sh
+# each with the sort bench's `networks` table (benches/sort/networks.rs; GPUSORT_KERNELS_DIR loads
+# the candidate; the image carries its own tuning, so no Rust rebuild), and optionally the committed
+# image through an older bench binary ($B/bench-sort_base). Then the network tests and
+# compute-sanitizer on $CHECK (a name, or auto: the candidate with the least sum of time / issue
+# target over 1M, 16M and 64M, both networks). $B holds the gpu_network test executable
+# (cargo test --release --test gpu_network --no-run) and bench-sort (cargo bench --bench sort --no-run).
+# Besides the text table ($OUT/sweep.txt), $OUT/sweep.jsonl: one JSON row per candidate, size and
+# network (`config` the candidate).
+#   B=bundle-net SIZES=1048576,16777216 BIG_NAMES="base c3" CHECK=auto EXTRA_SIZES=1000000 benches/net/sweep.sh
 set -uo pipefail
 OUT="${OUT:-/tmp/net-out}"; mkdir -p "$OUT"
 B="${B:-bundle-net}"; export GPUSORT_REQUIRE_GPU=1
+# What bench-sort runs: the networks table alone.
+export GPUSORT_BENCH_HOST=only GPUSORT_BENCH_TABLES=networks
 SIZES="${SIZES:-1048576,16777216,67108864}"
-CONFIGS="${CONFIGS:-ci/net/configs.txt}"
+CONFIGS="${CONFIGS:-benches/net/configs.txt}"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 while IFS='|' read -r name flags _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
@@ -25,14 +30,16 @@ for f in /tmp/build_*.log; do [[ -s $f ]] && { echo "== $f"; cat "$f"; }; done >
 grep -h "spill" "$OUT/builds.log" | sort | uniq -c | head -5
 timing() {  # name, then the environment to run with
   local name=$1; shift
-  env "$@" GPUSORT_NET_SIZES=$SIZES timeout 150 "$B/gpu_network${SUFFIX:-}" time_networks --ignored --nocapture \
-    --test-threads=1 2>&1 | grep -E "^\| [0-9]|panicked|rror" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
+  rm -f /tmp/rows_$name.jsonl
+  env "$@" GPUSORT_NET_SIZES=$SIZES GPUSORT_BENCH_JSON=/tmp/rows_$name.jsonl timeout 150 "$B/bench-sort${SUFFIX:-}" \
+    2>&1 | grep -E "^\| [0-9]|panicked|rror" | sed "s/^/$name /" | tee -a "$OUT/sweep.txt"
+  grep '"group":"networks"' /tmp/rows_$name.jsonl 2>/dev/null | sed "s/^{/{\"config\":\"$name\",/" >> "$OUT/sweep.jsonl"
 }
 if [[ -n "${CHECK:-}" && "${CHECK_FIRST:-0}" == 1 ]]; then
   GPUSORT_KERNELS_DIR=/tmp/k_$CHECK timeout 240 "$B/gpu_network" --test-threads=2 > "$OUT/tests.log" 2>&1
   echo "tests $CHECK rc=$? $(grep -E '^test result' "$OUT/tests.log")" | tee -a "$OUT/summary.txt"
 fi
-[[ -x "$B/gpu_network_base" ]] && SUFFIX=_base timing committed
+[[ -x "$B/bench-sort_base" ]] && SUFFIX=_base timing committed
 while IFS='|' read -r name flags envs; do
   [[ -z "$name" || "$name" == \#* || ! -f /tmp/k_$name/network.fatbin ]] && continue
   # shellcheck disable=SC2086 # envs: space-separated assignments
@@ -52,8 +59,7 @@ if [[ -n "${PROFILE:-}" ]] && command -v ncu > /dev/null; then
     read -r pname pnet plaunch pn <<< "$p"
     GPUSORT_KERNELS_DIR=/tmp/k_$pname GPUSORT_NET_SIZES=$pn timeout 120 ncu --clock-control none \
       --kernel-name regex:net_$pnet --launch-skip $((4 * plaunch)) --launch-count $plaunch \
-      --metrics gpu__time_duration.sum "$B/gpu_network" time_networks --ignored --nocapture --test-threads=1 \
-      > "$OUT/ncu_${pname}_$pnet.txt" 2>&1
+      --metrics gpu__time_duration.sum "$B/bench-sort" > "$OUT/ncu_${pname}_$pnet.txt" 2>&1
     awk -v tag="ncu $pname $pn" '/^  net_/ {k=$1} /gpu__time_duration.sum/ {printf "%s %-28s %s %s\n", tag, k, $(NF-1), $NF}' \
       "$OUT/ncu_${pname}_$pnet.txt" | tee -a "$OUT/ncu.txt"
   done

@@ -18,8 +18,8 @@ time it takes when they all sort at once). Both results are checked: sorted in e
 and across partitions, the same keys in each position, and the same (key, payload) rows in each
 partition (Dask's default sort is not stable, so the payloads of equal keys may differ in order).
 
-    python python/bench/dask_bench.py --rows 50_000_000 --workers 4
-    python python/bench/dask_bench.py --scheduler tcp://host:8786 --rows 1_000_000_000
+    python benches/python/dask_bench.py --rows 50_000_000 --workers 4
+    python benches/python/dask_bench.py --scheduler tcp://host:8786 --rows 1_000_000_000
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-// CUB DeviceRadixSort timings on the same inputs the Rust benches (tests/gpu_radix.rs,
-// bench_device_radix; benches/sort/) use: u32 keys, values 0..n, device-resident. A pristine
+// CUB DeviceRadixSort timings on the same inputs the Rust benches (benches/sort/, its
+// radix-device table among them) use: u32 keys, values 0..n, device-resident. A pristine
 // copy is restored before each run (not timed); CUDA events around the sort alone; 3 warm-ups,
 // median of 15.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench ci/cub/cub_bench.cu
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench benches/cub/cub_bench.cu
 //   ./cub_bench [n ...]                                  a table, random keys
 //   ./cub_bench --json [--pattern p[,p...]] [n ...]      one JSON line per timing (ci/report.py)
 //   ./cub_bench [--json] --shapes [n ...]               the other shapes (shapes.cuh), random keys

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # CUB's segmented sorts (DeviceSegmentedSort, DeviceSegmentedRadixSort) on the inputs of
-# benches/sort/segments.rs, device-resident: builds ci/cub/cub_segmented.cu with the machine's nvcc
+# benches/sort/segments.rs, device-resident: builds benches/cub/cub_segmented.cu with the machine's nvcc
 # and runs it once, the table into $OUT/cub_segmented.txt (and the terminal), one JSON line per
 # timing into $OUT/cub_segmented.jsonl (src "cub", group "segments": lines ci/report.py reads).
-#   bash ci/cub/segmented.sh [n]        (n: default GPUSORT_BENCH_SEGMENTS_N, else 67108864)
+#   bash benches/cub/segmented.sh [n]        (n: default GPUSORT_BENCH_SEGMENTS_N, else 67108864)
 # Environment: OUT (default /tmp/cubseg-out), LENGTHS (default 64,1024,262144), ARCH (default sm_90).
 # Exit status 1 when the build fails or a CUB result fails its host check (that row is left out).
 set -uo pipefail
@@ -13,7 +13,7 @@ lengths="${LENGTHS:-64,1024,262144}"
 bin=/tmp/cub_segmented
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 nvcc --version | tail -1 | tee "$OUT/nvcc.txt"
-if ! nvcc -O3 -std=c++17 -arch="${ARCH:-sm_90}" -o "$bin" ci/cub/cub_segmented.cu > "$OUT/build.log" 2>&1; then
+if ! nvcc -O3 -std=c++17 -arch="${ARCH:-sm_90}" -o "$bin" benches/cub/cub_segmented.cu > "$OUT/build.log" 2>&1; then
   echo "cub_segmented build failed"; tail -20 "$OUT/build.log"; exit 1
 fi
 if [[ -s "$OUT/build.log" ]]; then echo "build output:"; cat "$OUT/build.log"; fi

@@ -1,4 +1,4 @@
-// What both CUB harnesses (cub_bench.cu, cub_segmented.cu) and ci/probe/radix_floor.cu share: the
+// What both CUB harnesses (cub_bench.cu, cub_segmented.cu) and benches/probe/radix_floor.cu share: the
 // CUDA error check, the splitmix64 stream the Rust benches seed their keys with, and the timing
 // loop (pristine input restored before each run, not timed; CUDA events around the sort alone).
 #pragma once

@@ -3,11 +3,11 @@
 // 1024 and 262144 by default; the last segment shorter when the length does not divide n), all
 // device-resident.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_segmented ci/cub/cub_segmented.cu
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_segmented benches/cub/cub_segmented.cu
 //   ./cub_segmented [--lengths L[,L...]] [n]                a table (default lengths 64,1024,262144)
 //   ./cub_segmented --json [--lengths L[,L...]] [n]         one JSON line per row instead
 //   ./cub_segmented --json-file PATH [--lengths ...] [n]   the table, and the JSON lines into PATH
-// (ci/cub/segmented.sh builds and runs it.)
+// (benches/cub/segmented.sh builds and runs it.)
 //
 // Inputs: key i is the low 32 bits of output i of the splitmix64 stream seeded with n, the same
 // formula as cub_bench.cu and `Pattern::Random.keys(n, 0)` on the Rust side, so gpusort and CUB sort
