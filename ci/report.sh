@@ -13,7 +13,7 @@
 #                        docs/BENCHMARKS*.md and docs/bench-headline.md rendered from its data,
 #                        docs/data/PAGE.json (a page a run writes gets its data rewritten with it);
 #                        --check only fails on a page that differs from its data; --python-bench
-#                        takes python/bench/bench.py's JSON as the table of BENCHMARKS-python.md
+#                        takes benches/python/bench.py's JSON as the table of BENCHMARKS-python.md
 #
 # About 7 minutes on an H200 with 16 cores (GPU; the host tables about two, CUB's segmented sorts
 # and torch.topk under one after them), 5-10 minutes on 2 cores (--cpu). Environment, all optional:
@@ -36,7 +36,7 @@
 #                         on an H200); writes raw.jsonl and prints the table, no report
 #   GPUSORT_REPORT_SHAPES_EXTRA  a shapes-only run's raw.jsonl: its other sizes join this report's
 #                         table of radix shapes against CUB, marked as a second run
-#   GPUSORT_REPORT_PYTHON_BENCH  python/bench/bench.py's JSON (ci/python.sh gpu-test's
+#   GPUSORT_REPORT_PYTHON_BENCH  benches/python/bench.py's JSON (ci/python.sh gpu-test's
 #                         python-bench.json): its lexsort, pandas, torch and CuPy rows join the
 #                         lexsort section (`ci/report/report.py lexsort` renders that section alone)
 #   GPUSORT_BENCH_HOST=only  the host tables alone (no criterion groups; of CUB and torch only the
@@ -129,7 +129,7 @@ bench() {  # bench ENV=VALUE... : the gpusort benches with that environment, ins
 # The CUB harness: built on the CPU while the GPU benches run (sets cub_pid), its shapes timed
 # after them, and the binary and its build log put away at the end.
 start_cub_build() {
-  nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" ci/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
+  nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_bench" benches/cub/cub_bench.cu > "$logs/cub-build.log" 2>&1 &
   cub_pid=$!
 }
 cub_shapes() { "$logs/cub_bench" --json --shapes ${GPUSORT_BENCH_SHAPE_SIZES//,/ } >> "$data" 2>> "$log"; }
@@ -171,7 +171,7 @@ if [[ $mode == gpu ]] && command -v nvcc > /dev/null; then
   else
     start_cub_build
   fi
-  nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_segmented" ci/cub/cub_segmented.cu \
+  nvcc -O3 -std=c++17 -arch=native -o "$logs/cub_segmented" benches/cub/cub_segmented.cu \
     > "$logs/cub-segmented-build.log" 2>&1 &
   seg_pid=$!
 fi

@@ -6,7 +6,7 @@
         (--flat: all three straight into DIR). --cpu: DIR/docs/BENCHMARKS-cpu.md only.
         --shapes-extra: a shapes-only run's data (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY=1),
         whose other sizes join the table of radix shapes against CUB. --python-bench: the JSON of
-        python/bench/bench.py (ci/python.sh gpu-test's python-bench.json), whose lexsort, pandas,
+        benches/python/bench.py (ci/python.sh gpu-test's python-bench.json), whose lexsort, pandas,
         torch and CuPy rows join the lexsort section
     ci/report/report.py lexsort [DATA.jsonl] --out DIR [--flat] [--python-bench PY.json]
         DIR/docs/BENCHMARKS-lexsort.md (--flat: DIR/BENCHMARKS-lexsort.md): the lexsort section
@@ -31,7 +31,7 @@
     ci/report/report.py pages [--check] [--python-bench PY.json]
         renders every page of docs/data/ (PAGE.json: its prose, tables and figures) into docs/PAGE.md
         (report_pages); --check writes nothing and fails when a page differs from its data;
-        --python-bench: python/bench/bench.py's JSON becomes docs/data/python-bench.json first (the
+        --python-bench: benches/python/bench.py's JSON becomes docs/data/python-bench.json first (the
         table of docs/BENCHMARKS-python.md)
     ci/report/report.py transcribe docs/PAGE.md ...
         writes docs/data/PAGE.json from a page as it stands (the pages above write theirs themselves)
@@ -41,7 +41,7 @@
         run CUB, torch.topk and torch / cupy argsort on; nothing when none
 
 DATA.jsonl holds one JSON object per line, each with "src": "bench" (benches/sort/,
-GPUSORT_BENCH_JSON), "cub" (ci/cub/cub_bench.cu --json, and ci/cub/cub_segmented.cu --json with
+GPUSORT_BENCH_JSON), "cub" (benches/cub/cub_bench.cu --json, and benches/cub/cub_segmented.cu --json with
 "group": "segments"), "torch" (this script), "torch-topk" (ci/topk_torch.py --json), "argsort-torch"
 and "argsort-cupy" (ci/argsort_libs.py --json), "cub-segments"
 (only `absent` notes from ci/report.sh) or "machine" (ci/report.sh). Other lines are ignored. Quoted
@@ -85,7 +85,7 @@ def write(path, text):
 
 
 def python_bench(path):
-    """python/bench/bench.py's figures, or None (with a warning when a path named no file)."""
+    """benches/python/bench.py's figures, or None (with a warning when a path named no file)."""
     found = load_python_bench(path)
     if path and found is None:
         print(f"--python-bench {path}: no such file; the Python rows are marked not measured", file=sys.stderr)
@@ -176,7 +176,7 @@ def plan(args):
 
 
 def pages(args):
-    if args.python_bench:  # python/bench/bench.py's --out JSON: the Python page's table
+    if args.python_bench:  # benches/python/bench.py's --out JSON: the Python page's table
         shutil.copyfile(args.python_bench, os.path.join(report_pages.DATA, "python-bench.json"))
     stale = report_pages.pages(check=args.check)
     for path in stale:

@@ -1,4 +1,4 @@
-"""The tables of docs/BENCHMARKS-dask.md from python/bench/dask_bench.py's JSON (`--out`: rows,
+"""The tables of docs/BENCHMARKS-dask.md from benches/python/dask_bench.py's JSON (`--out`: rows,
 partitions, workers, runs: name, total_s, run_s, partition_sorts_s), as dask_bench.py prints them.
 A run may carry `rest_s`, the rest from the unrounded times, where its times were transcribed from
 a page at their printed precision."""

@@ -1,5 +1,5 @@
 """The measurements of one report run, read from the JSON lines of ci/report.sh's raw.jsonl, the
-figures of python/bench/bench.py (its JSON), and the quoted reference figures
+figures of benches/python/bench.py (its JSON), and the quoted reference figures
 (ci/report/reference.json)."""
 
 import json
@@ -22,7 +22,7 @@ class Data:
     def __init__(self, path):
         self.bench = {}  # (group, sort, pattern, n) -> record
         self.cub = {}  # (what, pattern, n) -> ms
-        self.cub_segments = {}  # (what, n) -> record (ci/cub/cub_segmented.cu: api, values, order, segment)
+        self.cub_segments = {}  # (what, n) -> record (benches/cub/cub_segmented.cu: api, values, order, segment)
         self.torch = {}  # (pattern, n) -> record
         self.torch_topk = {}  # (where, k, n) -> record (ci/topk_torch.py --json)
         self.argsort_libs = {}  # (lib, key, n) -> ms (ci/argsort_libs.py --json: torch, cupy)
@@ -30,7 +30,7 @@ class Data:
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
         self.shapes_extra = None  # a shapes-only run's Data (report_shapes), set by the caller
-        self.python_bench = None  # python/bench/bench.py's figures (load_python_bench), set by the caller
+        self.python_bench = None  # benches/python/bench.py's figures (load_python_bench), set by the caller
         if path is None:  # no run: every section says what it lacks
             return
         with open(path, encoding="utf-8") as f:
@@ -108,7 +108,7 @@ class Data:
 
 
 def load_python_bench(path):
-    """The figures python/bench/bench.py wrote (its --out JSON: describe, version, rows), or None
+    """The figures benches/python/bench.py wrote (its --out JSON: describe, version, rows), or None
     when the file is absent."""
     if not path or not os.path.exists(path):
         return None

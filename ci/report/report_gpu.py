@@ -214,7 +214,7 @@ def gpu_report(data, ref):
             sizes_note.append(f"{p}: {', '.join(size_label(n) for n in ns)}")
     out.append(
         "- **Inputs.** Keys from a seeded splitmix64 stream, values 0..n-1; the same formulas in "
-        "`benches/sort/inputs.rs`, `ci/cub/cub_bench.cu` and `ci/report/report.py`, so gpusort, CUB and torch sort the same "
+        "`benches/sort/inputs.rs`, `benches/cub/cub_bench.cu` and `ci/report/report.py`, so gpusort, CUB and torch sort the same "
         "data. Patterns: " + "; ".join(f"{p} = {PATTERN_TITLES[p]}" for p in PATTERNS) + ".\n"
         "- **Sizes.** Uniform random at every size of the seed's table (plus 256M for radix); the other patterns "
         "at fewer sizes, to keep the run short. Measured: " + "; ".join(sizes_note) + ".\n"
@@ -225,7 +225,7 @@ def gpu_report(data, ref):
         "radix) before it is timed.\n"
         "- **Host to host (gpusort).** Wall time of `Sorter::cuda().sort_kvp(&mut v)`, `v` restored before each "
         "run (not timed); median.\n"
-        "- **CUB.** `ci/cub/cub_bench.cu`, built with the machine's nvcc during the run: "
+        "- **CUB.** `benches/cub/cub_bench.cu`, built with the machine's nvcc during the run: "
         "`cub::DeviceRadixSort::SortPairs` / `SortKeys` with `DoubleBuffer` (ping-pong in two buffers, as gpusort "
         "does), input restored before each run, CUDA events, median of 15 after 3 warm-ups.\n"
         "- **torch.** `torch.sort(keys, stable=True)` then `values[indices]` (what a PyTorch user writes for "

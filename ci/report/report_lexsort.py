@@ -1,7 +1,7 @@
 """The lexsort section of BENCHMARKS.md and docs/BENCHMARKS-lexsort.md (issue 75): rows by
 (u32, u32) and by (f32, i64) (two and three 32-bit words on the GPU), host to host and
 device-resident. Rust rows from benches/sort/lexsort.rs (groups lexsort-host, lexsort-device)
-beside the argsort of one u64 column of the same run; Python rows from python/bench/bench.py's
+beside the argsort of one u64 column of the same run; Python rows from benches/python/bench.py's
 JSON beside what its run measured with them: np.lexsort, pandas' sort_values, chained stable
 torch.argsort and cupy.lexsort. A part whose figures are missing says so instead of a table."""
 
@@ -135,7 +135,7 @@ def not_measured(data):
         out.append("`argsort_device` of one u64 column: not measured.")
     if data.python_bench is None:
         out.append("the Python rows (`gpusort.lexsort`, `np.lexsort`, pandas, torch, CuPy): not measured (no "
-                   "`python/bench/bench.py` figures given: `ci/report/report.py ... --python-bench python-bench.json`).")
+                   "`benches/python/bench.py` figures given: `ci/report/report.py ... --python-bench python-bench.json`).")
         return out
     if not python_rows(data, "host", "lexsort "):
         out.append("`gpusort.lexsort` on the host: not measured (the Python bench's `lexsort` group did not run).")
@@ -180,7 +180,7 @@ def body(data):
     if py_host or pandas or py_device:
         pb = data.python_bench
         out.append(
-            f"From Python (`python/bench/bench.py`, gpusort {pb.get('version', '?')}, default sorter: "
+            f"From Python (`benches/python/bench.py`, gpusort {pb.get('version', '?')}, default sorter: "
             f"{pb.get('describe', '?')}): `gpusort.lexsort` takes NumPy's convention (the last key primary; the "
             "rows here name the primary first). Host rows are wall time, median after a warm-up; `np.lexsort` runs "
             "at fewer rows (it takes about a minute at 64M) and pandas once.\n"
@@ -213,7 +213,7 @@ def document(data):
     if data.bench or data.machine:
         sources.append(f"the lexsort rows of {run_name(data)} (`benches/sort/lexsort.rs`)")
     if data.python_bench is not None:
-        sources.append("the lexsort, pandas, torch and CuPy rows of `python/bench/bench.py`")
+        sources.append("the lexsort, pandas, torch and CuPy rows of `benches/python/bench.py`")
     lead = page_lead(data, sources, "`ci/report/report.py lexsort` (`ci/report/report_lexsort.py`)")
     head = (
         f"{lead}. The full report (`ci/report.sh`) "

@@ -3,7 +3,7 @@ rendered from it (ci/report/report.py pages), so a table is edited in its data a
 
 A page's data is its blocks in order: prose ({"text": [lines]}), a table ({"columns": [...],
 "align": [...], "rows": [[cell, ...], ...]}, each cell as `cell_value` reads it: a number, a figure
-with its unit, or text), or the table of python/bench/bench.py's or dask_bench.py's JSON ({"python_bench": "file.json"},
+with its unit, or text), or the table of benches/python/bench.py's or dask_bench.py's JSON ({"python_bench": "file.json"},
 {"dask_bench": "file.json"}: a file beside the data, in the format `--out` writes, so a run's file
 replaces it as it is). Pages
 that a report command writes from a run's measurements (BENCHMARKS.md, -cpu, -argsort, -lexsort,

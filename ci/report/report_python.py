@@ -1,4 +1,4 @@
-"""The table of docs/BENCHMARKS-python.md from python/bench/bench.py's JSON (`--out`: describe,
+"""The table of docs/BENCHMARKS-python.md from benches/python/bench.py's JSON (`--out`: describe,
 version, rows), the same table bench.py prints. A row may carry `speedup`, the ratio of the
 unrounded times, where its times were transcribed from a page at their printed precision."""
 

@@ -10,7 +10,7 @@ from report_machine import page_lead, run_name
 # name -> (title, the report module, where the rows come from)
 PAGES = {
     "topk": ("Top-k", report_topk, "`benches/sort/topk.rs`, `ci/topk_torch.py`"),
-    "segments": ("Segmented sorts", report_segments, "`benches/sort/segments.rs`, `ci/cub/cub_segmented.cu`"),
+    "segments": ("Segmented sorts", report_segments, "`benches/sort/segments.rs`, `benches/cub/cub_segmented.cu`"),
     "records": ("Host to host: records by key, argsort and the PCIe floor", report_host, "the host tables of "
                 "`benches/sort/`"),
 }

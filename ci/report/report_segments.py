@@ -1,6 +1,6 @@
 """The segmented sorts of BENCHMARKS.md (issue 20), from benches/sort/segments.rs: n random keys cut
 into segments of one length, gpusort's device-resident sorts beside CUB's segmented sorts of the same
-keys in the same run (ci/cub/cub_segmented.cu), then the host-to-host rows of both backends."""
+keys in the same run (benches/cub/cub_segmented.cu), then the host-to-host rows of both backends."""
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 from report_host import anchor_missing, at_least, verdict, x
@@ -8,7 +8,7 @@ from report_host import anchor_missing, at_least, verdict, x
 # Issue 20's target: at least CUB's segmented sorts, for u32 keys in the issue's three layouts
 # (1M segments of 64, 64K of 1K, 256 of 256K at 64M keys).
 ISSUE_LENGTHS = (64, 1024, 256 << 10)
-# ci/cub/cub_segmented.cu's rows in the order it runs them.
+# benches/cub/cub_segmented.cu's rows in the order it runs them.
 CUB_ROWS = ["segsort_pairs_dbuf", "segsort_pairs_plain", "segsort_stable_pairs_dbuf", "segsort_keys_dbuf",
             "segsort_pairs_desc_dbuf", "segradix_pairs_dbuf", "segradix_pairs_plain", "segradix_keys_dbuf",
             "segradix_pairs_desc_dbuf"]
@@ -172,7 +172,7 @@ def method(data):
     return (
         "- **Segmented sorts.** `benches/sort/segments.rs`, in the host tables. Device rows: the input restored by a "
         "device-to-device copy before each run (not timed), CUDA events around the call alone, median of 15 after 3 "
-        "warm-ups, every result compared with the host sort's. CUB: `ci/cub/cub_segmented.cu`, built with the "
+        "warm-ups, every result compared with the host sort's. CUB: `benches/cub/cub_segmented.cu`, built with the "
         "machine's nvcc during the run and run on the same n and segment lengths: each row's temporary storage "
         "allocated once, a pristine copy of the input restored before each run (not timed), CUDA events around the "
         "call, median of 15 after 3 warm-ups, every result checked on the host (sorted within each segment, every "

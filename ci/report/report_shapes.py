@@ -1,6 +1,6 @@
 """The radix sort's other shapes beside CUB (issue 17): split u32 pairs, i32 / f32 / u64 / f64 keys,
 u64 keys with u32 values, and descending pairs and keys, device-resident, from one run
-(benches/sort/shapes.rs and ci/cub/cub_bench.cu --shapes). Sizes the report's own run has no room
+(benches/sort/shapes.rs and benches/cub/cub_bench.cu --shapes). Sizes the report's own run has no room
 for come from a shapes-only run (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY), gpusort and CUB in that
 run (`Data.shapes_extra`)."""
 
@@ -62,7 +62,7 @@ def shapes_section(data):
         "half as `u32`, `i32` or `f32` bits, NaNs included; 64-bit keys all 64 bits, as `u64` or `f64`), values 0..n. gpusort: "
         "`sort_kvp_device`, `sort_keys_device` and `sort_pairs_device` (`benches/sort/shapes.rs`; the `Kvp` and "
         "`u32` keys rows are the tables' above); CUB 3 `DeviceRadixSort` with `DoubleBuffer` on the same keys "
-        "(`ci/cub/cub_bench.cu --shapes`; `Kvp` rows against CUB's split pairs, which have no `Kvp` layout). "
+        "(`benches/cub/cub_bench.cu --shapes`; `Kvp` rows against CUB's split pairs, which have no `Kvp` layout). "
         "Median of 15 after 3 warm-ups, input restored before each sort (not timed); each result checked. "
         "Ratio: CUB's time over gpusort's (issue 17's target: at least 1.0× everywhere). CUB sorts `unsigned` "
         "keys ascending (the u32 keys row) slower than `int` keys or descending `unsigned` ones of the same "
