@@ -7,31 +7,31 @@
 #include "network_oddeven.cuh"
 
 // MINB: the __launch_bounds__ blocks per SM (policy_network.cuh).
-#define NET_ENTRY_B(NAME, T, SUF, MINB, CALL)                                                          \
-  extern "C" __global__ void __launch_bounds__(policy::NET.threads, MINB)                                     \
-      NAME##_##SUF(const T* src, T* dst, long long n, unsigned a, unsigned b, unsigned c) {          \
-    (void)a;                                                                                         \
-    (void)b;                                                                                         \
-    (void)c;                                                                                         \
-    wait_for_previous_grid();                                                                        \
-    CALL;                                                                                            \
+#define NET_ENTRY_B(NAME, T, SUF, MINB, CALL)                                                     \
+  extern "C" __global__ void __launch_bounds__(policy::NET.threads, MINB)                         \
+      NAME##_##SUF(const T* src, T* dst, long long n, unsigned a, unsigned b, unsigned c) {       \
+    (void)a;                                                                                      \
+    (void)b;                                                                                      \
+    (void)c;                                                                                      \
+    wait_for_previous_grid();                                                                     \
+    CALL;                                                                                         \
   }
 #define NET_ENTRY(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, policy::NET.min_blocks, CALL)
 #define NET_ENTRY_TS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, policy::NET.min_blocks_tile_sort, CALL)
 #define NET_ENTRY_OTS(NAME, T, SUF, DESC, CALL) NET_ENTRY_B(NAME, T, SUF, policy::NET.min_blocks_oe_tile_sort, CALL)
 
-#define NET_TYPE(T, TS)                                                                                       \
-  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_asc, false, net::bitonic_tile_sort<false>(src, dst, n))           \
-  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_desc, true, net::bitonic_tile_sort<true>(src, dst, n))            \
-  NET_ENTRY(net_bitonic_tile_merge, T, TS##_asc, false, net::bitonic_tile_merge<false>(src, dst, n))         \
-  NET_ENTRY(net_bitonic_tile_merge, T, TS##_desc, true, net::bitonic_tile_merge<true>(src, dst, n))          \
-  NET_ENTRY(net_bitonic_global, T, TS##_asc, false, net::bitonic_global<false>(src, dst, n, a, b, c))        \
-  NET_ENTRY(net_bitonic_global, T, TS##_desc, true, net::bitonic_global<true>(src, dst, n, a, b, c))         \
-  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n))          \
-  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n))           \
-  NET_ENTRY(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b))   \
-  NET_ENTRY(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b))    \
-  NET_ENTRY(net_oddeven_global, T, TS##_asc, false, net::oddeven_global<false>(src, dst, n, a, b, c))        \
+#define NET_TYPE(T, TS)                                                                           \
+  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_asc, false, net::bitonic_tile_sort<false>(src, dst, n)) \
+  NET_ENTRY_TS(net_bitonic_tile_sort, T, TS##_desc, true, net::bitonic_tile_sort<true>(src, dst, n)) \
+  NET_ENTRY(net_bitonic_tile_merge, T, TS##_asc, false, net::bitonic_tile_merge<false>(src, dst, n)) \
+  NET_ENTRY(net_bitonic_tile_merge, T, TS##_desc, true, net::bitonic_tile_merge<true>(src, dst, n)) \
+  NET_ENTRY(net_bitonic_global, T, TS##_asc, false, net::bitonic_global<false>(src, dst, n, a, b, c)) \
+  NET_ENTRY(net_bitonic_global, T, TS##_desc, true, net::bitonic_global<true>(src, dst, n, a, b, c)) \
+  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_asc, false, net::oddeven_tile_sort<false>(src, dst, n)) \
+  NET_ENTRY_OTS(net_oddeven_tile_sort, T, TS##_desc, true, net::oddeven_tile_sort<true>(src, dst, n)) \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_asc, false, net::oddeven_tile_merge<false>(src, dst, n, a, b)) \
+  NET_ENTRY(net_oddeven_tile_merge, T, TS##_desc, true, net::oddeven_tile_merge<true>(src, dst, n, a, b)) \
+  NET_ENTRY(net_oddeven_global, T, TS##_asc, false, net::oddeven_global<false>(src, dst, n, a, b, c)) \
   NET_ENTRY(net_oddeven_global, T, TS##_desc, true, net::oddeven_global<true>(src, dst, n, a, b, c))
 
 NET_TYPE(uint2, kvp)

@@ -31,47 +31,47 @@ extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const rad
 // scratch buffer holds (key, value) items (S::B_INTERLEAVED), histogram dynamic shared bytes, 1 when
 // the sweep stages keys as it ranks them (S::STAGE_IN_RANK). The tuning is S's policy
 // (policy_radix.cuh), compiled per architecture.
-#define RADIX_SORT_ENTRY_POINTS(NAME, S)                                                                                \
-    extern "C" __device__ unsigned radix_config_##NAME[12] = {                                                          \
-        (unsigned)S::THREADS,                                                                                           \
-        (unsigned)S::ITEMS,                                                                                             \
-        (unsigned)policy::SMALL.threads,                                                                                \
-        (unsigned)policy::SMALL.items,                                                                                  \
-        (unsigned)radix::small_shared_bytes<S, policy::SMALL.threads, policy::SMALL.items>(),                           \
-        (unsigned)policy::HIST.threads,                                                                                 \
-        (unsigned)policy::HIST.blocks_per_sm,                                                                           \
-        (unsigned)S::PASSES,                                                                                            \
-        radix::sweep_dynamic_bytes<S, S::THREADS, S::ITEMS>(),                                                          \
-        (unsigned)S::B_INTERLEAVED,                                                                                     \
-        radix::hist_dynamic_bytes<S>(),                                                                                 \
-        S::STAGE_IN_RANK};                                                                                              \
-    extern "C" __global__ void __launch_bounds__(policy::HIST.threads)                                                  \
-        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {        \
-        wait_for_previous_grid();                                                                                       \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                                  \
-            radix::histogram<S, decltype(fl)::value, policy::HIST.threads, policy::HIST.items>(keys, n, order, hist);   \
-        });                                                                                                             \
-    }                                                                                                                   \
-    extern "C" __global__ void __launch_bounds__(S::THREADS, S::BLOCKS) radix_onesweep_##NAME(                          \
-        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,                \
-        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,                   \
-        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                                 \
-        const unsigned long long *base_in, unsigned long long *base_out) {                                              \
-        wait_for_previous_grid();                                                                                       \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                                  \
-            radix::onesweep<S, decltype(fl)::value, S::THREADS, S::ITEMS>(                                              \
-                plan, pass, order, keys_a, keys_b, values_a, values_b,                                                  \
-                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,                \
-                status_words, tile_counter);                                                                            \
-        });                                                                                                             \
-    }                                                                                                                   \
-    extern "C" __global__ void __launch_bounds__(policy::SMALL.threads)                                                 \
-        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                                    \
-        wait_for_previous_grid();                                                                                       \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                                  \
-            radix::small_sort<S, decltype(fl)::value, policy::SMALL.threads, policy::SMALL.items>(keys, values, n,      \
-                                                                                                 order);                \
-        });                                                                                                             \
+#define RADIX_SORT_ENTRY_POINTS(NAME, S)                                                                               \
+    extern "C" __device__ unsigned radix_config_##NAME[12] = {                                                         \
+        (unsigned)S::THREADS,                                                                                          \
+        (unsigned)S::ITEMS,                                                                                            \
+        (unsigned)policy::SMALL.threads,                                                                               \
+        (unsigned)policy::SMALL.items,                                                                                 \
+        (unsigned)radix::small_shared_bytes<S, policy::SMALL.threads, policy::SMALL.items>(),                          \
+        (unsigned)policy::HIST.threads,                                                                                \
+        (unsigned)policy::HIST.blocks_per_sm,                                                                          \
+        (unsigned)S::PASSES,                                                                                           \
+        radix::sweep_dynamic_bytes<S, S::THREADS, S::ITEMS>(),                                                         \
+        (unsigned)S::B_INTERLEAVED,                                                                                    \
+        radix::hist_dynamic_bytes<S>(),                                                                                \
+        S::STAGE_IN_RANK};                                                                                             \
+    extern "C" __global__ void __launch_bounds__(policy::HIST.threads)                                                 \
+        radix_histogram_##NAME(const S::Item *keys, unsigned long long n, int order, unsigned long long *hist) {       \
+        wait_for_previous_grid();                                                                                      \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::histogram<S, decltype(fl)::value, policy::HIST.threads, policy::HIST.items>(keys, n, order, hist);  \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(S::THREADS, S::BLOCKS) radix_onesweep_##NAME(                         \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,               \
+        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,                  \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                                \
+        const unsigned long long *base_in, unsigned long long *base_out) {                                             \
+        wait_for_previous_grid();                                                                                      \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::onesweep<S, decltype(fl)::value, S::THREADS, S::ITEMS>(                                             \
+                plan, pass, order, keys_a, keys_b, values_a, values_b,                                                 \
+                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,               \
+                status_words, tile_counter);                                                                           \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(policy::SMALL.threads)                                                \
+        radix_small_##NAME(S::Item *keys, S::Value *values, unsigned n, int order) {                                   \
+        wait_for_previous_grid();                                                                                      \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::small_sort<S, decltype(fl)::value, policy::SMALL.threads, policy::SMALL.items>(keys, values, n,     \
+                                                                                                 order);               \
+        });                                                                                                            \
     }
 
 // Kvp, with sets of their own below 8M (tiles that fill the grid there) and from 128M (tiles that
@@ -95,8 +95,8 @@ RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::PairsU64)
 
 // Where each layout changes sets (src/cuda/radix/sets.rs): the mid set below word 0 items, the
 // huge set from word 1.
-#define RADIX_SET_BOUNDS(NAME, FAMILY)                                                                                  \
-    extern "C" __device__ unsigned radix_sets_##NAME[2] = {policy::bounds(policy::Family::FAMILY).mid_below,            \
+#define RADIX_SET_BOUNDS(NAME, FAMILY)                                                                                 \
+    extern "C" __device__ unsigned radix_sets_##NAME[2] = {policy::bounds(policy::Family::FAMILY).mid_below,           \
                                                            policy::bounds(policy::Family::FAMILY).huge_from};
 RADIX_SET_BOUNDS(kvp, Kvp)
 RADIX_SET_BOUNDS(u32, U32Keys)
@@ -123,35 +123,35 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix::segment_bases(hist, passes, offsets, first_tile, segments, bases, all, tile_segment);
 }
 
-#define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S)                                                                           \
-    extern "C" __device__ unsigned radix_config_segment_##NAME[12] = {                                                  \
-        (unsigned)S::THREADS, (unsigned)S::ITEMS, 0, 0, 0, (unsigned)policy::SEGMENT_HIST.threads,                      \
-        (unsigned)policy::SEGMENT_HIST.blocks_per_sm, (unsigned)S::PASSES,                                              \
-        radix::sweep_dynamic_bytes<S, S::THREADS, S::ITEMS>(), 0, 0, 0};                                                \
-    extern "C" __global__ void __launch_bounds__(policy::SEGMENT_HIST.threads) radix_segment_histogram_##NAME(          \
-        const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                  \
-        unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                  \
-        wait_for_previous_grid();                                                                                       \
-        const radix::SegmentTiles tiles{offsets, first_tile, segments, S::THREADS * S::ITEMS,                           \
-                                        nullptr, nullptr};                                                              \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                                  \
-            radix::segment_histogram<S, decltype(fl)::value, policy::SEGMENT_HIST.threads>(keys, order, tiles,          \
-                                                                                         tiles_per_block, hist);        \
-        });                                                                                                             \
-    }                                                                                                                   \
-    extern "C" __global__ void __launch_bounds__(S::THREADS, S::BLOCKS) radix_segment_onesweep_##NAME(                  \
-        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,                \
-        S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                              \
-        const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,             \
-        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                               \
-        wait_for_previous_grid();                                                                                       \
-        const radix::SegmentTiles tiles{offsets, first_tile, segments, S::THREADS * S::ITEMS, bases,                    \
-                                        tile_segment};                                                                  \
-        radix::with_key_order<S>(order, [&](auto fl) {                                                                  \
-            radix::onesweep<S, decltype(fl)::value, S::THREADS, S::ITEMS>(                                              \
-                plan, pass, order, keys_a, keys_b, values_a, values_b, tiles, status, status_next, status_words,        \
-                tile_counter);                                                                                          \
-        });                                                                                                             \
+#define RADIX_SEGMENTED_ENTRY_POINTS(NAME, S)                                                                          \
+    extern "C" __device__ unsigned radix_config_segment_##NAME[12] = {                                                 \
+        (unsigned)S::THREADS, (unsigned)S::ITEMS, 0, 0, 0, (unsigned)policy::SEGMENT_HIST.threads,                     \
+        (unsigned)policy::SEGMENT_HIST.blocks_per_sm, (unsigned)S::PASSES,                                             \
+        radix::sweep_dynamic_bytes<S, S::THREADS, S::ITEMS>(), 0, 0, 0};                                               \
+    extern "C" __global__ void __launch_bounds__(policy::SEGMENT_HIST.threads) radix_segment_histogram_##NAME(         \
+        const S::Item *keys, int order, const unsigned long long *offsets, const unsigned *first_tile,                 \
+        unsigned segments, unsigned tiles_per_block, unsigned *hist) {                                                 \
+        wait_for_previous_grid();                                                                                      \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, S::THREADS * S::ITEMS,                          \
+                                        nullptr, nullptr};                                                             \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::segment_histogram<S, decltype(fl)::value, policy::SEGMENT_HIST.threads>(keys, order, tiles,         \
+                                                                                         tiles_per_block, hist);       \
+        });                                                                                                            \
+    }                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(S::THREADS, S::BLOCKS) radix_segment_onesweep_##NAME(                 \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,               \
+        S::Value *values_b, const unsigned long long *offsets, const unsigned *first_tile,                             \
+        const unsigned *tile_segment, unsigned segments, const unsigned long long *bases, unsigned *status,            \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter) {                              \
+        wait_for_previous_grid();                                                                                      \
+        const radix::SegmentTiles tiles{offsets, first_tile, segments, S::THREADS * S::ITEMS, bases,                   \
+                                        tile_segment};                                                                 \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::onesweep<S, decltype(fl)::value, S::THREADS, S::ITEMS>(                                             \
+                plan, pass, order, keys_a, keys_b, values_a, values_b, tiles, status, status_next, status_words,       \
+                tile_counter);                                                                                         \
+        });                                                                                                            \
     }
 
 RADIX_SEGMENTED_ENTRY_POINTS(u32, radix::SegmentKeysU32)
