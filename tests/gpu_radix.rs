@@ -117,7 +117,7 @@ fn check_kvp(s: &Sorter, stream: &Arc<CudaStream>, k: &[u32], p: Pattern) {
 }
 
 /// Every edge length with every pattern: below, at and above the one-block limit (4K or 16K keys
-/// depending on the GPU) and one to three sweep tiles past it (kernels-cuda/cuda/tuning.cuh; below
+/// depending on the GPU) and one to three sweep tiles past it (kernels-cuda/cuda/policy_radix.cuh; below
 /// 8M on sm_90: `Kvp` and u32 keys 8192, split pairs 6144; 5120 and 6144 on other GPUs), primes.
 fn edge_lengths_every_pattern() {
     let Some((s, ctx)) = sorter() else { return };

@@ -15,7 +15,7 @@ export GPUSORT_REQUIRE_GPU=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 if [[ -n "${RADIX_KERNELS_NVCC:-}" ]]; then
   # Kernel iteration without a Rust rebuild: compile radix.cu here and load it instead.
-  mkdir -p /tmp/k && nvcc -O3 -std=c++17 -arch=sm_90 $RADIX_KERNELS_NVCC -Ikernels-cuda/cuda --fatbin \
+  mkdir -p /tmp/k && nvcc -O3 -std=c++17 -arch=sm_90 -DGPUSORT_TUNING_SWEEP $RADIX_KERNELS_NVCC -Ikernels-cuda/cuda --fatbin \
     -o /tmp/k/radix.fatbin kernels-cuda/cuda/radix.cu && export GPUSORT_KERNELS_DIR=/tmp/k
 fi
 if [[ "$steps" == *" tests "* ]]; then

@@ -2,7 +2,8 @@
 # Tuning sweep on the device: builds radix.cu (sm_90) once per candidate in $CONFIGS, times each
 # with the sort bench's radix-device table (GPUSORT_KERNELS_DIR loads the candidate, not the embedded image),
 # picks the fastest at 64M (pairs + keys), runs the GPU tests and sanitizers on it, then CUB.
-# Environment: CONFIGS (name|nvcc flags per line), SIZES, GPUSORT_BENCH_PATTERNS / _TYPES (what the
+# Environment: CONFIGS (name|nvcc flags per line: -DSWEEP_<SET>='p.field=value;...' overrides of
+# kernels-cuda/cuda/policy_radix.cuh, see tuning_sweep.cuh), SIZES, GPUSORT_BENCH_PATTERNS / _TYPES (what the
 # bench times), SWEEP_SANITIZE=0, PROFILE=1 (ncu sections; PROFILE=source adds SASS-level stall
 # samples) with PROFILE_NAMES, DURATIONS=1 (ncu time of every kernel of one Kvp sort per pattern)
 # with DURATION_NAMES and DURATION_N, CUB_PATTERNS (none skips CUB), CUB_SIZES, BENCH_TIMEOUT.
@@ -28,18 +29,18 @@ nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/cub_bench benches/cub/cub_bench.cu 2> "$
 best=""; best_t=1e9
 # Compile every candidate at once (16 cores), then time them one after another.
 while IFS='|' read -r name flags; do
-  [[ -z "$name" ]] && continue
+  [[ -z "$name" || "$name" == \#* ]] && continue
   mkdir -p /tmp/k_$name
-  nvcc -O3 -std=c++17 -arch=sm_90 $flags -Ikernels-cuda/cuda --fatbin -o /tmp/k_$name/radix.fatbin \
+  nvcc -O3 -std=c++17 -arch=sm_90 -DGPUSORT_TUNING_SWEEP $flags -Ikernels-cuda/cuda --fatbin -o /tmp/k_$name/radix.fatbin \
     kernels-cuda/cuda/radix.cu > /tmp/build_$name.log 2>&1 &
 done < "${CONFIGS:-benches/cub/sweep_configs.txt}"
 wait
 # The first timed sort of a process runs slow (clocks ramping up): warm up once, untimed.
-first=$(awk -F'|' 'NF && $1 != "" {print $1; exit}' "${CONFIGS:-benches/cub/sweep_configs.txt}")
+first=$(awk -F'|' 'NF && $1 != "" && $1 !~ /^#/ {print $1; exit}' "${CONFIGS:-benches/cub/sweep_configs.txt}")
 GPUSORT_KERNELS_DIR=/tmp/k_$first GPUSORT_BENCH_SIZES=16777216 GPUSORT_BENCH_PATTERNS=random GPUSORT_BENCH_TYPES=kvp \
   timeout 60 "$B/bench-sort" > /dev/null 2>&1
 while IFS='|' read -r name flags; do
-  [[ -z "$name" || ! -f /tmp/k_$name/radix.fatbin ]] && continue
+  [[ -z "$name" || "$name" == \#* || ! -f /tmp/k_$name/radix.fatbin ]] && continue
   d=/tmp/k_$name
   rm -f /tmp/rows_$name.jsonl
   GPUSORT_KERNELS_DIR=$d GPUSORT_BENCH_SIZES=$SIZES GPUSORT_BENCH_JSON=/tmp/rows_$name.jsonl timeout ${BENCH_TIMEOUT:-300} \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tuning sweep of the sorting networks on the device (run through the `run` tool, from the repo
 # root): builds network.cu (sm_90) once per candidate of $CONFIGS ("name|nvcc flags|environment"
-# lines, the environment optional: e.g. GPUSORT_OVERLAP_LAUNCHES=0), times
+# lines, the flags e.g. -DSWEEP_NET=p.threads=512;p.oe_col_bits=4: tuning_network_sweep.cuh
+# overrides of policy_network.cuh; the environment optional: e.g. GPUSORT_OVERLAP_LAUNCHES=0), times
 # each with the sort bench's `networks` table (benches/sort/networks.rs; GPUSORT_KERNELS_DIR loads
 # the candidate; the image carries its own tuning, so no Rust rebuild), and optionally the committed
 # image through an older bench binary ($B/bench-sort_base). Then the network tests and
@@ -22,7 +23,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 while IFS='|' read -r name flags _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   mkdir -p /tmp/k_$name
-  nvcc -O3 -std=c++17 -lineinfo -arch=sm_90 -Xptxas=-warn-spills $flags -Ikernels-cuda/cuda --fatbin \
+  nvcc -O3 -std=c++17 -lineinfo -arch=sm_90 -Xptxas=-warn-spills -DGPUSORT_TUNING_SWEEP $flags -Ikernels-cuda/cuda --fatbin \
     -o /tmp/k_$name/network.fatbin kernels-cuda/cuda/network.cu > /tmp/build_$name.log 2>&1 &
 done < "$CONFIGS"
 wait

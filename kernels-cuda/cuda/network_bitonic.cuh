@@ -23,7 +23,7 @@ template <int R, bool FLIP, bool DESC, class T, class Map>
 __device__ __forceinline__ void reg_pass(T* sm, unsigned lo, const Map& map, long long n, bool all_real) {
   constexpr unsigned E = 1u << R;
   const unsigned low = (1u << lo) - 1;
-  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += NET_THREADS) {
+  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += policy::NET.threads) {
     const unsigned v0 = (q & low) | ((q & ~low) << R);
     T x[E];
     unsigned v[E];
@@ -55,7 +55,7 @@ __device__ __forceinline__ void reg_pass(T* sm, unsigned lo, const Map& map, lon
 template <int R, bool DESC, class T, class Map>
 __device__ __forceinline__ void reg_sort(T* sm, const Map& map, long long n, bool all_real) {
   constexpr unsigned E = 1u << R;
-  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += NET_THREADS) {
+  for (unsigned q = threadIdx.x; q < (Shape<T>::W >> R); q += policy::NET.threads) {
     const unsigned v0 = q << R;
     T x[E];
     unsigned real = all_real ? ~0u : 0u;
@@ -81,14 +81,14 @@ __device__ __forceinline__ void reg_sort(T* sm, const Map& map, long long n, boo
   }
 }
 
-// Steps on bits top-1 .. bottom of v, the first a flip when `flip`; groups of NET_REG_BITS bits,
+// Steps on bits top-1 .. bottom of v, the first a flip when `flip`; groups of NetPolicy::reg_bits bits,
 // the odd-sized group first so that the last one ends on `bottom`.
 template <bool DESC, class T, class Map>
 __device__ __forceinline__ void steps(T* sm, unsigned top, unsigned bottom, bool flip, const Map& map, long long n,
                                       bool all_real) {
   for (unsigned hi = top; hi > bottom;) {
-    unsigned r = (hi - bottom) % NET_REG_BITS;
-    if (r == 0) r = NET_REG_BITS;
+    unsigned r = (hi - bottom) % policy::NET.reg_bits;
+    if (r == 0) r = policy::NET.reg_bits;
     const unsigned lo = hi - r;
     const bool f = flip && hi == top;
 #define NET_REG_CASE(R)                                            \
@@ -109,7 +109,7 @@ __device__ __forceinline__ void steps(T* sm, unsigned top, unsigned bottom, bool
     hi = lo;
   }
 }
-static_assert(NET_REG_BITS >= 1 && NET_REG_BITS <= 4, "steps() dispatches group sizes 1..4");
+static_assert(policy::NET.reg_bits >= 1 && policy::NET.reg_bits <= 4, "steps() dispatches group sizes 1..4");
 
 struct TileMap {
   long long base;
@@ -138,9 +138,9 @@ __device__ __forceinline__ void bitonic_tile_sort(const T* src, T* dst, long lon
   const bool all_real = map.base + Shape<T>::W <= n;
   load_tile(sm, src, map, n);
   __syncthreads();
-  reg_sort<NET_REG_BITS, DESC>(sm, map, n, all_real);
+  reg_sort<policy::NET.reg_bits, DESC>(sm, map, n, all_real);
   __syncthreads();
-  for (unsigned s = NET_REG_BITS + 1; s <= Shape<T>::LOG; ++s) steps<DESC>(sm, s, 0, true, map, n, all_real);
+  for (unsigned s = policy::NET.reg_bits + 1; s <= Shape<T>::LOG; ++s) steps<DESC>(sm, s, 0, true, map, n, all_real);
   store_tile(dst, sm, map, n);
 }
 

@@ -6,7 +6,7 @@
 // tile cannot own its positions the way bitonic tiles do, except for a stage's top strides: the
 // steps of strides m/2 .. 2^c touch only bits [c, s) of a position, and the carry stops at bit s
 // (same run), so groups that vary bits [c, s) are closed. Those run without halo: in registers
-// (oe_reg, the top NET_REG_BITS strides of a stage), and in "closed" global passes whose windows
+// (oe_reg, the top NetPolicy::reg_bits strides of a stage), and in "closed" global passes whose windows
 // hold whole runs. The lower strides 2^(h-1) .. 1 (in units of a pass's rows) load a window with
 // 2^h rows of halo on each side: a skipped comparator at the window's edge spoils at most
 // 2^(h-1) + .. + 1 < 2^h rows inward, so the middle rows come out exact and are the only ones
@@ -14,7 +14,7 @@
 //
 // Kernels: tile_sort (stages 1..LOG of one aligned tile), tile_merge (strides < 2^h of one stage,
 // windows of contiguous positions), global (k consecutive strides >= 2^h of one stage, windows of
-// 2^NET_OE_COL_BITS columns by rows; closed, without halo, when they are the stage's top strides).
+// 2^NetPolicy::oe_col_bits columns by rows; closed, without halo, when they are the stage's top strides).
 #pragma once
 #include "network_common.cuh"
 
@@ -22,15 +22,15 @@ namespace net {
 
 // One step on slots v: stride 2^dbit in v. Comparators go in batches of 8 that load before any
 // compares, so their shared-memory latencies overlap without holding 16 pairs of keys live.
-// Comparator k of a thread is i = i0 + k * INC: i0 = tid and INC = NET_THREADS over the tile, or
+// Comparator k of a thread is i = i0 + k * INC: i0 = tid and INC = NetPolicy::threads over the tile, or
 // with WARP each warp's comparators over its own W / warps slots (i0 = warp * 32 * PER + lane,
 // INC = 32), synchronised by the warp alone. With NEAR (dv <= INC) adding k * INC to i only adds
 // to the bits above dbit, so the slots of comparator k are those of comparator 0 plus a constant:
 // one address computation per step instead of one per comparator.
 template <bool NEAR, bool WARP, bool DESC, class T, class Map>
 __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
-  constexpr unsigned PER = Shape<T>::W / 2 / NET_THREADS, BATCH = PER < 8 ? PER : 8;
-  constexpr unsigned INC = WARP ? 32 : NET_THREADS, STEP = 2 * INC, SLOT_STEP = STEP + STEP / 16;
+  constexpr unsigned PER = Shape<T>::W / 2 / policy::NET.threads, BATCH = PER < 8 ? PER : 8;
+  constexpr unsigned INC = WARP ? 32 : policy::NET.threads, STEP = 2 * INC, SLOT_STEP = STEP + STEP / 16;
   const unsigned dv = 1u << dbit;
   const unsigned i0 = WARP ? threadIdx.x / 32 * (32 * PER) + threadIdx.x % 32 : threadIdx.x;
   const unsigned lower0 = (i0 & (dv - 1)) | ((i0 & ~(dv - 1)) << 1);
@@ -58,8 +58,8 @@ __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, 
     }
 #pragma unroll
     for (unsigned k = 0; k < BATCH; ++k) {
-      // Only comparators that swapped write back (NET_OE_STORE_SWAPS): fewer lanes per store.
-      if (ok[k] && (cas<DESC>(x[k], y[k]) || !NET_OE_STORE_SWAPS)) {
+      // Only comparators that swapped write back (NetPolicy::oe_store_swaps): fewer lanes per store.
+      if (ok[k] && (cas<DESC>(x[k], y[k]) || !policy::NET.oe_store_swaps)) {
         sm[NEAR ? sa0 + (k0 + k) * SLOT_STEP : slot(a[k])] = x[k];
         sm[NEAR ? sb0 + (k0 + k) * SLOT_STEP : slot(a[k] + dv)] = y[k];
       }
@@ -73,12 +73,12 @@ __device__ __forceinline__ void oe_step_body(T* sm, const Map& map, unsigned s, 
 
 template <bool DESC, bool WARP = false, class T, class Map>
 __device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsigned dbit, bool first) {
-#if NET_OE_STEP_NEAR
-  if ((1u << dbit) <= (WARP ? 32u : NET_THREADS)) {
-    oe_step_body<true, WARP, DESC>(sm, map, s, dbit, first);
-    return;
+  if constexpr (policy::NET.oe_step_near) {
+    if ((1u << dbit) <= (WARP ? 32u : policy::NET.threads)) {
+      oe_step_body<true, WARP, DESC>(sm, map, s, dbit, first);
+      return;
+    }
   }
-#endif
   oe_step_body<false, WARP, DESC>(sm, map, s, dbit, first);
 }
 
@@ -90,12 +90,12 @@ __device__ __forceinline__ void oe_step(T* sm, const Map& map, unsigned s, unsig
 template <int R, bool SORT, bool DESC, bool ALL_REAL, bool WARP, class T, class Map>
 __device__ __forceinline__ void oe_reg_body(T* sm, unsigned lo, const Map& map, long long n) {
   constexpr unsigned E = 1u << R, GROUPS = Shape<T>::W >> R;
-  static_assert(!WARP || GROUPS % NET_THREADS == 0, "a warp's groups cover its slots");
+  static_assert(!WARP || GROUPS % policy::NET.threads == 0, "a warp's groups cover its slots");
   const unsigned low = (1u << lo) - 1;
-  constexpr unsigned PER_WARP = GROUPS / (NET_THREADS / 32);
+  constexpr unsigned PER_WARP = GROUPS / (policy::NET.threads / 32);
   const unsigned q0 = WARP ? threadIdx.x / 32 * PER_WARP + threadIdx.x % 32 : threadIdx.x;
   const unsigned q_end = WARP ? (threadIdx.x / 32 + 1) * PER_WARP : GROUPS;
-  for (unsigned q = q0; q < q_end; q += WARP ? 32 : NET_THREADS) {
+  for (unsigned q = q0; q < q_end; q += WARP ? 32 : policy::NET.threads) {
     const unsigned v0 = (q & low) | ((q & ~low) << R);
     T x[E];
     unsigned real = ALL_REAL ? ~0u : 0u;
@@ -135,22 +135,16 @@ __device__ __forceinline__ void oe_reg(T* sm, unsigned lo, const Map& map, long 
     oe_reg_body<R, SORT, DESC, false, WARP>(sm, lo, map, n);
 }
 
-// oe_reg with R = min(NET_REG_BITS, k) for the top k strides ending at bit `top` of v.
+// oe_reg with R = min(NetPolicy::reg_bits, k) for the top k strides ending at bit `top` of v.
 template <bool DESC, class T, class Map>
 __device__ __forceinline__ unsigned oe_reg_top(T* sm, unsigned top, unsigned k, const Map& map, long long n,
                                                bool all_real) {
-  const unsigned r = k < NET_REG_BITS ? k : NET_REG_BITS;
+  const unsigned r = k < policy::NET.reg_bits ? k : policy::NET.reg_bits;
   switch (r) {
     case 1: oe_reg<1, false, DESC>(sm, top - 1, map, n, all_real); break;
-#if NET_REG_BITS >= 2
-    case 2: oe_reg<2, false, DESC>(sm, top - 2, map, n, all_real); break;
-#endif
-#if NET_REG_BITS >= 3
-    case 3: oe_reg<3, false, DESC>(sm, top - 3, map, n, all_real); break;
-#endif
-#if NET_REG_BITS >= 4
-    case 4: oe_reg<4, false, DESC>(sm, top - 4, map, n, all_real); break;
-#endif
+    case 2: if constexpr (policy::NET.reg_bits >= 2) oe_reg<2, false, DESC>(sm, top - 2, map, n, all_real); break;
+    case 3: if constexpr (policy::NET.reg_bits >= 3) oe_reg<3, false, DESC>(sm, top - 3, map, n, all_real); break;
+    case 4: if constexpr (policy::NET.reg_bits >= 4) oe_reg<4, false, DESC>(sm, top - 4, map, n, all_real); break;
   }
   return r;
 }
@@ -211,8 +205,8 @@ __device__ __forceinline__ void oddeven_tile_sort(const T* src, T* dst, long lon
   load_tile(sm, src, map, n);
   __syncthreads();
   // Stages whose runs fit one warp's W / warps slots run warp by warp, without block barriers.
-  constexpr unsigned R = NET_OE_SORT_REG_BITS, CHUNK_LOG = Shape<T>::LOG - ilog2(NET_THREADS / 32);
-  constexpr bool WARPS = NET_OE_WARP_STAGES && CHUNK_LOG >= R;
+  constexpr unsigned R = policy::NET.oe_sort_reg_bits, CHUNK_LOG = Shape<T>::LOG - ilog2(policy::NET.threads / 32);
+  constexpr bool WARPS = policy::NET.oe_warp_stages && CHUNK_LOG >= R;
   oe_reg<R, true, DESC, WARPS>(sm, 0, map, n, all_real);
   for (unsigned s = R + 1; s <= Shape<T>::LOG; ++s) {
     if (WARPS && s <= CHUNK_LOG) {
@@ -247,7 +241,7 @@ template <bool DESC, class T>
 __device__ __forceinline__ void oddeven_global(const T* src, T* dst, long long n, unsigned s, unsigned b,
                                                unsigned k) {
   T* sm = tile_smem<T>();
-  constexpr unsigned cb = NET_OE_COL_BITS, rows = Shape<T>::W >> cb;
+  constexpr unsigned cb = policy::NET.oe_col_bits, rows = Shape<T>::W >> cb;
   const bool closed = b + k == s;
   const unsigned halo = closed ? 0 : 1u << k, own = rows - 2 * halo, groups_log = b - cb;
   const unsigned cg = blockIdx.x & ((1u << groups_log) - 1);

@@ -3,8 +3,7 @@
 // one before it in the stream drains, so the launch latency hides behind work, but it waits for
 // that kernel to finish, its writes visible, before touching memory.
 // Blocks let the next kernel launch only as they exit (no griddepcontrol.launch_dependents):
-// letting it launch as each block starts was slower for both families (the figures are in
-// tuning_network.cuh and tuning.cuh, "Overlapped launches"). Without the launch attribute (older
+// letting it launch as each block starts was slower for both families (docs/tuning.md). Without the launch attribute (older
 // GPUs and drivers, GPUSORT_OVERLAP_LAUNCHES=0) the wait returns at once.
 #pragma once
 

@@ -40,11 +40,11 @@ __device__ __forceinline__ void add_digit_counts(const Load *src, Index first, I
     for (; i < end; i += stride) count(src[i]);
 }
 
-// Copies of the counts a block keeps (tuning.cuh RADIX_HIST_COPIES, halved until they fit in
-// RADIX_HIST_COPY_BYTES): with one per lane a warp's atomic adds meet in 32 different banks.
+// Copies of the counts a block keeps (policy_radix.cuh HistPolicy, halved until they fit in its
+// copy_bytes): with one per lane a warp's atomic adds meet in 32 different banks.
 template <class S> __host__ __device__ constexpr int hist_copies() {
-    int copies = RADIX_HIST_COPIES;
-    while (copies > 1 && S::PASSES * RADIX * copies * 4 > RADIX_HIST_COPY_BYTES) copies /= 2;
+    int copies = policy::HIST.copies;
+    while (copies > 1 && S::PASSES * RADIX * copies * 4 > policy::HIST.copy_bytes) copies /= 2;
     return copies;
 }
 // Dynamic shared memory of the histogram block: 0 for one copy (static).
@@ -74,7 +74,7 @@ __device__ void histogram(const typename S::Item *keys, unsigned long long n, in
     using Item = typename S::Item;
     constexpr int PER_VEC = 16 / sizeof(Item);
     if constexpr (S::HIST_VECTOR && PER_VEC > 1) {
-        // 16-byte loads over the aligned middle of the input (tuning.cuh RADIX_HIST_VECTOR_*); the
+        // 16-byte loads over the aligned middle of the input (S::HIST_VECTOR); the
         // few items before and after it one at a time.
         struct alignas(16) Vec {
             Item items[PER_VEC];

@@ -7,7 +7,8 @@
 #include <type_traits>
 
 #include "overlap.cuh"
-#include "tuning.cuh"
+#include "policy_radix.cuh"
+#include "tuning_legacy.cuh"  // until radix_onesweep.cuh and radix_rank.cuh stop reading it
 
 namespace radix {
 
@@ -44,8 +45,8 @@ struct __align__(8) KvpItem {
 // ---- sort descriptions ----------------------------------------------------------------------
 // Item: what the key array holds; Value: the separate value array's element (NoValue: none);
 // Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT);
-// KEY_WORD: whether the key can be loaded without the rest of the item (load_bits).
-// STAGE_IN_RANK: keys alone staged as they are ranked (StagedInRank below).
+// KEY_WORD: whether the key can be loaded without the rest of the item (load_bits). How a kernel
+// set sorts them (the S:: tuning members) comes from its policy (Tuned below).
 struct SortKvp {
     using Item = KvpItem;
     using Value = NoValue;
@@ -53,22 +54,7 @@ struct SortKvp {
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = false;
     static constexpr bool RUNTIME_FLOAT = false;
-    static constexpr bool KEY_WORD = true;  // the key can be loaded alone (RADIX_KEYS_FIRST)
-    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KVP;  // scatter full tiles unguarded (tuning.cuh)
-    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KVP;  // full tiles untested (tuning.cuh)
-    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KVP;  // look back after staging (tuning.cuh)
-    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KVP;  // tuning.cuh
-    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KVP;        // tuning.cuh
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KVP;  // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KVP;  // tuning.cuh
-    static constexpr bool HOLD_DIGITS = false;  // no values
-    static constexpr bool JOINT_STAGING = false;  // no split values
-    static constexpr bool B_INTERLEAVED = false;  // no split values
-    static constexpr bool HIST_VECTOR = false;  // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
-    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD_KVP;  // the one-block sort's ranking
-    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_KVP;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
-    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KVP;  // tuning.cuh
-    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
+    static constexpr bool KEY_WORD = true;  // the key can be loaded alone
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
     static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
@@ -81,21 +67,6 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
-    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
-    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KEYS;  // full tiles untested (tuning.cuh)
-    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
-    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
-    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KEYS;  // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
-    static constexpr bool HOLD_DIGITS = false;  // no values
-    static constexpr bool JOINT_STAGING = false;  // no split values
-    static constexpr bool B_INTERLEAVED = false;  // no split values
-    static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_KEYS;  // tuning.cuh
-    static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
-    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
-    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_KEYS;  // tuning.cuh
-    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -107,21 +78,6 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
-    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
-    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_PAIRS;  // full tiles untested (tuning.cuh)
-    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
-    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
-    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS;  // tuning.cuh
-    static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS;      // tuning.cuh
-    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS;  // tuning.cuh
-    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
-    static constexpr bool JOINT_STAGING = false;  // JointStaged below
-    static constexpr bool B_INTERLEAVED = false;  // JointStaged below
-    static constexpr bool HIST_VECTOR = RADIX_HIST_VECTOR_PAIRS;  // tuning.cuh
-    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // the one-block sort's ranking
-    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -133,21 +89,6 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
-    static constexpr bool FULL_TILE = RADIX_FULL_TILE_KEYS;  // scatter full tiles unguarded (tuning.cuh)
-    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_KEYS;  // full tiles untested (tuning.cuh)
-    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_KEYS;  // look back after staging (tuning.cuh)
-    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_KEYS;  // tuning.cuh
-    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_KEYS;        // tuning.cuh
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_KEYS;  // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS;  // tuning.cuh
-    static constexpr bool HOLD_DIGITS = false;  // no values
-    static constexpr bool JOINT_STAGING = false;  // no split values
-    static constexpr bool B_INTERLEAVED = false;  // no split values
-    static constexpr bool HIST_VECTOR = false;  // untimed (tuning.cuh RADIX_HIST_VECTOR_KEYS)
-    static constexpr bool SMALL_LEADER_ADD = RADIX_SMALL_LEADER_ADD_KEYS;  // tuning.cuh RADIX_SMALL_LEADER_ADD_*
-    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_U64;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
-    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_U64;  // tuning.cuh
-    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -159,33 +100,14 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
     static constexpr bool KEY_WORD = false;
-    static constexpr bool FULL_TILE = RADIX_FULL_TILE_PAIRS;  // scatter full tiles unguarded (tuning.cuh)
-    static constexpr bool FULL_PATH = RADIX_FULL_TILE_PATH_PAIRS_U64;  // full tiles untested (tuning.cuh)
-    static constexpr bool LOOKBACK_LATE = RADIX_LOOKBACK_LATE_PAIRS;  // look back after staging (tuning.cuh)
-    static constexpr int LOOKBACK_BATCH = RADIX_LOOKBACK_BATCH_PAIRS;  // tuning.cuh
-    static constexpr int GROUPED_MAX = RADIX_GROUPED_MAX_PAIRS;        // tuning.cuh
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // tuning.cuh
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_PAIRS_U64;  // tuning.cuh
-    static constexpr bool HOLD_DIGITS = RADIX_HOLD_DIGITS_PAIRS_U64;      // tuning.cuh
-    static constexpr bool COUNTS_REREAD = RADIX_COUNTS_REREAD_PAIRS_U64;  // tuning.cuh
-    static constexpr bool STAGE_IN_RANK = false;  // StagedInRank below
-    static constexpr bool JOINT_STAGING = false;  // slower (tuning.cuh RADIX_JOINT_STAGING_PAIRS)
-    static constexpr bool B_INTERLEAVED = false;  // two-round staging
-    static constexpr bool HIST_VECTOR = false;     // slower (tuning.cuh RADIX_HIST_VECTOR_KEYS)
-    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD;  // the one-block sort's ranking
-    static constexpr bool SMALL_LOAD_ALL = false;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
-// The plain sort's entry points by key kind (radix.cu): IntKeys<S> (pairs of u32 and i32 keys)
-// without the float path, FloatKeys<S> (32-bit keys alone of every type, f32 pairs, and every
-// 64-bit key set) flipping floats by a run-time mask in the one body. A FLOAT instantiation of the
-// sweep beside the integer one ran its passes 30% slower (H200, 64M keys: 470 against 359 us a
-// pass, ncu), in a kernel of its own as well. Which body is faster depends on the block shape:
-// at 512 x 16 the integer body sorted 64M u32 keys in 1.57 ms against 1.64 with the mask, at
-// 384 x 24 (3 blocks, 56 registers) the masked body 1.425 ms against 2.11 (tuning.cuh). H200, 64M
-// random keys, ms, session 17: split u32 pairs 2.26 -> 2.19 (IntKeys), f64 keys 4.78 -> 4.46,
-// u64 keys with u32 values 5.48 -> 5.32 (FloatKeys). docs/tuning.md has the rest.
+// The plain sort's entry points by key kind (radix.cu): IntKeys<S> (pairs of u32 and i32 keys,
+// the mid u32 keys set) without the float path, FloatKeys<S> (32-bit keys alone of every type, f32
+// pairs, and every 64-bit key set) flipping floats by a run-time mask in the one body: a FLOAT
+// instantiation beside the integer one ran the passes slower, and which body is faster depends on
+// the block shape (docs/tuning.md).
 template <class S> struct IntKeys : S {
     static constexpr bool FLOATS = false;
 };
@@ -193,52 +115,50 @@ template <class S> struct FloatKeys : S {
     static constexpr bool RUNTIME_FLOAT = true;
 };
 
-// Split pairs staged in one round, each value beside its key's slot (radix.cuh onesweep): the
-// plain sort's large and huge u32 pairs sets, where tuning.cuh RADIX_JOINT_STAGING_PAIRS says so,
-// and its mid set where RADIX_JOINT_STAGING_PAIRS_MID does too (PairsU32Mid below).
-template <class S> struct JointStaged : S {
-    static constexpr bool JOINT_STAGING = RADIX_JOINT_STAGING_PAIRS;
-    // The scratch buffer as (key, value) items (radix.cuh onesweep; tuning.cuh RADIX_INTERLEAVE_B_PAIRS).
-    static constexpr int B_INTERLEAVED = RADIX_JOINT_STAGING_PAIRS ? RADIX_INTERLEAVE_B_PAIRS : 0;
-    static constexpr bool RANK_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // tuning.cuh
-    static constexpr bool SMALL_LEADER_ADD = RADIX_RANK_LEADER_ADD_PAIRS;  // the one-block sort's ranking
-    static constexpr bool SMALL_LOAD_ALL = RADIX_SMALL_LOAD_ALL_PAIRS;  // tuning.cuh RADIX_SMALL_LOAD_ALL_*
+// A kernel set: layout L sorted as policy_radix.cuh's policy for set ID says (the members
+// radix_onesweep.cuh, radix_rank.cuh, radix_histogram.cuh and radix_small.cuh read).
+template <class L, policy::Set ID> struct Tuned : L {
+    static constexpr policy::SweepPolicy P = policy::sweep(ID);
+    static constexpr int THREADS = P.threads;
+    static constexpr int ITEMS = P.items;
+    static constexpr int BLOCKS = P.blocks;
+    static constexpr bool FULL_TILE = P.full_tile;
+    static constexpr bool FULL_PATH = P.full_path;
+    static constexpr bool LOOKBACK_LATE = P.lookback_late;
+    static constexpr int LOOKBACK_BATCH = P.lookback_batch;
+    static constexpr int GROUPED_MAX = P.grouped_max;
+    static constexpr bool RANK_LEADER_ADD = P.leader_add;
+    static constexpr int PREFETCH_TILES = P.prefetch_tiles;
+    static constexpr bool HOLD_DIGITS = P.hold_digits;
+    static constexpr bool JOINT_STAGING = P.joint_staging;
+    static constexpr int B_INTERLEAVED = P.interleave;
+    static constexpr bool HIST_VECTOR = P.hist_vector;
+    static constexpr bool SMALL_LEADER_ADD = P.small_leader_add;
+    static constexpr bool SMALL_LOAD_ALL = P.small_load_all;
+    static constexpr bool COUNTS_REREAD = P.counts_reread;
+    static constexpr bool STAGE_IN_RANK = P.stage_in_rank;
+    static_assert(!STAGE_IN_RANK || sizeof(typename L::Value) == 1, "split values are staged after the ranking");
+    static_assert(!(JOINT_STAGING || B_INTERLEAVED) || sizeof(typename L::Value) > 1, "only split pairs stage jointly");
 };
 
-// The huge 32-bit keys set (from src/tuning.rs RADIX_HUGE_FROM): an L2 prefetch distance of its
-// own (tuning.cuh RADIX_PREFETCH_TILES_KEYS_HUGE).
-template <class S> struct HugeKeys : S {
-    static constexpr int PREFETCH_TILES = RADIX_PREFETCH_TILES_KEYS_HUGE;
-};
-
-// Keys alone staged one by one as their ranks are found, in shared memory of their own beside the
-// warps' counters (radix.cuh onesweep), where tuning_tiles.cuh RADIX_STAGE_IN_RANK_KEYS says so.
-// No rank is held in a register through the ranking, which leaves room for larger tiles.
-template <class S, bool ON> struct StagedInRank : S {
-    static_assert(!ON || sizeof(typename S::Value) == 1, "split values are staged after the ranking");
-    static constexpr bool STAGE_IN_RANK = ON;
-};
-
-// The plain sort's sets of 32-bit keys alone from 8M (src/tuning.rs RADIX_MID_KEYS_BELOW; u32 and i32
-// keys from 2.5M where these stage, RADIX_MID_U32_KEYS_BELOW_STAGED, read by src/cuda/radix/sets.rs from
-// the twelfth word of radix_config_u32), the huge one from RADIX_HUGE_FROM.
-using KeysU32 = StagedInRank<FloatKeys<SortU32>, RADIX_STAGE_IN_RANK_KEYS>;
-using KeysU32Huge = StagedInRank<HugeKeys<FloatKeys<SortU32>>, RADIX_STAGE_IN_RANK_KEYS>;
-
-// The mid split-pairs set (below src/tuning.rs RADIX_MID_KEYS_BELOW) staged in one round with
-// items in the scratch, as the large set, where tuning.cuh RADIX_JOINT_STAGING_PAIRS_MID says so.
-using PairsU32Mid = std::conditional_t<RADIX_JOINT_STAGING_PAIRS_MID, IntKeys<JointStaged<SortPairsU32>>,
-                                       IntKeys<SortPairsU32>>;
+// The plain sort's kernel sets (radix.cu) and the segmented sort's (radix_segments.cuh).
+using Kvp = Tuned<SortKvp, policy::Set::Kvp>;
+using KvpMid = Tuned<SortKvp, policy::Set::KvpMid>;
+using KvpHuge = Tuned<SortKvp, policy::Set::KvpHuge>;
+using KeysU32 = Tuned<FloatKeys<SortU32>, policy::Set::U32>;
+using KeysU32Huge = Tuned<FloatKeys<SortU32>, policy::Set::U32Huge>;
+using KeysU32Mid = Tuned<IntKeys<SortU32>, policy::Set::U32Mid>;
+using KeysU64Mid = Tuned<FloatKeys<SortU64>, policy::Set::U64Mid>;
+using PairsU32 = Tuned<IntKeys<SortPairsU32>, policy::Set::PairsU32>;
+using PairsU32Huge = Tuned<IntKeys<SortPairsU32>, policy::Set::PairsU32Huge>;
+using PairsU32Mid = Tuned<IntKeys<SortPairsU32>, policy::Set::PairsU32Mid>;
+using PairsF32 = Tuned<FloatKeys<SortPairsU32>, policy::Set::PairsF32>;
+using KeysU64 = Tuned<FloatKeys<SortU64>, policy::Set::U64>;
+using PairsU64 = Tuned<FloatKeys<SortPairsU64>, policy::Set::PairsU64>;
+using SegmentKeysU32 = Tuned<SortU32, policy::Set::SegmentU32>;
+using SegmentPairsU32 = Tuned<SortPairsU32, policy::Set::SegmentPairsU32>;
 
 template <class S> __host__ __device__ constexpr bool has_values() { return sizeof(typename S::Value) > 1; }
-
-// Split pairs holding each slot's 64-bit output position for the value scatter, not its digit:
-// the segmented sort's sweeps. With digits they spilled more (sm_90: 40 bytes against 28) and the
-// report of 818ad5b showed 64M pairs in 256 segments at 2.45 ms against 2.34 before.
-template <class S> struct PositionsHeld : S {
-    static constexpr bool HOLD_DIGITS = false;
-};
-
 
 // The kernels' `order` argument: how a key's bits map to its place in the order.
 constexpr int ORDER_DESCENDING = 1;  // sort the inverted bits ascending: still stable

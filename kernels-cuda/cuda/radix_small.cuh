@@ -28,7 +28,7 @@ __device__ void small_sort(typename S::Item *keys, typename S::Value *values, un
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const KeyOrder<S, FLOAT> key(order);
     if constexpr (S::SMALL_LOAD_ALL) {
-        // Every load of this thread in flight before the first store (tuning.cuh RADIX_SMALL_LOAD_ALL_*).
+        // Every load of this thread in flight before the first store (S::SMALL_LOAD_ALL).
         Item k[ITEMS];
         Value v[ITEMS];
 #pragma unroll

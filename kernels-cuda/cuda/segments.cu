@@ -16,6 +16,7 @@
 //   segments_samples: the segment of every SAMPLE_ITEMS-th item;
 //   segments_of:      the segment of each sorted position, searched between two samples;
 //   segments_gather:  the keys (8 bytes) and values in the order of the positions.
+#include "policy_segments.cuh"
 #include "radix_keys.cuh"
 
 namespace segments {
@@ -271,9 +272,9 @@ SEGMENTS_LANES(segments_lanes64_64, 64, unsigned long long)
 SEGMENTS_LANES(segments_lanes64_128, 128, unsigned long long)
 SEGMENTS_LANES(segments_lanes64_256, 256, unsigned long long)
 
-// Items per thread of compose: one binary search over the offsets per run of consecutive items,
-// then a walk.
-#define SEGMENTS_ITEMS 8
+// Items per thread of compose (policy_segments.cuh): one binary search over the offsets per run of
+// consecutive items, then a walk.
+constexpr unsigned long long SEGMENTS_ITEMS = policy::SEGMENTS.compose_items;
 
 // result[0]: 1 when the offsets do not cut n items; result[1]: the longest segment. The longest is
 // reduced in the block first: an atomic per thread on the one word took longer than the sort

@@ -15,6 +15,7 @@
 // Ties at the k-th key go to the earliest positions, and the stable sort of the chosen keys (in
 // input order) keeps equal keys in input order: exactly the first k of a stable sort.
 // No step waits for the host.
+#include "policy_select.cuh"
 #include "radix.cuh"  // the key order map and the digit scan (radix_rank.cuh)
 
 namespace select_k {
@@ -286,9 +287,9 @@ __device__ void write(const typename S::Item *keys, unsigned long long n, int or
 
 }  // namespace select_k
 
-#define SELECT_THREADS 256
-// Vectors of 16 bytes per thread per tile: 4096 u32 or 2048 u64 keys per tile.
-#define SELECT_ROUNDS 4
+// The tile shape (policy_select.cuh).
+constexpr int SELECT_THREADS = policy::SELECT.threads;
+constexpr int SELECT_ROUNDS = policy::SELECT.rounds;
 
 extern "C" __global__ void __launch_bounds__(1)
     select_init(select_k::State *state, unsigned long long k, unsigned long long *hist) {
@@ -314,7 +315,7 @@ extern "C" __global__ void select_gather(const unsigned *slots, const unsigned l
 }
 
 // The tile size each key width uses (select.rs reads it to size the count and write launches).
-extern "C" __device__ unsigned select_config[3] = {SELECT_THREADS, SELECT_ROUNDS, 16};
+extern "C" __device__ unsigned select_config[3] = {(unsigned)SELECT_THREADS, (unsigned)SELECT_ROUNDS, 16};
 
 #define SELECT_ENTRY_POINTS(NAME, S)                                                                        \
     extern "C" __global__ void __launch_bounds__(SELECT_THREADS) select_histogram_##NAME(                      \

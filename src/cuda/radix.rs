@@ -161,7 +161,7 @@ fn need<K>(gpu: &Gpu, variant: Variant, n: usize, value_size: usize) -> Result<u
 struct Run {
     /// Whether a split u32 pairs sort whose image takes a second item buffer
     /// (`Config::second_items`) allocates one where it fits: 8n more bytes of scratch for a faster
-    /// sort (kernels-cuda/cuda/tuning.cuh `RADIX_INTERLEAVE_B_PAIRS`). Without room for it the sort
+    /// sort (kernels-cuda/cuda/policy_radix.cuh `SweepPolicy::interleave`). Without room for it the sort
     /// runs without it.
     second_items: bool,
     /// Most tiles one sweep launch covers. Longer inputs take one launch per portion of each

@@ -2,7 +2,7 @@
 //! image's tuning, so the pass counts can be checked and reported without a GPU.
 //!
 //! The tuning comes from the loaded image itself (`net_tuning` in `kernels-cuda/cuda/network.cu`),
-//! so a candidate image built with other tuning_network.cuh numbers plans right without a Rust rebuild.
+//! so a candidate image built with other policy_network.cuh numbers plans right without a Rust rebuild.
 
 /// The odd-even kernels check positions in 32-bit signed arithmetic, windows hanging up to one
 /// tile past either end: 2^30 elements (8 GiB of pairs) keeps them exact.
@@ -14,7 +14,7 @@ pub(crate) const TUNING_WORDS: usize = 10;
 /// so launches may overlap (`overlap.rs`); an older image is refused rather than raced.
 const TUNING_MAGIC: u32 = 0x4e45_5433;
 
-/// The sorting-networks numbers of tuning_network.cuh an image was built with.
+/// The sorting-networks numbers of policy_network.cuh an image was built with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tuning {
     /// Bytes of one shared-memory tile (`NET_TILE_BYTES`).
@@ -34,7 +34,7 @@ pub(crate) struct Tuning {
 }
 
 impl Tuning {
-    /// tuning_network.cuh as committed, for the unit tests.
+    /// policy_network.cuh as committed, for the unit tests.
     #[cfg(test)]
     pub(crate) const COMMITTED: Tuning = Tuning {
         tile_bytes: 32768,

@@ -33,9 +33,9 @@ pub(crate) struct Config {
     pub(crate) second_items: bool,
     /// Dynamic shared memory of each histogram block; 0 where its counts are static.
     pub(crate) hist_shared_bytes: u32,
-    /// The sweep stages each key as it ranks it (`S::STAGE_IN_RANK`, 32-bit keys alone on the
-    /// architectures where `RADIX_STAGE_IN_RANK_KEYS` is on), which moves u32 keys' set boundary
-    /// (`super::sets`).
+    /// The sweep stages each key as it ranks it (`S::STAGE_IN_RANK`, the large u32 keys sets of
+    /// the sm_90 and sm_100 code); the tests check it against the image's set boundaries.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) stages_in_rank: bool,
 }
 
@@ -88,7 +88,7 @@ impl ImageConfig for Config {
         if !fits {
             self.small_tile = 0;
         }
-        // Sweep tiles over 48 KB (tuning.cuh) need the same request, and so do the histogram's
+        // Sweep tiles over 48 KB (policy_radix.cuh) need the same request, and so do the histogram's
         // copies of its counts; without them no input above one tile could sort, so a device that
         // refuses is told plainly.
         require_shared(gpu, names.onesweep, self.sweep_shared_bytes, optin)?;

@@ -54,7 +54,7 @@ fn portions_cover_the_keys_evenly() {
 
 /// Every set's config reads back from the loaded image, and the sets that stage keys as they
 /// rank them are the large and huge 32-bit keys sets of the sm_90 and sm_100 code alone
-/// (tuning_tiles.cuh `RADIX_STAGE_IN_RANK_KEYS`), which is what moves u32 keys' boundary.
+/// (policy_radix.cuh `stage_in_rank`), which is what moves u32 keys' boundary in `radix_sets_u32`.
 #[test]
 fn image_configs_say_which_sets_stage_as_they_rank() {
     use Variant::*;
