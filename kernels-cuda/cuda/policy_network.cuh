@@ -1,7 +1,7 @@
 // The sorting networks' tuning policy (network*.cu): one table, the same on every architecture
 // (the chips differ in nothing these kernels were timed for). network.cu exports the numbers the
 // host plans with (net_tuning), so a candidate built with tuning_network_sweep.cuh's overrides runs
-// through GPUSORT_KERNELS_DIR without a Rust rebuild (ci/net/sweep.sh). The figures behind each
+// through GPUSORT_KERNELS_DIR without a Rust rebuild (benches/net/sweep.sh). The figures behind each
 // value are in docs/tuning.md and the git history.
 #pragma once
 

@@ -2,7 +2,7 @@
 // scatters, its block shape, the histogram's and the one-block sort's shapes, and the input sizes
 // at which a layout changes sets. One table per family, written per architecture class
 // (policy_arch.cuh). The figures that chose each value are in docs/tuning.md and the git history;
-// ci/cub/sweep.sh times candidates built with tuning_sweep.cuh's overrides.
+// benches/cub/sweep.sh times candidates built with tuning_sweep.cuh's overrides.
 #pragma once
 
 #include "policy_arch.cuh"

@@ -1,5 +1,5 @@
 // Benchmark-only overrides of the sorting networks' policy (policy_network.cuh), compiled in only
-// with -DGPUSORT_TUNING_SWEEP (ci/net/sweep.sh): SWEEP_NET is a list of statements on the policy
+// with -DGPUSORT_TUNING_SWEEP (benches/net/sweep.sh): SWEEP_NET is a list of statements on the policy
 // `p`, e.g. -DSWEEP_NET='p.threads=512;p.oe_col_bits=4'. The committed images never define it.
 #pragma once
 

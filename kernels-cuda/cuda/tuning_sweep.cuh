@@ -1,5 +1,5 @@
 // Benchmark-only overrides of the radix policies (policy_radix.cuh), compiled in only with
-// -DGPUSORT_TUNING_SWEEP (ci/cub/sweep.sh). Each SWEEP_<SET> macro is a list of statements on the
+// -DGPUSORT_TUNING_SWEEP (benches/cub/sweep.sh). Each SWEEP_<SET> macro is a list of statements on the
 // set's policy `p`, e.g. -DSWEEP_KVP='p.items=16;p.counts_reread=false'; SWEEP_ALL applies to
 // every set first. SWEEP_HIST and SWEEP_SMALL change `p` of the histogram and the one-block sort,
 // SWEEP_BOUNDS `b`, every layout's set boundaries. The committed images never define them.
