@@ -169,7 +169,9 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
         Item held[ITEMS];  // lane l's item i is the warp's (i * 32 + l)-th
         Value value[VALUES ? ITEMS : 1];
         unsigned rank[ITEMS];  // the tile-local slot
-        // Between the two scatter rounds: each slot's output position, or its digit (HOLD).
+    };
+    // Between the two scatter rounds: each slot's output position, or its digit (HOLD).
+    struct SlotsOut {
         unsigned long long where[VALUES && !HOLD ? ITEMS : 1];
         unsigned digits[HOLD ? (ITEMS + 3) / 4 : 1];
     };
@@ -432,23 +434,23 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
     }
 
     // Two rounds, first the keys, keeping each slot's output position or digit for the values.
-    template <bool FULL> __device__ __forceinline__ void scatter_keys(Items &it) {
+    template <bool FULL> __device__ __forceinline__ void scatter_keys(SlotsOut &out) {
         if constexpr (HOLD) {
 #pragma unroll
-            for (int k = 0; k < (ITEMS + 3) / 4; ++k) it.digits[k] = 0;
+            for (int k = 0; k < (ITEMS + 3) / 4; ++k) out.digits[k] = 0;
         }
         each_slot<FULL>([&](int k, unsigned j) {
             const Item x = sh.keys()[j];
             const unsigned d = key.digit(x, shift);
             const unsigned long long o = sh.out_offset[d] + j;
             io.dst[o] = x;
-            if constexpr (HOLD) it.digits[k / 4] |= d << (8 * (k % 4));
-            else if constexpr (VALUES) it.where[k] = o;
+            if constexpr (HOLD) out.digits[k / 4] |= d << (8 * (k % 4));
+            else if constexpr (VALUES) out.where[k] = o;
         });
     }
 
     // Then the values, staged in the keys' memory.
-    template <bool FULL> __device__ __forceinline__ void scatter_values(Items &it) {
+    template <bool FULL> __device__ __forceinline__ void scatter_values(Items &it, const SlotsOut &out) {
         if constexpr (VALUES) {
             __syncthreads();
 #pragma unroll
@@ -457,8 +459,8 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
             }
             __syncthreads();
             each_slot<FULL>([&](int k, unsigned j) {
-                if constexpr (HOLD) io.vdst[sh.out_offset[(it.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
-                else io.vdst[it.where[k]] = sh.values[j];
+                if constexpr (HOLD) io.vdst[sh.out_offset[(out.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
+                else io.vdst[out.where[k]] = sh.values[j];
             });
         }
     }
@@ -467,8 +469,9 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
         if constexpr (JOINT) {
             scatter_joint<FULL>();
         } else {
-            scatter_keys<FULL>(it);
-            scatter_values<FULL>(it);
+            SlotsOut out;
+            scatter_keys<FULL>(out);
+            scatter_values<FULL>(it, out);
         }
     }
 
