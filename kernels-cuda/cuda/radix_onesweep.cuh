@@ -5,6 +5,7 @@
 #pragma once
 
 #include "radix_keys.cuh"
+#include "radix_lookback.cuh"
 #include "radix_rank.cuh"
 
 namespace radix {
@@ -33,8 +34,8 @@ template <class S, int THREADS, int ITEMS> struct SweepShared {
     __device__ __forceinline__ typename S::Item *keys() { return KEYS_APART ? keys_apart : keys_after_rank; }
 };
 
-// One block of shared memory per kernel: declared inside onesweep, the float and the integer
-// instantiations each get their own (39 KB instead of 19.5 for the u32 kernels).
+// One block of shared memory per sweep shape, which a kernel's float and integer instantiations
+// share (declared inside the function, each got its own: 39 KB instead of 19.5 for the u32 kernels).
 template <class S, int THREADS, int ITEMS> __shared__ SweepShared<S, THREADS, ITEMS> sweep_shared;
 
 // Static shared memory stops at 48 KB. A sweep shape that needs more (tuning.cuh) takes it as
@@ -54,64 +55,6 @@ template <class S, int THREADS, int ITEMS> __device__ __forceinline__ SweepShare
         return sweep_shared<S, THREADS, ITEMS>;
     }
 }
-
-// Decoupled look-back for digit t of this tile: the count of digit t in every earlier tile of the
-// portion. Publishes this tile's inclusive count.
-// The walk reads BATCH (S::LOOKBACK_BATCH) earlier tiles' words at once: with early counts most tiles
-// behind this one have published only their own count, so a one-word-at-a-time walk is a chain of
-// dependent L2 round trips (ncu, H200, 16M Kvp: 11% of the sweep's stall samples on that load and
-// 15% on the barrier waiting for it).
-template <int BATCH>
-__device__ __forceinline__ unsigned look_back(unsigned *status, unsigned tile, int t, unsigned count) {
-    unsigned before = 0;
-    if (tile > 0) {
-        int j = (int)tile - 1;  // the newest tile not yet added
-        for (;;) {
-            unsigned s[BATCH];
-#pragma unroll
-            for (int k = 0; k < BATCH; ++k)
-                s[k] = j - k >= 0 ? load_relaxed(&status[(size_t)(j - k) * RADIX + t]) : FLAG_INCLUSIVE;
-            // Tiles j, j-1, ... in order until one that has not published (read again from it) or one
-            // with its inclusive count (done). Tile 0 publishes inclusive, so j never passes it.
-            bool done = false;
-            int k = 0;
-#pragma unroll
-            for (; k < BATCH; ++k) {
-                if (!(s[k] & FLAG_MASK)) break;
-                before += s[k] & VALUE_MASK;
-                if (s[k] & FLAG_INCLUSIVE) {
-                    done = true;
-                    break;
-                }
-            }
-            if (done) break;
-            j -= k;
-        }
-        store_relaxed(&status[(size_t)tile * RADIX + t], FLAG_INCLUSIVE | (before + count));
-    }
-    return before;
-}
-
-// The items a sweep tile ranks: tiles form chains (the input, a portion of it, or one segment of a
-// segmented sort), each with its own look-back and its own digit bases.
-struct Chain {
-    unsigned long long begin;           // the chain's first item
-    unsigned len;                       // its items; 0 for a tile past the last chain
-    unsigned tile;                      // this tile's place in the chain
-    unsigned long long first_tile;      // the chain's first tile among all of the launch
-    const unsigned long long *base_in;  // global position of each digit's first item of the chain
-    unsigned long long *base_out;       // where the last tile leaves each digit's end (or null)
-};
-
-// One chain of every tile of the launch: a portion of up to VALUE_MASK items.
-struct PortionTiles {
-    static constexpr bool SEGMENTED = false;
-    unsigned long long begin;
-    unsigned len;
-    const unsigned long long *base_in;
-    unsigned long long *base_out;
-    __device__ __forceinline__ Chain locate(unsigned tile) const { return {begin, len, tile, 0, base_in, base_out}; }
-};
 
 // One block's share of a digit pass: the tile it claims and that tile's items, with the steps of
 // the pass as members. onesweep below runs them in order; each step's S:: member picks its variant.
@@ -244,7 +187,8 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
     __device__ __forceinline__ void prefetch_ahead() const {
         if constexpr (S::PREFETCH_TILES > 0 && !Tiles::SEGMENTED) {
             if (t == 0 && tile + S::PREFETCH_TILES <= last_tile) {
-                const unsigned first = tile_begin + S::PREFETCH_TILES * TILE, len = min((unsigned)TILE, portion_len - first);
+                const unsigned first = tile_begin + S::PREFETCH_TILES * TILE;
+                const unsigned len = min((unsigned)TILE, portion_len - first);
                 // Keys only: split pairs with their values prefetched too ran slower (tuning.cuh).
                 prefetch_l2(io.src + first * io.stride, len * io.stride * (unsigned)sizeof(Item));
             }
@@ -289,7 +233,7 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
     }
 
     // Each warp's count of each digit, and whether it holds at most S::GROUPED_MAX distinct ones.
-    template <bool FULL> __device__ __forceinline__ void count_warp_digits(Items &it) {
+    template <bool FULL> __device__ __forceinline__ void count_warp_digits(const Items &it) {
         unsigned *my_bins = sh.warp_bins[warp];
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) atomicAdd(&bin_count(my_bins, digit<FULL>(it, i)), 1u);
@@ -353,20 +297,22 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
             warp_rank<ITEMS, S::RANK_LEADER_ADD>(digit_of, it.rank, my_bins, stage_ranked);
     }
 
-    // Digit t's global position of tile slot 0 (out_offset), from the look-back.
-    __device__ __forceinline__ void offsets_from(unsigned tile_count, unsigned tile_start) {
-        const unsigned before = look_back<S::LOOKBACK_BATCH>(status, tile, t, tile_count);
-        const unsigned long long global = base_in[t] + before;
-        sh.out_offset[t] = global - tile_start;  // wraps for digits before the start; the add in the scatter wraps back
-        if (!Tiles::SEGMENTED && tile == last_tile) base_out[t] = global + tile_count;
+    // Digit d's (d = t) global position of tile slot 0 (out_offset), from the look-back. The
+    // thread index comes as an argument, read once, so that one 64-bit copy of it serves both
+    // the look-back's addresses and base_in's.
+    __device__ __forceinline__ void offsets_from(int d, unsigned tile_count, unsigned tile_start) {
+        const unsigned before = look_back<S::LOOKBACK_BATCH>(status, tile, d, tile_count);
+        const unsigned long long global = base_in[d] + before;
+        sh.out_offset[d] = global - tile_start;  // wraps for digits before the start; the scatter's add wraps back
+        if (!Tiles::SEGMENTED && tile == last_tile) base_out[d] = global + tile_count;
     }
     // The look-back, where S::LOOKBACK_LATE puts it: right after the ranking (LATE false), or
     // after staging the keys, when the tiles before this one have had longer to publish.
     template <bool LATE> __device__ __forceinline__ void look_back_offsets() {
         if constexpr (LATE == S::LOOKBACK_LATE) {
             if (t < RADIX) {
-                if constexpr (LATE) offsets_from(sh.tile_count[t], sh.tile_start[t]);
-                else offsets_from(count, start);
+                if constexpr (LATE) offsets_from(t, sh.tile_count[t], sh.tile_start[t]);
+                else offsets_from(t, count, start);
             }
         }
     }
@@ -410,10 +356,11 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) body(k, k * THREADS + t);
         } else {
+            const unsigned len = FULL ? (unsigned)TILE : tile_len;  // a full tile's length as a constant
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
                 const unsigned j = k * THREADS + t;
-                if (j < tile_len) body(k, j);
+                if (j < len) body(k, j);
             }
         }
     }
@@ -459,8 +406,10 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
             }
             __syncthreads();
             each_slot<FULL>([&](int k, unsigned j) {
-                if constexpr (HOLD) io.vdst[sh.out_offset[(out.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
-                else io.vdst[out.where[k]] = sh.values[j];
+                if constexpr (HOLD)
+                    io.vdst[sh.out_offset[(out.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
+                else
+                    io.vdst[out.where[k]] = sh.values[j];
             });
         }
     }

@@ -4,19 +4,15 @@
 //! sort through one of them (the histogram, plan and copy back of the Kvp set, the steps image's
 //! sweep). Public with the `testing` feature only.
 
-use cudarc::driver::CudaStream;
-use std::sync::Arc;
-
 use super::config::Config;
-use super::{sort, Run, Variant};
 use crate::cuda::modules::ImageConfig;
-use crate::cuda::scratch::Scratch;
 use crate::cuda::Gpu;
-use crate::{Kvp, Order, SortError};
+use crate::SortError;
 
 /// The variants, by the suffix of their kernel `radix_onesweep_steps_<name>`: leader add or not,
 /// grouped match ranking (max distinct digits) or not, look-back batch, early or late look-back,
 /// staged in rank or not (radix_steps.cu says which is which).
+#[cfg(feature = "testing")]
 pub const STEPS: &[&str] = &[
     "or_b4",
     "or_leader_b8_late",
@@ -26,6 +22,7 @@ pub const STEPS: &[&str] = &[
     "staged_leader_b8_late",
 ];
 
+#[cfg(feature = "testing")]
 fn kernel(step: &str) -> Option<&'static str> {
     Some(match step {
         "or_b4" => "radix_onesweep_steps_or_b4",
@@ -72,6 +69,7 @@ pub(super) fn with_steps_shape(gpu: &Gpu, cfg: Config) -> Result<Config, SortErr
 }
 
 /// The steps image's tile: items per sweep block, for choosing edge sizes.
+#[cfg(feature = "testing")]
 pub fn tile() -> Result<usize, SortError> {
     let gpu = crate::cuda::gpu(0)?;
     let s = gpu.config::<Shape>(())?;
@@ -79,16 +77,19 @@ pub fn tile() -> Result<usize, SortError> {
 }
 
 /// Sorts a copy of `input` on device 0 through sweep variant `step` (one of `STEPS`).
-pub fn sort_kvp(step: &str, input: &[Kvp], order: Order) -> Result<Vec<Kvp>, SortError> {
+#[cfg(feature = "testing")]
+pub fn sort_kvp(step: &str, input: &[crate::Kvp], order: crate::Order) -> Result<Vec<crate::Kvp>, SortError> {
+    use super::{sort, Run, Variant};
+    use crate::cuda::scratch::Scratch;
     let kernel = kernel(step).ok_or_else(|| SortError::InvalidArgument(format!("no sweep variant {step}")))?;
     let gpu = crate::cuda::gpu(0)?;
     gpu.ctx.bind_to_thread().map_err(SortError::driver("cuCtxSetCurrent", 0))?;
-    let stream: Arc<CudaStream> = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
+    let stream = gpu.ctx.new_stream().map_err(SortError::driver("cuStreamCreate", 0))?;
     let bytes = std::mem::size_of_val(input);
     let mut data = stream.clone_htod(input).map_err(SortError::driver("upload", bytes))?;
     let run = Run { steps: Some(kernel), ..Run::FULL };
     let flags = super::order_flags(0, order);
-    sort::<Kvp, u32>(&gpu, &stream, Variant::Kvp, &mut data, None, flags, run, Scratch::POOL)?;
+    sort::<crate::Kvp, u32>(&gpu, &stream, Variant::Kvp, &mut data, None, flags, run, Scratch::POOL)?;
     let out = stream.clone_dtoh(&data).map_err(SortError::driver("download", bytes))?;
     stream.synchronize().map_err(SortError::driver("cuStreamSynchronize", 0))?;
     Ok(out)
