@@ -81,6 +81,10 @@ mod kvp;
 #[cfg(feature = "cuda")]
 mod merge;
 mod sorter;
+/// The radix sweep's variants one by one, for tests/gpu_radix_steps.rs.
+#[cfg(all(feature = "cuda", feature = "testing"))]
+#[doc(hidden)]
+pub use cuda::radix::steps as radix_steps;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod tuning;

@@ -8,7 +8,6 @@
 
 #include "overlap.cuh"
 #include "policy_radix.cuh"
-#include "tuning_legacy.cuh"  // until radix_onesweep.cuh and radix_rank.cuh stop reading it
 
 namespace radix {
 
@@ -44,8 +43,7 @@ struct __align__(8) KvpItem {
 
 // ---- sort descriptions ----------------------------------------------------------------------
 // Item: what the key array holds; Value: the separate value array's element (NoValue: none);
-// Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT);
-// KEY_WORD: whether the key can be loaded without the rest of the item (load_bits). How a kernel
+// Bits: the key's raw bits; FLOATS: whether the key may be an IEEE float (ORDER_FLOAT). How a kernel
 // set sorts them (the S:: tuning members) comes from its policy (Tuned below).
 struct SortKvp {
     using Item = KvpItem;
@@ -54,9 +52,7 @@ struct SortKvp {
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = false;
     static constexpr bool RUNTIME_FLOAT = false;
-    static constexpr bool KEY_WORD = true;  // the key can be loaded alone
     static __device__ __forceinline__ Bits bits(const Item &x) { return x.key; }
-    static __device__ __forceinline__ Bits load_bits(const Item *p) { return p->key; }
 };
 
 struct SortU32 {  // u32, i32 and f32 keys
@@ -66,7 +62,6 @@ struct SortU32 {  // u32, i32 and f32 keys
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
-    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -77,7 +72,6 @@ struct SortPairsU32 {  // u32, i32 or f32 keys with u32 values
     static constexpr int PASSES = 4;
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
-    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -88,7 +82,6 @@ struct SortU64 {  // u64, i64 and f64 keys
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
-    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -99,7 +92,6 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static constexpr int PASSES = 8;
     static constexpr bool FLOATS = true;
     static constexpr bool RUNTIME_FLOAT = false;  // FloatKeys sets it
-    static constexpr bool KEY_WORD = false;
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
@@ -189,9 +181,6 @@ template <class S, bool FLOAT> struct KeyOrder {
     __device__ __forceinline__ Bits operator()(const typename S::Item &x) const { return ordered(S::bits(x)); }
     __device__ __forceinline__ unsigned digit(const typename S::Item &x, int shift) const {
         return (unsigned)((*this)(x) >> shift) & (RADIX - 1);
-    }
-    __device__ __forceinline__ unsigned digit_of_bits(Bits b, int shift) const {
-        return (unsigned)(ordered(b) >> shift) & (RADIX - 1);
     }
 };
 

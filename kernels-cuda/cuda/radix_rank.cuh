@@ -8,35 +8,33 @@ namespace radix {
 
 // ---- warp-level ranking -----------------------------------------------------------------------
 // Each warp owns BIN_WORDS words of counters: for every digit (RADIX + 1 bins, the last for slots
-// past the end of the input) a running count and, for RADIX_RANK 3, a peer mask.
+// past the end of the input) a running count and a peer mask.
 constexpr int BIN_WORDS = 2 * (RADIX + 1);
 
 // This warp's running count of digit d (its histogram once warp_rank returns).
 __device__ __forceinline__ unsigned &bin_count(unsigned *bins, unsigned d) { return bins[d]; }
 
+// The lanes of the warp whose digit is d (its peers), this lane included. Each lane ORs its bit
+// into a mask word of its digit, reads it back, and the lowest peer clears it for the next item
+// (the caller, after a __syncwarp): about 60 instructions per item (SASS, sm_90), against about
+// 130 for one ballot per digit bit. Keeping mask and count in one 64-bit word measured slower.
+__device__ __forceinline__ unsigned peers_by_or(unsigned *bins, unsigned d, unsigned below_me) {
+    atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
+    __syncwarp();
+    return bins[RADIX + 1 + d];
+}
+
 // Ranks ITEMS digits per lane (lane l's item i is the warp's (i * 32 + l)-th key, so input order
-// is (i, lane)): rank = earlier keys of the warp with the same digit. The lanes sharing a digit
-// (its peers) are found one of three ways (RADIX_RANK), and the lowest peer bumps the count:
-//   0: one ballot per digit bit: about 130 instructions per item with the selects (SASS, sm_90);
-//   1: __match_any_sync: few instructions, but MATCH iterates over the distinct values in the warp
-//      (about 30 for random 8-bit digits): H200, 16M keys 0.90 ms against 0.65 with ballots;
-//   3: each lane ORs its bit into a mask word of its digit, reads it back, and the lowest peer
-//      clears it for the next item: about 60 instructions per item, H200 16M keys 0.566 ms.
-//      (Mask and count in one 64-bit word, one load and one store fewer per item, measured
-//      slower: 16M keys 0.615 ms.)
-// LEADER_ADD (S::RANK_LEADER_ADD, tuning.cuh): with 3, only the lowest peer reads and bumps the
-// count (one atomic add) and shuffles the old count to its peers, instead of every lane loading it:
-// one shared-memory access fewer per item, at the price of a shuffle.
-// The counts of `bins` start at zero (or, with RADIX_EARLY_COUNTS, at the warp's first tile slot
-// of each digit, so the ranks come out final); the masks must be zero on entry and are again on return.
-//
+// is (i, lane)): rank = the count of digit d in `bins` + earlier keys of the warp with digit d.
+// The counts of `bins` start at zero (or, in the sweep, at the warp's first tile slot of each
+// digit, so the ranks come out final); the masks must be zero on entry and are again on return.
+// LEADER_ADD (S::RANK_LEADER_ADD, the sweep policy's leader_add): only the lowest peer reads and bumps the count (one
+// atomic add) and shuffles the old count to its peers, instead of every lane loading it: one
+// shared-memory access fewer per item, at the price of a shuffle.
 // GROUPED (warp-uniform): the warp's keys hold few distinct digits (count_digits). Then
-// __match_any_sync is cheap (it iterates over the distinct values) and the atomic OR is slow, since
-// every lane of a digit hits the same word; keys grouped by an earlier pass make whole warps share
-// one digit. H200, 64M Kvp, 16 distinct keys, same run: 2.80 ms with the atomic OR for every warp,
-// 2.25 with match for every warp (random keys: 2.57 and 3.63).
-// `match` (warp-uniform, RADIX_GROUPED_INLINE): the same choice made per item inside one loop, so
-// the kernel holds one unrolled copy of the ranking instead of two.
+// __match_any_sync is cheap (it iterates over the distinct values in the warp, about 30 for random
+// 8-bit digits) and the atomic OR is slow, since every lane of a digit hits the same word; keys
+// grouped by an earlier pass make whole warps share one digit (figures in docs/tuning.md).
 // on_rank(i, rank) runs as soon as item i's rank is known (the sweep stages the key there, so
 // no rank stays live through the rest of the loop).
 struct NoRankSink {
@@ -44,32 +42,16 @@ struct NoRankSink {
 };
 template <int ITEMS, bool LEADER_ADD, bool GROUPED = false, class DigitOf, class OnRank = NoRankSink>
 __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank)[ITEMS], unsigned *bins,
-                                          bool match = false, OnRank on_rank = {}) {
-    constexpr int HOW = GROUPED ? 1 : RADIX_RANK;  // grouped warps always match
+                                          OnRank on_rank = {}) {
     const unsigned below_me = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         // Recomputed from the item rather than kept: ITEMS fewer registers live through the pass.
         const unsigned d = digit_of_item(i);
         unsigned peers;
-        if constexpr (HOW == 0) {
-            peers = 0xffffffffu;
-#pragma unroll
-            for (int b = 0; b <= DIGIT_BITS; ++b) {  // DIGIT_BITS + 1 bits: PAST_END is bin 256
-                const bool set = (d >> b) & 1;
-                const unsigned ballot = __ballot_sync(0xffffffffu, set);
-                peers &= set ? ballot : ~ballot;
-            }
-        } else if constexpr (HOW == 1) {
-            peers = __match_any_sync(0xffffffffu, d);
-        } else if (match) {
-            peers = __match_any_sync(0xffffffffu, d);
-        } else {
-            atomicOr(&bins[RADIX + 1 + d], below_me + 1);  // this lane's bit
-            __syncwarp();
-            peers = bins[RADIX + 1 + d];
-        }
-        if constexpr (HOW == 3 && LEADER_ADD) {
+        if constexpr (GROUPED) peers = __match_any_sync(0xffffffffu, d);
+        else peers = peers_by_or(bins, d, below_me);
+        if constexpr (!GROUPED && LEADER_ADD) {
             // Only the lowest peer touches the count, and shuffles what it read to the others.
             const unsigned ahead = __popc(peers & below_me);
             unsigned before = 0;
@@ -86,7 +68,7 @@ __device__ __forceinline__ void warp_rank(DigitOf digit_of_item, unsigned (&rank
             __syncwarp();
             if (ahead == 0) {
                 bins[d] = before + __popc(peers);
-                if constexpr (HOW == 3) bins[RADIX + 1 + d] = 0;
+                if constexpr (!GROUPED) bins[RADIX + 1 + d] = 0;
             }
         }
         __syncwarp();

@@ -15,6 +15,10 @@ mod launch;
 mod segment_launch;
 pub(crate) mod segmented;
 mod sets;
+#[cfg(feature = "testing")]
+pub mod steps;
+#[cfg(not(feature = "testing"))]
+mod steps;
 #[cfg(test)]
 mod tests;
 mod variants;
@@ -28,7 +32,7 @@ use super::device::Gpu;
 use super::scratch::Scratch;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
-use launch::{PassWords, PingPong, Portion, ScratchValues, RADIX, SWEEP_MAX_KEYS};
+use launch::{PassWords, PingPong, Portion, ScratchValues, Sweep, RADIX, SWEEP_MAX_KEYS};
 use sets::{Sets, F32_KEYS, F32_PAIRS, KVP_SETS, U32_KEYS, U32_PAIRS, U64_KEYS, U64_PAIRS};
 use variants::Variant;
 
@@ -169,10 +173,13 @@ struct Run {
     /// `tuning::RADIX_PORTION_KEYS` keys. Never more than the look-back's 30-bit counts hold
     /// (`SWEEP_MAX_KEYS` keys).
     portion_tiles: Option<usize>,
+    /// A test-only sweep kernel of the radix_steps image in place of the set's, in that image's
+    /// tiles, and no one-block sort (`steps`).
+    steps: Option<&'static str>,
 }
 
 impl Run {
-    const FULL: Run = Run { second_items: true, portion_tiles: None };
+    const FULL: Run = Run { second_items: true, portion_tiles: None, steps: None };
 }
 
 /// Byte offsets of the parts of the one scratch allocation, each 256-byte aligned.
@@ -262,7 +269,10 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     if n < 2 {
         return Ok(());
     }
-    let cfg = config::config(gpu, variant)?;
+    let mut cfg = config::config(gpu, variant)?;
+    if run.steps.is_some() {
+        cfg = steps::with_steps_shape(gpu, cfg)?;
+    }
     // One device pointer per caller buffer for all launches; the guards record the caller's
     // buffers as written by this stream when they drop, at the end.
     let (keys_ptr, _keys_guard) = keys.device_ptr_mut(stream);
@@ -347,7 +357,8 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
                 base_in: bases(q % 2),
                 base_out: bases((q + 1) % 2),
             };
-            launch::onesweep(gpu, stream, variant, &cfg, plan, order, &buffers, &portion)?;
+            let kernel = run.steps.map_or(Sweep::Of(variant), Sweep::Steps);
+            launch::onesweep(gpu, stream, kernel, &cfg, plan, order, &buffers, &portion)?;
         }
     }
     match buffers.values {

@@ -222,12 +222,20 @@ pub(crate) struct Portion {
     pub(crate) base_out: Dev<u64>,
 }
 
+/// Which sweep kernel a pass launches: its set's, or a test-only one of the radix_steps image
+/// (`radix_onesweep_steps_<name>`, the same arguments, in the tiles of `super::steps::shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sweep {
+    Of(Variant),
+    Steps(&'static str),
+}
+
 /// One digit pass over one portion.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn onesweep<K, V>(
     gpu: &Gpu,
     stream: &Arc<CudaStream>,
-    variant: Variant,
+    kernel: Sweep,
     cfg: &Config,
     plan: Dev<u32>,
     order: i32,
@@ -239,7 +247,10 @@ pub(crate) fn onesweep<K, V>(
     assert!(portion.len > 0 && portion.len <= SWEEP_MAX_KEYS && portion.begin + portion.len <= n);
     assert!(portion.base_in.len() >= RADIX && portion.base_out.len() >= RADIX);
     let args = SweepArgs::new(plan, order, buffers, &portion.words, tiles);
-    let f = gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?;
+    let f = match kernel {
+        Sweep::Of(variant) => gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?,
+        Sweep::Steps(name) => gpu.function(&gpusort_kernels::RADIX_STEPS, name)?,
+    };
     let (begin, len) = (portion.begin as u64, portion.len as u32);
     let lc = LaunchConfig {
         grid_dim: (tiles as u32, 1, 1),
@@ -251,7 +262,7 @@ pub(crate) fn onesweep<K, V>(
     b.arg(begin).arg(len);
     args.push_status(&mut b);
     b.arg(portion.base_in.ptr).arg(portion.base_out.ptr);
-    // SAFETY: matches radix_onesweep_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
+    // SAFETY: matches radix_onesweep_<name> and radix_onesweep_steps_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
     // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
     // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
     // buffer and write inside the other, of the same length; every size is checked above.
