@@ -127,7 +127,7 @@ run)
     GPUSORT_BENCH_HOST=only GPUSORT_BENCH_TABLES="${only// /,}" GPUSORT_BENCH_JSON="$out/timings.jsonl" \
       "$bin"/bench-sort > "$out/timings.log" 2>&1 || note "timings: FAIL"
     grep -vE '^(host tables: |$)' "$out/timings.log" | tee -a "$summary"
-    # The PyTorch user's host round trip, in the same run as the host timings above (issue 6).
+    # The PyTorch user's host round trip, in the same run as the host timings above.
     if [[ "${GPUSORT_TORCH_HOST:-1}" == 1 ]]; then
       python3 ci/report/report.py torch-host > "$out/torch-host.log" 2>&1; tee -a "$summary" < "$out/torch-host.log"
     fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python package (issue 18), in three modes:
+# The Python package, in three modes:
 #
 #   ci/python.sh                    CI: a venv with maturin, numpy, pytest, dask, pandas,
 #                                   pyarrow and ml_dtypes from PyPI; the package built the way

@@ -1,4 +1,4 @@
-// CUB's segmented sorts on the inputs of benches/sort/segments.rs (issue 20's targets): n u32 keys
+// CUB's segmented sorts on the inputs of benches/sort/segments.rs (the targets): n u32 keys
 // (default 64M), values 0..n (each item's input position), cut into segments of one length (64,
 // 1024 and 262144 by default; the last segment shorter when the length does not divide n), all
 // device-resident.

@@ -1,4 +1,4 @@
-// CUB's radix sort on the other shapes of issue 17, the inputs of benches/sort/shapes.rs: keys
+// CUB's radix sort on the other shapes, the inputs of benches/sort/shapes.rs: keys
 // from the splitmix64 stream seeded with n (output i is z; 32-bit keys its low half, as unsigned,
 // int or float bits, 64-bit keys all of it, as integer or double bits), values 0..n, DoubleBuffer
 // API, device-resident. Each result is checked on the host: sorted in CUB's order (floats by their total order, as

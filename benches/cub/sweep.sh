@@ -7,8 +7,8 @@
 # bench times), SWEEP_SANITIZE=0, PROFILE=1 (ncu sections; PROFILE=source adds SASS-level stall
 # samples) with PROFILE_NAMES, DURATIONS=1 (ncu time of every kernel of one Kvp sort per pattern)
 # with DURATION_NAMES and DURATION_N, CUB_PATTERNS (none skips CUB), CUB_SIZES, BENCH_TIMEOUT.
-# ncu runs with --clock-control none: the card's clocks stay as they are (before session 5 it
-# locked them to base clocks, so those kernel times read about 25% longer than at run time).
+# ncu runs with --clock-control none: the card's clocks stay as they are (with them locked to
+# base clocks, kernel times read about 25% longer than at run time).
 # Besides the text tables, JSON rows: $OUT/sweep.jsonl (one per candidate, size, type and pattern,
 # `config` the candidate) and $OUT/cub.jsonl (CUB's).
 # benches/cub/whole_sort.sh compares a whole sort's timed median with the sum of its kernels.

@@ -1,5 +1,5 @@
-// Host-side transfer primitives on the GPU machine, measured once to choose the host path's design
-// (issue 16). Build: nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o host_bw host_bw.cu -lcuda
+// Host-side transfer primitives on the GPU machine, measured once to choose the host path's design.
+// Build: nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o host_bw host_bw.cu -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <emmintrin.h>

@@ -4,7 +4,7 @@
 // digit's region of the output, so the writes have the sweep's pattern (runs of TILE / RUNS items,
 // one tile's run beside the previous tile's) without a key being ranked. Each tile also reads the
 // previous tile's RUNS look-back words and writes its own (the look-back's least traffic).
-// RUNS 256 is an 8-bit digit pass, 2048 an 11-bit one. Issue 17's past-CUB targets are judged
+// RUNS 256 is an 8-bit digit pass, 2048 an 11-bit one. The past-CUB targets are judged
 // against these floors (docs/tuning.md). Build and run:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o radix_floor radix_floor.cu && ./radix_floor [n ...]
 #include "../cub/harness.cuh"

@@ -14,7 +14,7 @@ events on the current stream, median after warm-up. ``call us`` is the host time
 takes to queue its work (median, no synchronisation), and ``python us`` the part of it spent in
 the Python layer (the same call made straight to the native method, subtracted).
 
-Lexsort rows (issue 75): 64M rows by (u32, u32) and by (f32, i64), host (gpusort at 64M, and
+Lexsort rows: 64M rows by (u32, u32) and by (f32, i64), host (gpusort at 64M, and
 beside ``numpy.lexsort`` at ``--numpy-rows``, 4M by default) and device (1M to 64M, against
 chained stable ``torch.argsort``s and ``cupy.lexsort``, torch's or CuPy's own time); and
 ``gpusort.pandas.sort_values`` of a 4-column frame of ``--pandas-rows`` rows (50M by default) by

@@ -1,4 +1,4 @@
-//! The host tables (issue 16): host-to-host sorts of a caller's `Vec` against the PCIe floor
+//! The host tables: host-to-host sorts of a caller's `Vec` against the PCIe floor
 //! measured in the same run, and one large input out of core under device-memory budgets, each
 //! beside the CPU backend on the same data.
 //!

@@ -1,6 +1,6 @@
 //! Device-resident sorts of buffers that nearly fill the device (table `lowmem`, group
 //! `lowmem-device`), against the normal sort of the same keys at a size that fits, extrapolated
-//! at its per-key rate (issue 77's targets: u32 keys filling 80% of the free memory within 2.5x,
+//! at its per-key rate (the targets: u32 keys filling 80% of the free memory within 2.5x,
 //! stable `Kvp`s filling 70% within 4x).
 //!
 //! Rows `<shape>-fill-<percent>`: the data (`GPUSORT_BENCH_LOWMEM_GIB`, default 8 GiB) beside

@@ -1,4 +1,4 @@
-//! Sorts spread over every GPU of the host (issue 21) beside the same sorts on the first GPU alone,
+//! Sorts spread over every GPU of the host beside the same sorts on the first GPU alone,
 //! same data, same run. Runs only on a host with several usable GPUs.
 //! - Host to host, `Kvp`s and u32 keys: wall time (the `host` group's loop, `host::measure`).
 //! - Device-resident `Kvp`s: on one GPU, `sort_kvp_device` of all n; across the GPUs,

@@ -1,4 +1,4 @@
-//! The records table (issue 20), part of the host tables: `Sorter::argsort` of u32 keys and
+//! The records table, part of the host tables: `Sorter::argsort` of u32 keys and
 //! `Sorter::sort_by_key` of 32-byte records, host to host, with the yardsticks the issue names
 //! beside them in the same run: the split-pairs sort of the same keys (`host/cuda-pairs` at the
 //! same n when that row runs) and two parallel copies of the records over memory.

@@ -1,4 +1,4 @@
-//! The segmented sorts of issue 20, host to host: 64M (u32 key, u32 value) pairs cut into the
+//! The segmented sorts, host to host: 64M (u32 key, u32 value) pairs cut into the
 //! issue's three layouts (1M segments of 64, 64K of 1K, 256 of 256K), beside the plain pair sort
 //! of the same pairs (`host/cuda-pairs`, one segment) in the same run; and the same sorts of the
 //! data already on the device (`cuda-device-segments-*`), the rows to set beside CUB's segmented

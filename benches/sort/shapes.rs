@@ -1,4 +1,4 @@
-//! The radix sort's other shapes on the device (issue 17): split `u32` pairs, `i32`, `f32`, `u64`
+//! The radix sort's other shapes on the device: split `u32` pairs, `i32`, `f32`, `u64`
 //! and `f64` keys, `u64` keys with `u32` values, and descending `Kvp` pairs and `u32` keys, each
 //! beside CUB's sort of the same keys (`benches/cub/cub_bench.cu --shapes`, same run in the report).
 //!

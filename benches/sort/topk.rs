@@ -1,4 +1,4 @@
-//! Top-k of issue 20, host to host: the k smallest of 64M random u32 keys (`Sorter::top_k`, keys
+//! Top-k, host to host: the k smallest of 64M random u32 keys (`Sorter::top_k`, keys
 //! and positions returned), k = 16, 1K and 1M, beside the full sort of the same keys on the same
 //! sorter (`sort-all`, what top-k saves) in the same run. torch.topk, the anchor, is measured by
 //! `ci/topk_torch.py` on the same keys.

@@ -1,4 +1,4 @@
-"""The argsort section of BENCHMARKS.md (issue 74), from benches/sort/argsort.rs: host to host
+"""The argsort section of BENCHMARKS.md, from benches/sort/argsort.rs: host to host
 beside the floor of the same run (the keys up, the indices down, at the pinned rates), and
 device-resident beside the split-pairs sort of the same keys and torch.argsort / cupy.argsort on
 them (ci/argsort_libs.py), in the same run."""
@@ -7,7 +7,7 @@ from report_fmt import fmt_ms, num, ratio, size_label, table
 from report_host import anchor_missing, at_least, bandwidth_text, verdict
 from report_machine import page_lead, run_name
 
-# Issue 74's targets: host, times the floor at 64M and from 256M keys; device, at least this many
+# The targets: host, times the floor at 64M and from 256M keys; device, at least this many
 # times the libraries' argsort, and within this factor of our own split-pairs sort.
 HOST_FLOOR = {64 << 20: 1.35, 256 << 20: 1.2}
 LIBS_TARGET, PAIRS_TARGET = 1.15, 1.05
@@ -48,7 +48,7 @@ def host_table(data):
         cpu = data.ms("argsort-host", "cpu-u32-u32", "random", n)
         if cpu is not None:
             rows.append([size_label(n), "u32 keys, u32 indices, `Sorter::cpu()`", fmt_ms(cpu), "", "", "", ""])
-    header = ["n", "keys, indices", "**gpusort `argsort_into`**", "floor", "gpusort / floor", "target (issue 74)", "met"]
+    header = ["n", "keys, indices", "**gpusort `argsort_into`**", "floor", "gpusort / floor", "target", "met"]
     return table(header, rows, ["---:", "---", "---:", "---:", "---:", "---", "---"]) if rows else ""
 
 
@@ -88,8 +88,8 @@ def sections(data):
         out.append(
             "Keys already on the GPU: `Sorter::argsort_device` into u64 indices (the keys only read), beside "
             f"`sort_pairs_device` of the same keys with u32 values (their input restored before each run) and "
-            f"`torch.argsort(stable=True)` / `cupy.argsort` on the same keys, CUDA events, median; target "
-            f"(issue 74): at least {LIBS_TARGET:g}× both libraries, within {PAIRS_TARGET:g}× the pairs sort.\n"
+            f"`torch.argsort(stable=True)` / `cupy.argsort` on the same keys, CUDA events, median; target: "
+            f"at least {LIBS_TARGET:g}× both libraries, within {PAIRS_TARGET:g}× the pairs sort.\n"
         )
         out.append(device + "\n")
         for lib in ("torch", "cupy"):
@@ -107,4 +107,4 @@ def document(data):
     head = (f"{lead}; pinned rates of that run: {bandwidth_text(data)}. The full report (`ci/report.sh`) renders the "
             "same section into docs/BENCHMARKS.md; Python's figures are in docs/BENCHMARKS-python.md.\n")
     body = sections(data)[1:] or ["No argsort rows in this run.\n"]
-    return "\n".join(["# Argsort (issue 74)\n", head] + body)
+    return "\n".join(["# Argsort\n", head] + body)

@@ -1,4 +1,4 @@
-"""The embedded-calls section of BENCHMARKS.md (issue 77), from benches/sort/embed.rs: each
+"""The embedded-calls section of BENCHMARKS.md, from benches/sort/embed.rs: each
 device-resident call on the pool's scratch (direct), on scratch the caller lent (scratch), and
 captured into a CUDA graph with that scratch and replayed (graph), in the same run."""
 
@@ -6,7 +6,7 @@ from report_fmt import fmt_ms, num, size_label, table
 
 GROUP = "embed-device"
 MODES = ("direct", "scratch", "graph")
-# Issue 77's targets: caller scratch at least as fast as today's call; replays within 5% of it.
+# The targets: caller scratch at least as fast as today's call; replays within 5% of it.
 SCRATCH_MAX, GRAPH_MAX = 1.0, 1.05
 # Two medians of the same kernels differ by this much between rounds: "at least as fast" allows it.
 NOISE = 0.02
@@ -53,7 +53,7 @@ def sections(data):
         "carves it from a buffer the caller allocated once (`sort_keys_device_with_scratch`, …); `graph replay` is "
         "that call captured into a CUDA graph once and the graph launched. Milliseconds, median of 15 after 3 "
         "warm-ups, CUDA events around the call or the launch alone; the first result of each checked against the "
-        f"CPU backend. Targets (issue 77): caller scratch no slower than direct, replays within 5% (a "
+        f"CPU backend. Targets: caller scratch no slower than direct, replays within 5% (a "
         f"{NOISE:.0%} allowance for the spread between medians).\n",
         section_table(data) + "\n",
     ]

@@ -4,7 +4,7 @@ budgets, each beside the CPU backend on the same data. Every ratio here is a tim
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 
-# Issue 16's targets, set for the H200: in core, milliseconds for Kvp pairs, and at most 1.15x the
+# The targets, set for the H200: in core, milliseconds for Kvp pairs, and at most 1.15x the
 # floor from 64M items up (every shape); out of core, by budget: (times the floor, ms at 512M pairs).
 KVP_TARGET_MS = {1 << 20: 0.8, 16 << 20: 6, 64 << 20: 22, 256 << 20: 90, 512 << 20: 180, 1 << 30: 360}
 FLOOR_TARGET, FLOOR_TARGET_FROM = 1.15, 64 << 20
@@ -17,7 +17,7 @@ SHAPES = [
     ("pairs-page-locked", "split u32 pairs, page-locked"),
     ("keys", "u32 keys"),
 ]
-# Issue 20's targets for the records table: argsort within 10% of the pair sort of as many pairs;
+# The targets for the records table: argsort within 10% of the pair sort of as many pairs;
 # sort_by_key within 1.3x of two copies of the records over memory plus the key sort.
 ARGSORT_TARGET, BY_KEY_TARGET = 1.10, 1.3
 
@@ -103,7 +103,7 @@ def in_core_table(data):
                 " / ".join(str(r.get("runs", "")) for r in (g, c) if r),
             ])
     return table(
-        ["items", "n", "bytes each way", "**GPU, host to host**", "floor", "GPU / floor", "target (issue 16, H200)",
+        ["items", "n", "bytes each way", "**GPU, host to host**", "floor", "GPU / floor", "target (H200)",
          "met", "CPU backend", "GPU / CPU", "runs (GPU / CPU)"],
         rows,
         ["---"] + ["---:"] * 5 + ["---", "---"] + ["---:"] * 3,
@@ -150,7 +150,7 @@ def out_of_core_tables(data):
             f"{fmt_ms(floor) + ' ms' if num(floor) else 'not measured'}; CPU backend (`Sorter::cpu()`) {cpu_text}.\n"
         )
         out.append(
-            table(["device budget", "**GPU, host to host**", "GPU / floor", "GPU / CPU", "target (issue 16, H200)",
+            table(["device budget", "**GPU, host to host**", "GPU / floor", "GPU / CPU", "target (H200)",
                    "met", "runs"], rows, ["---", "---:", "---:", "---:", "---", "---", "---:"])
             + "\n"
         )

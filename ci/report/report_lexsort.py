@@ -1,4 +1,4 @@
-"""The lexsort section of BENCHMARKS.md and docs/BENCHMARKS-lexsort.md (issue 75): rows by
+"""The lexsort section of BENCHMARKS.md and docs/BENCHMARKS-lexsort.md: rows by
 (u32, u32) and by (f32, i64) (two and three 32-bit words on the GPU), host to host and
 device-resident. Rust rows from benches/sort/lexsort.rs (groups lexsort-host, lexsort-device)
 beside the argsort of one u64 column of the same run; Python rows from benches/python/bench.py's
@@ -220,4 +220,4 @@ def document(data):
         "renders the same section into docs/BENCHMARKS.md; Python's other figures are in "
         "docs/BENCHMARKS-python.md. Times are milliseconds; each ratio's header says which time is over which.\n"
     )
-    return "\n".join(["# Lexsort (issue 75)\n", head] + body(data))
+    return "\n".join(["# Lexsort\n", head] + body(data))

@@ -1,4 +1,4 @@
-"""The low-memory section of BENCHMARKS.md (issue 77), from benches/sort/lowmem.rs: device-resident
+"""The low-memory section of BENCHMARKS.md, from benches/sort/lowmem.rs: device-resident
 sorts of buffers that leave too little free memory for a normal sort's scratch, against the normal
 sort of the same keys at a size that fits, extrapolated at its per-key rate, in the same run."""
 
@@ -6,7 +6,7 @@ from report_fmt import fmt_ms, num, size_label, table
 
 GROUP = "lowmem-device"
 SHAPES = {"keys-u32": "u32 keys", "kvp": "`Kvp` pairs (stable)"}
-# Issue 77's targets: u32 keys filling 80% of the free memory within 2.5x of the normal sort,
+# The targets: u32 keys filling 80% of the free memory within 2.5x of the normal sort,
 # stable Kvp pairs filling 70% within 4x.
 TARGETS = {"keys-u32": (80, 2.5), "kvp": (70, 4.0)}
 

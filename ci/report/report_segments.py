@@ -1,11 +1,11 @@
-"""The segmented sorts of BENCHMARKS.md (issue 20), from benches/sort/segments.rs: n random keys cut
+"""The segmented sorts of BENCHMARKS.md, from benches/sort/segments.rs: n random keys cut
 into segments of one length, gpusort's device-resident sorts beside CUB's segmented sorts of the same
 keys in the same run (benches/cub/cub_segmented.cu), then the host-to-host rows of both backends."""
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 from report_host import anchor_missing, at_least, verdict, x
 
-# Issue 20's target: at least CUB's segmented sorts, for u32 keys in the issue's three layouts
+# The target: at least CUB's segmented sorts, for u32 keys in the issue's three layouts
 # (1M segments of 64, 64K of 1K, 256 of 256K at 64M keys).
 ISSUE_LENGTHS = (64, 1024, 256 << 10)
 # benches/cub/cub_segmented.cu's rows in the order it runs them.
@@ -68,7 +68,7 @@ def device_table(data):
         rows.append([layout_label(n, length), bold(pairs), cub_cell(cub_pairs), ratio(cp, pairs),
                      bold(keys), cub_cell(cub_keys), ratio(ck, keys), target, verdict(checks)])
     header = ["segments x length", "**gpusort pairs**", "CUB pairs (fastest)", "CUB / gpusort", "**gpusort keys**",
-              "CUB keys (fastest)", "CUB / gpusort", "target (issue 20)", "met"]
+              "CUB keys (fastest)", "CUB / gpusort", "target", "met"]
     return table(header, rows, ["---"] + ["---:"] * 6 + ["---", "---"])
 
 

@@ -1,4 +1,4 @@
-"""The radix sort's other shapes beside CUB (issue 17): split u32 pairs, i32 / f32 / u64 / f64 keys,
+"""The radix sort's other shapes beside CUB: split u32 pairs, i32 / f32 / u64 / f64 keys,
 u64 keys with u32 values, and descending pairs and keys, device-resident, from one run
 (benches/sort/shapes.rs and benches/cub/cub_bench.cu --shapes). Sizes the report's own run has no room
 for come from a shapes-only run (ci/report.sh GPUSORT_REPORT_SHAPES_ONLY), gpusort and CUB in that
@@ -64,7 +64,7 @@ def shapes_section(data):
         "`u32` keys rows are the tables' above); CUB 3 `DeviceRadixSort` with `DoubleBuffer` on the same keys "
         "(`benches/cub/cub_bench.cu --shapes`; `Kvp` rows against CUB's split pairs, which have no `Kvp` layout). "
         "Median of 15 after 3 warm-ups, input restored before each sort (not timed); each result checked. "
-        "Ratio: CUB's time over gpusort's (issue 17's target: at least 1.0× everywhere). CUB sorts `unsigned` "
+        "Ratio: CUB's time over gpusort's (target: at least 1.0× everywhere). CUB sorts `unsigned` "
         "keys ascending (the u32 keys row) slower than `int` keys or descending `unsigned` ones of the same "
         "bits (ncu of one pass: 74 registers a thread against `int`'s 56, fewer warps resident; docs/tuning.md), "
         "so the i32 and descending rows are the closer race.\n"

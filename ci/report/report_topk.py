@@ -1,11 +1,11 @@
-"""The top-k section of BENCHMARKS.md (issue 20), from benches/sort/topk.rs: the k smallest of n random
+"""The top-k section of BENCHMARKS.md, from benches/sort/topk.rs: the k smallest of n random
 u32 keys with their positions, gpusort beside torch.topk on the same keys in the same run
 (ci/topk_torch.py), on the GPU and host to host."""
 
 from report_fmt import fmt_ms, num, ratio, size_label, table
 from report_host import anchor_missing, at_least, verdict
 
-# Issue 20's target for keys already on the GPU: at least torch.topk.
+# The target for keys already on the GPU: at least torch.topk.
 TARGET = 1.0
 
 
@@ -34,7 +34,7 @@ def device_table(data):
             continue
         met = verdict([at_least(theirs, ours, TARGET)])
         rows.append([size_label(k), bold(ours), fmt_ms(theirs), ratio(theirs, ours), f"≥ {TARGET:g}× torch", met])
-    header = ["k", "**gpusort `top_k_device`**", "torch.topk", "torch / gpusort", "target (issue 20)", "met"]
+    header = ["k", "**gpusort `top_k_device`**", "torch.topk", "torch / gpusort", "target", "met"]
     return table(header, rows, ["---:"] * 4 + ["---", "---"]) if rows else ""
 
 
