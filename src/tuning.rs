@@ -82,6 +82,7 @@ pub const MULTI_GPU_FROM_ITEMS: usize = 1 << 26;
 /// The committed images' mid boundary: below it most layouts take the radix sets with more
 /// threads per tile, whose grids stay fuller. Sorts read the loaded image's own (`radix_sets_*`,
 /// `kernels-cuda/cuda/policy_radix.cuh`).
+#[cfg(any(test, feature = "testing"))] // the images carry the values sorts use
 pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 
 /// The committed images' mid boundary of u32 and i32 keys alone where the large set stages keys as
@@ -90,6 +91,7 @@ pub const RADIX_MID_KEYS_BELOW: usize = 8 << 20;
 /// ```
 /// assert!(gpusort::tuning::RADIX_MID_U32_KEYS_BELOW_STAGED <= gpusort::tuning::RADIX_MID_KEYS_BELOW);
 /// ```
+#[cfg(any(test, feature = "testing"))] // the images carry the values sorts use
 pub const RADIX_MID_U32_KEYS_BELOW_STAGED: usize = 5 << 19;
 
 /// The committed images' huge boundary: from here `Kvp`, 32-bit keys alone and split u32 / i32
@@ -98,6 +100,7 @@ pub const RADIX_MID_U32_KEYS_BELOW_STAGED: usize = 5 << 19;
 /// ```
 /// assert!(gpusort::tuning::RADIX_HUGE_FROM > gpusort::tuning::RADIX_MID_KEYS_BELOW);
 /// ```
+#[cfg(any(test, feature = "testing"))] // the images carry the values sorts use
 pub const RADIX_HUGE_FROM: usize = 128 << 20;
 
 /// Most keys one radix sweep launch covers, about: longer inputs take one launch per portion of
