@@ -89,9 +89,31 @@ def parse(markdown):
             rows = [[cell_value(c) for c in split_row(line)] if split_row(line) else line for line in chunk[2:]]
             blocks.append({"columns": split_row(chunk[0]) or chunk[0], "align": chunk[1], "rows": rows})
         else:
-            blocks.append({"text": chunk})
+            blocks.append({"text": wrap_prose(chunk)})
         i = j
     return blocks
+
+
+def wrap_prose(lines, width=120):
+    """Prose lines split at the last space before `width` (docs keep prose lines that short); code
+    blocks, table-like lines, headings and HTML comments stay as they are."""
+    out, code = [], False
+    for line in lines:
+        if line.startswith("```"):
+            code = not code
+        if code or len(line) <= width or line.lstrip().startswith(("|", "#", "<!--")):
+            out.append(line)
+            continue
+        m = re.match(r"(\s*)([-*] |\d+\. )?", line)
+        indent = m.group(1) + " " * len(m.group(2) or "")
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            if cut <= len(indent):
+                break
+            out.append(line[:cut])
+            line = indent + line[cut + 1:]
+        out.append(line)
+    return out
 
 
 def line_of(row, text):

@@ -95,3 +95,15 @@ def test_dask_table_from_bench_json():
     with open(os.path.join(report_pages.DATA, "BENCHMARKS-dask.json"), encoding="utf-8") as f:
         blocks = json.load(f)["blocks"]
     assert [b["dask_bench"] for b in blocks if "dask_bench" in b] == ["dask-bench-cpu.json", "dask-bench-gpu.json"]
+
+
+def test_prose_is_wrapped_tables_and_code_are_not():
+    long = " ".join(["word"] * 40)
+    table = "| " + "x | " * 60
+    lines = report_pages.wrap_prose([long, "- " + long, table, "```", long, "```"])
+    prose = lines[: lines.index(table)]
+    item = next(k for k, l in enumerate(prose) if l.startswith("- "))
+    assert all(len(l) <= 120 for l in prose) and item > 0 and len(prose) > item + 1
+    assert " ".join(" ".join(prose).split()) == " ".join([long, "-", long])
+    assert all(l.startswith("  word") for l in prose[item + 1:])  # a list item's lines stay under it
+    assert table in lines and long in lines  # the table row and the code line stay whole
