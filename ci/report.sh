@@ -12,7 +12,10 @@
 #   ci/report.sh pages [--check] [--python-bench PY.json]  on any machine, in a second: every
 #                        docs/BENCHMARKS*.md and docs/bench-headline.md rendered from its data,
 #                        docs/data/PAGE.json (a page a run writes gets its data rewritten with it);
-#                        --check only fails on a page that differs from its data; --python-bench
+#                        the marked tables of figures in the hand-written pages (docs/tuning.md, ...)
+#                        from docs/data/tables/PAGE.json (`ci/report/report.py transcribe --tables PAGE.md`
+#                        moves a page's tables there); --check only fails on a page that differs from
+#                        its data; --python-bench
 #                        takes benches/python/bench.py's JSON as the table of BENCHMARKS-python.md
 #
 # About 7 minutes on an H200 with 16 cores (GPU; the host tables about two, CUB's segmented sorts

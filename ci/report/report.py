@@ -178,15 +178,23 @@ def plan(args):
 def pages(args):
     if args.python_bench:  # benches/python/bench.py's --out JSON: the Python page's table
         shutil.copyfile(args.python_bench, os.path.join(report_pages.DATA, "python-bench.json"))
-    stale = report_pages.pages(check=args.check)
+    import report_tables
+
+    stale = report_pages.pages(check=args.check) + report_tables.pages(check=args.check)
     for path in stale:
         print(f"{path}: {'differs from its data' if args.check else 'rewritten from its data'}")
     return 1 if args.check and stale else 0
 
 
 def transcribe(args):
+    import report_tables
+
     for page in args.page:
-        print(f"wrote {report_pages.transcribe(page)}")
+        if args.tables:  # a hand-written page: its tables of figures into docs/data/tables/, marked
+            blocks = report_tables.mark(page)
+            print(f"{page}: {len(blocks or [])} tables moved into docs/data/tables/")
+        else:
+            print(f"wrote {report_pages.transcribe(page)}")
     return 0
 
 
@@ -242,6 +250,7 @@ def main():
     pg.add_argument("--python-bench")
     tr = sub.add_parser("transcribe")
     tr.add_argument("page", nargs="+")
+    tr.add_argument("--tables", action="store_true")
     p = sub.add_parser("plan")
     p.add_argument("data")
     p.add_argument("what", choices=["segments", "topk", "argsort"])

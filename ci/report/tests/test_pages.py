@@ -107,3 +107,24 @@ def test_prose_is_wrapped_tables_and_code_are_not():
     assert " ".join(" ".join(prose).split()) == " ".join([long, "-", long])
     assert all(l.startswith("  word") for l in prose[item + 1:])  # a list item's lines stay under it
     assert table in lines and long in lines  # the table row and the code line stay whole
+
+
+def test_marked_tables_render_from_their_data(tmp_path):
+    import report_tables
+
+    page = tmp_path / "notes.md"
+    page.write_text("# Notes\n\n| n | ms |\n| ---: | ---: |\n| 1M | 0.102 |\n\n| module | job |\n| --- | --- |\n| a | b |\n")
+    tables = tmp_path / "tables"
+    assert len(report_tables.mark(str(page), str(tables))) == 1  # the table of figures, not the other
+    text = page.read_text()
+    assert text.count("<!-- table notes#0:") == 1 and "| 1M | 0.102 |" in text
+    data = json.loads((tables / "notes.json").read_text())
+    data["tables"][0]["rows"][0][1] = 0.25
+    (tables / "notes.json").write_text(json.dumps(data))
+    assert "| 1M | 0.25 |" in report_tables.render(str(page), str(tables))
+
+
+def test_hand_written_pages_tables_equal_their_data():
+    import report_tables
+
+    assert report_tables.pages(check=True) == []
