@@ -71,25 +71,34 @@ def row_line(cells):
     return "| " + " | ".join(cells) + " |"
 
 
+def is_table_start(lines, k):
+    """Whether lines[k] is a table's header line: a row followed by an alignment line."""
+    return lines[k].startswith("|") and k + 1 < len(lines) and "-" in lines[k + 1] \
+        and set(lines[k + 1]) <= set("|-: ")
+
+
+def table_block(lines):
+    """A table's lines (header, alignment, rows) as a block; a line in another layout stays one string."""
+    rows = [[cell_value(c) for c in split_row(line)] if split_row(line) else line for line in lines[2:]]
+    return {"columns": split_row(lines[0]) or lines[0], "align": lines[1], "rows": rows}
+
+
+def table_lines(block):
+    return [line_of(block["columns"], str), block["align"]] + [line_of(r, cell_text) for r in block["rows"]]
+
+
 def parse(markdown):
     """A page's markdown (header line left out) as its blocks."""
     lines = markdown.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    starts = lambda k: lines[k].startswith("|") and k + 1 < len(lines) and "-" in lines[k + 1] \
-        and set(lines[k + 1]) <= set("|-: ")
     blocks, i = [], 0
     while i < len(lines):
-        is_table, j = starts(i), i + 1
-        while j < len(lines) and (lines[j].startswith("|") if is_table else not starts(j)):
+        is_table, j = is_table_start(lines, i), i + 1
+        while j < len(lines) and (lines[j].startswith("|") if is_table else not is_table_start(lines, j)):
             j += 1
         chunk = lines[i:j]
-        if is_table:
-            # A line in another layout stays one string, as it is.
-            rows = [[cell_value(c) for c in split_row(line)] if split_row(line) else line for line in chunk[2:]]
-            blocks.append({"columns": split_row(chunk[0]) or chunk[0], "align": chunk[1], "rows": rows})
-        else:
-            blocks.append({"text": wrap_prose(chunk)})
+        blocks.append(table_block(chunk) if is_table else {"text": wrap_prose(chunk)})
         i = j
     return blocks
 
@@ -130,7 +139,7 @@ def render_blocks(blocks, here):
             with open(os.path.join(here, b[key]), encoding="utf-8") as f:
                 lines += module.table(json.load(f))
         else:
-            lines += [line_of(b["columns"], str), b["align"]] + [line_of(r, cell_text) for r in b["rows"]]
+            lines += table_lines(b)
     return "\n".join(lines) + "\n"
 
 
@@ -212,16 +221,17 @@ def names(data_dir=DATA):
                   and f.endswith(".json"))
 
 
+def refresh(path, text, check):
+    """Whether the file at `path` differs from `text`; without check, writes text there when it does."""
+    old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+    if old != text and not check:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return old != text
+
+
 def pages(check=False, docs=DOCS):
     """Renders every page of docs/data/ into docs/; with check, only lists the pages that differ."""
-    stale = []
-    for name in names(os.path.join(docs, "data")):
-        text = render(name, os.path.join(docs, "data"))
-        path = os.path.join(docs, f"{name}.md")
-        old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-        if old != text:
-            stale.append(path)
-            if not check:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
-    return stale
+    data = os.path.join(docs, "data")
+    paths = [(os.path.join(docs, f"{name}.md"), name) for name in names(data)]
+    return [path for path, name in paths if refresh(path, render(name, data), check)]

@@ -7,19 +7,11 @@ import json
 import os
 import re
 
-from report_pages import DOCS, cell_text, cell_value, line_of, split_row
+from report_pages import DOCS, dump, is_table_start, refresh, table_block, table_lines
 
 MARK = "<!-- table {page}#{k}: rendered from docs/data/tables/{page}.json by `ci/report.sh pages` -->"
 MARK_RE = re.compile(r"<!-- table ([\w.-]+)#(\d+): rendered from docs/data/tables/\1\.json by `ci/report\.sh pages` -->")
 TABLES = os.path.join(DOCS, "data", "tables")
-
-
-def table_lines(block):
-    return [line_of(block["columns"], str), block["align"]] + [line_of(r, cell_text) for r in block["rows"]]
-
-
-def is_align(line):
-    return line.startswith("|") and "-" in line and set(line) <= set("|-: ")
 
 
 def tables_of(lines):
@@ -28,7 +20,7 @@ def tables_of(lines):
     while i < len(lines):
         if lines[i].startswith("```"):
             code = not code
-        if not code and lines[i].startswith("|") and i + 1 < len(lines) and is_align(lines[i + 1]):
+        if not code and is_table_start(lines, i):
             j = i + 2
             while j < len(lines) and lines[j].startswith("|"):
                 j += 1
@@ -37,11 +29,6 @@ def tables_of(lines):
             continue
         i += 1
     return spans
-
-
-def as_block(lines):
-    rows = [[cell_value(c) for c in split_row(l)] if split_row(l) else l for l in lines[2:]]
-    return {"columns": split_row(lines[0]) or lines[0], "align": lines[1], "rows": rows}
 
 
 def has_figures(block):
@@ -56,7 +43,7 @@ def mark(path, tables_dir=TABLES):
     lines = open(path, encoding="utf-8").read().split("\n")
     blocks, out, at = [], [], 0
     for start, end in tables_of(lines):
-        block = as_block(lines[start:end])
+        block = table_block(lines[start:end])
         if not has_figures(block) or (start > 0 and MARK_RE.fullmatch(lines[start - 1])):
             continue
         out += lines[at:start] + [MARK.format(page=page, k=len(blocks))]
@@ -73,22 +60,12 @@ def mark(path, tables_dir=TABLES):
     return blocks
 
 
-def dump(blocks):
-    """One table a line group, one row a line: diffs of the data stay readable."""
-    parts = []
-    for b in blocks:
-        rows = ",\n  ".join(json.dumps(r, ensure_ascii=False) for r in b["rows"])
-        head = json.dumps({"columns": b["columns"], "align": b["align"]}, ensure_ascii=False)[:-1]
-        parts.append(f'{head}, "rows": [\n  {rows}\n ]}}')
-    return '{"tables": [\n ' + ",\n ".join(parts) + "\n]}\n"
-
-
 def render(path, tables_dir=TABLES):
     """The page at `path` with each marked table replaced by its data's rendering."""
     page = os.path.splitext(os.path.basename(path))[0]
     lines = open(path, encoding="utf-8").read().split("\n")
     with open(os.path.join(tables_dir, f"{page}.json"), encoding="utf-8") as f:
-        blocks = json.load(f)["tables"]
+        blocks = json.load(f)["blocks"]
     out, i = [], 0
     while i < len(lines):
         m = MARK_RE.fullmatch(lines[i])
@@ -104,15 +81,7 @@ def render(path, tables_dir=TABLES):
 def pages(check=False, docs=DOCS):
     """Rewrites the marked tables of every page with data in docs/data/tables/; returns the pages
     whose tables differed from their data."""
-    stale, tables_dir = [], os.path.join(docs, "data", "tables")
-    if not os.path.isdir(tables_dir):
-        return stale
-    for name in sorted(f[:-5] for f in os.listdir(tables_dir) if f.endswith(".json")):
-        path = os.path.join(docs, f"{name}.md")
-        text, old = render(path, tables_dir), open(path, encoding="utf-8").read()
-        if text != old:
-            stale.append(path)
-            if not check:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
-    return stale
+    tables_dir = os.path.join(docs, "data", "tables")
+    names = sorted(f[:-5] for f in os.listdir(tables_dir) if f.endswith(".json")) if os.path.isdir(tables_dir) else []
+    paths = [os.path.join(docs, f"{name}.md") for name in names]
+    return [path for path in paths if refresh(path, render(path, tables_dir), check)]

@@ -119,7 +119,7 @@ def test_marked_tables_render_from_their_data(tmp_path):
     text = page.read_text()
     assert text.count("<!-- table notes#0:") == 1 and "| 1M | 0.102 |" in text
     data = json.loads((tables / "notes.json").read_text())
-    data["tables"][0]["rows"][0][1] = 0.25
+    data["blocks"][0]["rows"][0][1] = 0.25
     (tables / "notes.json").write_text(json.dumps(data))
     assert "| 1M | 0.25 |" in report_tables.render(str(page), str(tables))
 
