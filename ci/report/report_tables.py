@@ -1,5 +1,5 @@
 """Measurement tables inside the hand-written docs pages (tuning.md, host-path.md, ...): each is
-rendered from docs/data/tables/<page>.json, marked in the page by the line TABLE_MARK names, so the
+rendered from docs/data/tables/<page>.json, marked in the page by a MARK line, so the
 page's prose stays markdown and its figures stay data. `ci/report.sh pages` rewrites the marked
 tables from their data; `mark` moves a page's tables of figures into data once."""
 

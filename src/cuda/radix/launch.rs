@@ -223,7 +223,7 @@ pub(crate) struct Portion {
 }
 
 /// Which sweep kernel a pass launches: its set's, or a test-only one of the radix_steps image
-/// (`radix_onesweep_steps_<name>`, the same arguments, in the tiles of `super::steps::shape`).
+/// (`radix_onesweep_steps_<name>`, the same arguments, in that image's tiles: `super::steps`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Sweep {
     Of(Variant),
@@ -262,10 +262,11 @@ pub(crate) fn onesweep<K, V>(
     b.arg(begin).arg(len);
     args.push_status(&mut b);
     b.arg(portion.base_in.ptr).arg(portion.base_out.ptr);
-    // SAFETY: matches radix_onesweep_<name> and radix_onesweep_steps_<name>(plan, int pass, int order, Item* a, Item* b, Value* va,
-    // Value* vb, u64 begin, u32 len, u32* status, u32* status_next, u64 words, u32* counter,
-    // const u64* base_in, u64* base_out); one block per tile; blocks read [begin, begin+len) of one
-    // buffer and write inside the other, of the same length; every size is checked above.
+    // SAFETY: matches radix_onesweep_<name> and radix_onesweep_steps_<name>(plan, int pass, int
+    // order, Item* a, Item* b, Value* va, Value* vb, u64 begin, u32 len, u32* status,
+    // u32* status_next, u64 words, u32* counter, const u64* base_in, u64* base_out); one block per
+    // tile; blocks read [begin, begin+len) of one buffer and write inside the other, of the same
+    // length; every size is checked above.
     unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }.map_err(launch_err("radix_onesweep"))
 }
 

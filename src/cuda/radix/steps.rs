@@ -9,31 +9,33 @@ use crate::cuda::modules::ImageConfig;
 use crate::cuda::Gpu;
 use crate::SortError;
 
-/// The variants, by the suffix of their kernel `radix_onesweep_steps_<name>`: leader add or not,
-/// grouped match ranking (max distinct digits) or not, look-back batch, early or late look-back,
-/// staged in rank or not (radix_steps.cu says which is which).
-#[cfg(feature = "testing")]
-pub const STEPS: &[&str] = &[
+/// Declares `STEPS`, the variants by the suffix of their kernel `radix_onesweep_steps_<name>`, and
+/// `kernel`, a variant's kernel name.
+macro_rules! steps {
+    ($($name:literal),* $(,)?) => {
+        /// Leader add or not, grouped match ranking (max distinct digits) or not, look-back batch,
+        /// early or late look-back, staged in rank or not (radix_steps.cu says which is which).
+        #[cfg(feature = "testing")]
+        pub const STEPS: &[&str] = &[$($name),*];
+
+        #[cfg(feature = "testing")]
+        fn kernel(step: &str) -> Option<&'static str> {
+            match step {
+                $($name => Some(concat!("radix_onesweep_steps_", $name)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+steps!(
     "or_b4",
     "or_leader_b8_late",
     "grouped_leader_b8_late",
     "grouped_b4",
     "staged_grouped_b4",
-    "staged_leader_b8_late",
-];
-
-#[cfg(feature = "testing")]
-fn kernel(step: &str) -> Option<&'static str> {
-    Some(match step {
-        "or_b4" => "radix_onesweep_steps_or_b4",
-        "or_leader_b8_late" => "radix_onesweep_steps_or_leader_b8_late",
-        "grouped_leader_b8_late" => "radix_onesweep_steps_grouped_leader_b8_late",
-        "grouped_b4" => "radix_onesweep_steps_grouped_b4",
-        "staged_grouped_b4" => "radix_onesweep_steps_staged_grouped_b4",
-        "staged_leader_b8_late" => "radix_onesweep_steps_staged_leader_b8_late",
-        _ => return None,
-    })
-}
+    "staged_leader_b8_late"
+);
 
 /// The steps image's tile shape (`radix_steps_shape`: threads, items per thread).
 #[derive(Clone, Copy, Debug)]
