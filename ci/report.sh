@@ -262,6 +262,16 @@ if [[ $mode == gpu ]]; then
     timeout 120 python3 ci/argsort_libs.py --json --sizes "$argsort_sizes" >> "$data" 2>> "$log" ||
       absent argsort-torch "ci/argsort_libs.py failed or ran out of its 120 s, see report.log"
   fi
+  # torch.sort / torch.argsort (and CuPy's) on float16 and bfloat16 beside the small-keys rows.
+  if ! grep -q '"small-keys-device"' "$data"; then
+    :  # no device rows of small keys: nothing for the libraries to stand beside
+  elif [[ "${GPUSORT_REPORT_TORCH:-1}" == 0 ]]; then
+    absent half-libs "skipped (GPUSORT_REPORT_TORCH=0)"
+  else
+    step "torch and CuPy on float16 / bfloat16"
+    timeout 120 python3 ci/half_libs.py --json --sizes "${GPUSORT_BENCH_SMALL_DEVICE_SIZES:-67108864}" >> "$data" 2>> "$log" ||
+      absent half-libs "ci/half_libs.py failed or ran out of its 120 s, see report.log"
+  fi
 fi
 
 step "report"

@@ -102,6 +102,10 @@ impl KeySlice<'_> {
     fn is_wide(&self) -> bool {
         with_keys!(self, k => key_bytes(k) > 4)
     }
+
+    fn key_bytes(&self) -> usize {
+        with_keys!(self, k => key_bytes(k))
+    }
 }
 
 /// One sort request, borrowed from the caller. New element types become new variants.
@@ -193,6 +197,7 @@ impl SortJob<'_> {
         match self {
             SortJob::Kvp(_) => JobShape::Kvp,
             SortJob::Keys(k) if k.is_wide() => JobShape::Keys64,
+            SortJob::Keys(k) if k.key_bytes() == 1 => JobShape::Keys8,
             SortJob::Keys(_) => JobShape::Keys32,
             SortJob::Pairs(k, _) if k.is_wide() => JobShape::Pairs64,
             SortJob::Pairs(..) => JobShape::Pairs32,

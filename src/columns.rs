@@ -256,6 +256,14 @@ pub(crate) struct Word {
     pub(crate) fields: Vec<Field>,
 }
 
+impl Word {
+    /// The bits the word's fields take (its low bits; the others are zero).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the GPU lexsort's word width
+    pub(crate) fn bits(&self) -> u32 {
+        self.fields.iter().map(|f| f.len).sum()
+    }
+}
+
 /// How `plan` cuts the columns' bits into radix words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Packing {

@@ -12,8 +12,8 @@
 /// - `Word`: 32-bit unsigned keys, which every kernel takes as they are;
 /// - `Mapped`: 32-bit keys the radix kernels take as they are (their order flags flip the sign
 ///   or float bits) and the sorting networks as their ordered bits;
-/// - `Small`: 8- and 16-bit keys (integers and half-precision floats), which travel as 32-bit
-///   ordered bits and sort in the digit passes their width needs;
+/// - `Small`: 8- and 16-bit keys (integers and half-precision floats), which the radix kernels
+///   sort at their own width (a digit pass per byte) and the other kernels as 32-bit ordered bits;
 /// - `Wide`: 64-bit keys, for the radix kernels only.
 #[doc(hidden)]
 #[macro_export]

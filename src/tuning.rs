@@ -9,7 +9,9 @@
 pub enum JobShape {
     /// `Kvp` structs.
     Kvp,
-    /// 32-bit keys alone (`u32`, `i32`, `f32`).
+    /// 8-bit keys alone (`u8`, `i8`): a counting sort on either backend.
+    Keys8,
+    /// 32-bit keys alone (`u32`, `i32`, `f32`), and 16-bit ones.
     Keys32,
     /// `u64` keys alone.
     Keys64,
@@ -24,6 +26,9 @@ pub enum JobShape {
 pub const fn gpu_from_items(shape: JobShape) -> usize {
     match shape {
         JobShape::Kvp => 1 << 14,
+        // The cores count as fast as the GPU's round trip at 256M (which ships the keys up), and
+        // faster below: the CPU at every size.
+        JobShape::Keys8 => usize::MAX,
         JobShape::Keys32 => 1 << 14,
         JobShape::Keys64 => 1 << 14,
         JobShape::Pairs32 => 1 << 14,

@@ -62,6 +62,8 @@ fn device_argsort_matches_the_cpu() {
                 device_case::<i8, u64>(&s, n, p, order);
                 device_case::<f16, u64>(&s, n, p, order);
                 device_case::<bf16, u32>(&s, n, p, order);
+                device_case::<u8, u32>(&s, n, p, order);
+                device_case::<i16, u64>(&s, n, p, order);
             }
         }
     }

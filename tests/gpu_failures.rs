@@ -185,6 +185,27 @@ fn every_step_of_a_keys_sort_fails_cleanly() {
     hooks::set_pinned_cap(0);
 }
 
+/// 8-bit keys alone: a counting sort in core (the keys go up, only their counts come back), out of
+/// core the radix path.
+fn every_step_of_an_8_bit_keys_sort_fails_cleanly() {
+    let Some(base) = cuda_or_skip("failure injection, 8-bit keys") else { return };
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let n = 500_009;
+    let input: Vec<i8> = bits(n, Pattern::Random, 33).into_iter().map(i8::from_bits).collect();
+    for shape in SHAPES {
+        let s = sorter(&base, shape, n, 1, Algorithm::Auto).with_order(Order::Descending);
+        let what = format!("i8 keys {}", shape.name);
+        every_step(
+            &what,
+            &input,
+            |v: &mut Vec<i8>| s.sort_keys(v),
+            |out: &[i8]| check::validate_keys(&input, out, Order::Descending),
+        );
+    }
+    hooks::set_chunk_bytes(0);
+    hooks::set_pinned_cap(0);
+}
+
 fn every_step_of_a_page_locked_split_pairs_sort_fails_cleanly() {
     // Split pairs whose keys and values both lie in page-locked memory go up and come back as two
     // arrays in place, both backups echoed into the held buffer: f32 keys (the exact bits must
@@ -397,6 +418,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("every_step_of_a_kvp_sort_fails_cleanly", every_step_of_a_kvp_sort_fails_cleanly),
         harness::gpu("every_step_of_a_keys_sort_fails_cleanly", every_step_of_a_keys_sort_fails_cleanly),
         harness::gpu("every_step_of_a_page_locked_sort_fails_cleanly", every_step_of_a_page_locked_sort_fails_cleanly),
+        harness::gpu("every_step_of_an_8_bit_keys_sort_fails_cleanly", every_step_of_an_8_bit_keys_sort_fails_cleanly),
         harness::gpu("every_step_of_a_split_pairs_sort_fails_cleanly", every_step_of_a_split_pairs_sort_fails_cleanly),
         harness::gpu(
             "every_step_of_a_page_locked_split_pairs_sort_fails_cleanly",

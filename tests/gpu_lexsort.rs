@@ -9,13 +9,14 @@ mod common;
 use common::*;
 use gpusort::cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 use gpusort::hooks::{self, Step, STEPS};
-use gpusort::{ArgIndex, Column, DeviceColumn, FloatOrder, NullPlacement, Order, SortError, Sorter};
+use gpusort::{f16, ArgIndex, Column, DeviceColumn, FloatOrder, NullPlacement, Order, SortError, Sorter};
 use std::sync::Arc;
 
 const ORDERS: [Order; 2] = [Order::Ascending, Order::Descending];
 
-/// Host columns of three shapes: (u32, u32) packed, (f32 NaN last, i64 descending with nulls) in
-/// two words, and (u8, i16, f64 with nulls first, u16) with a split 64-bit field.
+/// Host columns of five shapes: (u32, u32) packed, (f32 NaN last, i64 descending with nulls) in
+/// two words, (u8, i16, f64 with nulls first, u16) with a split 64-bit field, f16 in torch's order
+/// (one 16-bit word) and u8 descending (one 8-bit word).
 struct Table {
     a: Vec<u32>,
     b: Vec<u32>,
@@ -25,6 +26,7 @@ struct Table {
     i16s: Vec<i16>,
     d: Vec<f64>,
     u16s: Vec<u16>,
+    h: Vec<f16>,
     nulls: Vec<bool>,
 }
 
@@ -41,11 +43,12 @@ impl Table {
             i16s: col(6).into_iter().map(<i16 as TestKey>::from_bits).collect(),
             d: col(7).into_iter().map(<f64 as TestKey>::from_bits).collect(),
             u16s: col(8).into_iter().map(<u16 as TestKey>::from_bits).collect(),
+            h: col(9).into_iter().map(<f16 as TestKey>::from_bits).collect(),
             nulls: (0..n).map(|_| r.next().is_multiple_of(4)).collect(),
         }
     }
 
-    fn shapes(&self) -> [Vec<Column<'_>>; 3] {
+    fn shapes(&self) -> [Vec<Column<'_>>; 5] {
         let nulls = NullPlacement::Last;
         [
             vec![Column::new(&self.a), Column::new(&self.b)],
@@ -61,6 +64,8 @@ impl Table {
                     .with_nulls(&self.nulls, NullPlacement::First),
                 Column::new(&self.u16s),
             ],
+            vec![Column::new(&self.h).with_float_order(FloatOrder::NanLargest)],
+            vec![Column::new(&self.u8s).with_order(Order::Descending)],
         ]
     }
 }
@@ -80,6 +85,7 @@ fn device_case<I: ArgIndex + DeviceRepr + ValidAsZeroBits>(s: &Sorter, t: &Table
     let (a, b, f, i) = (up(&stream, &t.a), up(&stream, &t.b), up(&stream, &t.f), up(&stream, &t.i));
     let (u8s, i16s, d, u16s, m) =
         (up(&stream, &t.u8s), up(&stream, &t.i16s), up(&stream, &t.d), up(&stream, &t.u16s), up(&stream, &nulls));
+    let h = up(&stream, &t.h);
     let device = [
         vec![DeviceColumn::new(&a), DeviceColumn::new(&b)],
         vec![
@@ -92,6 +98,8 @@ fn device_case<I: ArgIndex + DeviceRepr + ValidAsZeroBits>(s: &Sorter, t: &Table
             DeviceColumn::new(&d).with_float_order(FloatOrder::NanLargest).with_nulls(&m, NullPlacement::First),
             DeviceColumn::new(&u16s),
         ],
+        vec![DeviceColumn::new(&h).with_float_order(FloatOrder::NanLargest)],
+        vec![DeviceColumn::new(&u8s).with_order(Order::Descending)],
     ];
     for (shape, (dev, host)) in device.iter().zip(t.shapes()).enumerate() {
         let what = format!("{} device lexsort shape {shape} n={n} {order:?}", std::any::type_name::<I>());

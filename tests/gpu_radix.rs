@@ -259,8 +259,8 @@ fn every_key_type() {
             check_key_type::<u64>(&s, &stream, n, p);
             check_key_type::<i64>(&s, &stream, n, p);
             check_key_type::<f64>(&s, &stream, n, p);
-            // Small keys sort as u32 bits (checked above at every size): their own mapping at
-            // the edge sizes, and once large.
+            // Small keys sort at their own width (a pass per byte): every pattern at the edge
+            // sizes, and once large.
             if n <= 65537 || matches!(p, common::Pattern::Random) {
                 check_key_type::<u16>(&s, &stream, n, p);
                 check_key_type::<i16>(&s, &stream, n, p);
@@ -293,6 +293,48 @@ fn split_pairs_skipped_passes() {
     }
 }
 
+/// 16-bit keys with one byte held constant (one of their two passes runs: the result is copied
+/// back from the scratch buffer, an odd number of bytes at odd lengths) and 8-bit keys (their one
+/// pass always ends there), past the one-block sort and a few tiles, alone and with values.
+fn narrow_keys_skipped_passes() {
+    let Some((s, ctx)) = sorter() else { return };
+    let stream = ctx.new_stream().unwrap();
+    for n in [16_385usize, 20_481, 100_003] {
+        let mut r = Rng(43);
+        let random: Vec<u16> = (0..n).map(|_| r.next_u32() as u16).collect();
+        let values: Vec<u32> = (0..n as u32).collect();
+        for (mask, fill) in [(0x00FFu16, 0x3C00u16), (0xFF00, 0x0081), (0, 0x7E01)] {
+            let keys: Vec<u16> = random.iter().map(|&k| (k & mask) | (fill & !mask)).collect();
+            let halves: Vec<f16> = keys.iter().map(|&k| f16::from_bits(k)).collect();
+            let signed: Vec<i16> = keys.iter().map(|&k| k as i16).collect();
+            for order in ORDERS {
+                let s = s.clone().with_order(order);
+                let what = format!("n={n} mask {mask:#x} {order:?}");
+                check_narrow(&s, &stream, &keys, &values, &format!("u16 {what}"));
+                check_narrow(&s, &stream, &halves, &values, &format!("f16 {what}"));
+                check_narrow(&s, &stream, &signed, &values, &format!("i16 {what}"));
+            }
+        }
+        let bytes: Vec<u8> = random.iter().map(|&k| k as u8).collect();
+        let signed: Vec<i8> = bytes.iter().map(|&k| k as i8).collect();
+        for order in ORDERS {
+            let s = s.clone().with_order(order);
+            check_narrow(&s, &stream, &bytes, &values, &format!("u8 n={n} {order:?}"));
+            check_narrow(&s, &stream, &signed, &values, &format!("i8 n={n} {order:?}"));
+        }
+    }
+}
+
+/// `keys` sorted on the device by `s` alone (against the oracle) and with `values` (stable).
+fn check_narrow<K: TestKey + DeviceRepr>(s: &Sorter, stream: &Arc<CudaStream>, keys: &[K], values: &[u32], what: &str) {
+    let mut d = stream.clone_htod(keys).unwrap();
+    s.sort_keys_device(&mut d, stream).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let out = stream.clone_dtoh(&d).unwrap();
+    stream.synchronize().unwrap();
+    check::validate_keys(keys, &out, s.order()).unwrap_or_else(|e| panic!("{what} keys: {e}"));
+    check_pairs(s, stream, keys, values, &format!("{what} pairs"));
+}
+
 /// What the device sorts refuse is refused before any work, the data untouched: a network with
 /// 32-bit keys other than `u32`, split arrays of different lengths.
 fn refused_device_keys_untouched() {
@@ -321,9 +363,13 @@ fn sanitizer_sizes() {
         for p in [Pattern::Random, Pattern::LowByte, Pattern::TwoBytes, Pattern::AllEqual] {
             check_one(&s, &stream, n, p, 3);
         }
-        // The float kernels (f32 on their own, 64-bit flipping at run time), alone and with values.
+        // The float kernels (f32 on their own, 64-bit flipping at run time), alone and with values;
+        // the 16- and 8-bit sets.
         check_key_type::<f32>(&s, &stream, n, common::Pattern::Random);
         check_key_type::<f64>(&s, &stream, n, common::Pattern::Random);
+        check_key_type::<f16>(&s, &stream, n, common::Pattern::Random);
+        check_key_type::<u16>(&s, &stream, n, common::Pattern::LowByte);
+        check_key_type::<i8>(&s, &stream, n, common::Pattern::Random);
     }
 }
 
@@ -346,6 +392,7 @@ fn main() -> std::process::ExitCode {
         harness::gpu("repeatable", repeatable),
         harness::gpu("every_key_type", every_key_type),
         harness::gpu("split_pairs_skipped_passes", split_pairs_skipped_passes),
+        harness::gpu("narrow_keys_skipped_passes", narrow_keys_skipped_passes),
         harness::gpu("refused_device_keys_untouched", refused_device_keys_untouched),
         harness::gpu("sanitizer_sizes", sanitizer_sizes),
         harness::gpu("sanitizer_large_sets", sanitizer_large_sets),

@@ -6,8 +6,8 @@
 //! `GPUSORT_BENCH_SMALL_HOST_SIZES` (default 256M).
 //!
 //! Device (group `small-keys-device`): sorts `keys-<t>` (`sort_keys_device`) and `argsort-<t>`
-//! (`argsort_device`, u64 indices as torch returns them) for `u16`, `f16`, `bf16` and, as the
-//! anchor, `u32`; CUDA events around the call, 3 warm-ups, median of 15, the first result checked
+//! (`argsort_device`, u64 indices as torch returns them) for `u8`, `u16`, `f16`, `bf16` and, as
+//! the anchor, `u32`; CUDA events around the call, 3 warm-ups, median of 15, the first result checked
 //! against the CPU backend. Sizes `GPUSORT_BENCH_SMALL_DEVICE_SIZES` (default 64M).
 //!
 //! Keys are the low bits of the splitmix64 stream seeded with n: every 16-bit pattern, NaNs of
@@ -83,6 +83,7 @@ pub fn run(gpu: &Sorter, floor: &Floor) {
         host(gpu, floor, "f16", keys(n, |z| f16::from_bits(z as u16)));
     }
     for n in env_sizes("GPUSORT_BENCH_SMALL_DEVICE_SIZES", &[64 * MIB]) {
+        device(gpu, "u8", &keys(n, |z| z as u8));
         device(gpu, "u16", &keys(n, |z| z as u16));
         device(gpu, "f16", &keys(n, |z| f16::from_bits(z as u16)));
         device(gpu, "bf16", &keys(n, |z| bf16::from_bits(z as u16)));

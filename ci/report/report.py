@@ -25,7 +25,7 @@
     ci/report/report.py compare --before A.jsonl [A2.jsonl ...] --after B.jsonl [B2.jsonl ...]
         prints the two builds' medians side by side with their ratio and whether each row lies
         within the rounds' spread (ci/gpu.sh compare)
-    ci/report/report.py section topk|segments|records DATA.jsonl --out DIR [--flat]
+    ci/report/report.py section topk|segments|records|small-keys DATA.jsonl --out DIR [--flat]
         DIR/docs/BENCHMARKS-<name>.md (--flat: DIR/BENCHMARKS-<name>.md): that section of the GPU
         report alone, from a run's rows (a host-tables run, GPUSORT_BENCH_HOST=only, is enough)
     ci/report/report.py pages [--check] [--python-bench PY.json]
@@ -241,7 +241,7 @@ def main():
     fs.add_argument("--out", default=".")
     fs.add_argument("--flat", action="store_true")
     sc = sub.add_parser("section")
-    sc.add_argument("name", choices=["topk", "segments", "records"])
+    sc.add_argument("name", choices=["topk", "segments", "records", "small-keys"])
     sc.add_argument("data")
     sc.add_argument("--out", default=".")
     sc.add_argument("--flat", action="store_true")

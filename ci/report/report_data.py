@@ -26,6 +26,7 @@ class Data:
         self.torch = {}  # (pattern, n) -> record
         self.torch_topk = {}  # (where, k, n) -> record (ci/topk_torch.py --json)
         self.argsort_libs = {}  # (lib, key, n) -> ms (ci/argsort_libs.py --json: torch, cupy)
+        self.half_libs = {}  # (lib, dtype, op, n) -> ms (ci/half_libs.py --json: gpusort, torch, cupy)
         self.machine = {}  # key -> text
         self.meta = {}  # bench/cub/torch "kind" lines: kind -> text
         self.notes = {}  # src -> why it was not measured
@@ -60,6 +61,8 @@ class Data:
                     self.torch[(r["pattern"], r["n"])] = r
                 elif src == "torch-topk":
                     self.torch_topk[(r["where"], r["k"], r["n"])] = r
+                elif src == "half-libs":
+                    self.half_libs[(r["lib"], r["dtype"], r["op"], r["n"])] = r["median_ms"]
                 elif src in ("argsort-torch", "argsort-cupy"):
                     self.argsort_libs[(src[len("argsort-"):], r["key"], r["n"])] = r["median_ms"]
 

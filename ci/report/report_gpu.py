@@ -10,6 +10,7 @@ import report_lexsort
 import report_lowmem
 import report_segments
 import report_shapes
+import report_small_keys
 import report_topk
 from report_cpu import cpu_tables
 from report_data import PATTERN_TITLES, PATTERNS
@@ -198,6 +199,7 @@ def gpu_report(data, ref):
     out += report_host.sections(data)
     out += report_argsort.sections(data)
     out += report_lexsort.sections(data)
+    out += report_small_keys.sections(data)
     out += report_segments.sections(data)
     out += report_topk.sections(data)
     out += report_embed.sections(data)
@@ -234,8 +236,10 @@ def gpu_report(data, ref):
         + report_host.method(data)
         + report_segments.method(data)
         + report_topk.method(data)
+        + report_small_keys.method(data)
     )
-    missing = report_host.missing(data) + report_segments.missing(data) + report_topk.missing(data)
+    missing = (report_host.missing(data) + report_segments.missing(data) + report_topk.missing(data)
+               + report_small_keys.missing(data))
     if "bench" in data.notes:
         missing.append(f"gpusort rows: {data.notes['bench']}.")
     if not data.cub:

@@ -1,9 +1,11 @@
 """A page of one section of the GPU report, from a run's JSON lines (benches/sort's GPUSORT_BENCH_JSON
-and the anchors' lines in the same raw.jsonl): docs/BENCHMARKS-topk.md, -segments.md and -records.md,
-so the next run that measures those rows writes the page (ci/report/report.py section NAME)."""
+and the anchors' lines in the same raw.jsonl): docs/BENCHMARKS-topk.md, -segments.md, -records.md and
+-small-keys.md, so the next run that measures those rows writes the page (ci/report/report.py section
+NAME)."""
 
 import report_host
 import report_segments
+import report_small_keys
 import report_topk
 from report_machine import page_lead, run_name
 
@@ -13,6 +15,8 @@ PAGES = {
     "segments": ("Segmented sorts", report_segments, "`benches/sort/segments.rs`, `benches/cub/cub_segmented.cu`"),
     "records": ("Host to host: records by key, argsort and the PCIe floor", report_host, "the host tables of "
                 "`benches/sort/`"),
+    "small-keys": ("Small keys: 8 and 16 bits, float16 and bfloat16", report_small_keys,
+                   "`benches/sort/small_keys.rs`, `ci/half_libs.py`"),
 }
 
 

@@ -62,6 +62,10 @@ fn sort_vector<K: SortKey>(v: &mut [K], order: Order, isa: Isa) -> bool {
 }
 
 fn sort_portable<K: SortKey>(v: &mut [K], order: Order) -> Result<(), AllocError> {
+    if K::KEY_BYTES == 1 {
+        crate::counting::sort(v, order);
+        return Ok(());
+    }
     if v.len() >= VORACIOUS_MIN && try_voracious::<K, u64, u64>(v, order)? {
         return Ok(());
     }

@@ -16,6 +16,7 @@
 // pool); `keys`, `pairs`; `check` (the oracle).
 mod alloc;
 pub mod check;
+mod counting;
 mod gather;
 mod huge;
 pub mod key;

@@ -1,7 +1,7 @@
 // The radix words of a lexsort (src/cuda/lexsort.rs): each row's sort-key columns (numbers, or
-// fixed-width byte strings in memcmp order) packed into 32-bit words (64-bit for a probe), the
-// columns read through the permutation of the passes so far. One launch packs up to two fields of
-// a word; words of more fields OR the rest in (`accumulate`).
+// fixed-width byte strings in memcmp order) packed into words of 8, 16 or 32 bits (64 for a
+// probe), the columns read through the permutation of the passes so far. One launch packs up to
+// two fields of a word; words of more fields OR the rest in (`accumulate`).
 //
 // A field's spec (src/cuda/columns.rs builds it; src/columns.rs `Field::bits` is the CPU twin):
 //   bits 0-7   the key type, as KeyType::ALL numbers it, or BYTES (a byte-string column)
@@ -101,8 +101,8 @@ __device__ __forceinline__ u64 column_bits(const void *keys, unsigned kind, u64 
     return field_bits(load_raw(keys, kind, row), null, spec);
 }
 
-// One launch packs up to two fields of a word of type W (32-bit words for the passes, 64-bit for
-// a probe's two top words); BYTE_COLUMNS instantiations also read byte-string columns, the others
+// One launch packs up to two fields of a word of type W (words of 8, 16 or 32 bits for the passes,
+// as few as hold the word's fields, 64-bit for a probe's two top words); BYTE_COLUMNS instantiations also read byte-string columns, the others
 // keep the number path alone. `gate`, when given, is the probe's verdict (`columns_ties`): 0
 // means the top words already ordered every row, so the word is written as zeros (a pass the
 // radix sort skips) without reading the columns.
@@ -131,6 +131,10 @@ __device__ __forceinline__ void pack(W *word, const unsigned *perm, u64 n, const
              const void *b, const unsigned char *b_nulls, u64 b_spec, unsigned accumulate, const unsigned *gate) { \
         pack<W, BYTE_COLUMNS>(word, perm, n, a, a_nulls, a_spec, b, b_nulls, b_spec, accumulate, gate);          \
     }
+COLUMNS_PACK(columns_pack_u8, unsigned char, false)
+COLUMNS_PACK(columns_pack_bytes_u8, unsigned char, true)
+COLUMNS_PACK(columns_pack_u16, unsigned short, false)
+COLUMNS_PACK(columns_pack_bytes_u16, unsigned short, true)
 COLUMNS_PACK(columns_pack_u32, unsigned, false)
 COLUMNS_PACK(columns_pack_bytes_u32, unsigned, true)
 COLUMNS_PACK(columns_pack_u64, u64, false)

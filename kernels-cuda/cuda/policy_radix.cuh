@@ -38,6 +38,7 @@ enum class Set {
     U32, U32Huge, U32Mid, U64Mid,
     PairsU32, PairsU32Huge, PairsU32Mid, PairsF32,
     U64, PairsU64,
+    Keys16, Pairs16, Keys8, Pairs8,
     SegmentU32, SegmentPairsU32,
 };
 
@@ -141,6 +142,18 @@ __host__ __device__ constexpr SweepPolicy sweep_policy(Set s, Arch a) {
     case Set::PairsF32: return shaped(pairs32_family(a), 512, 12, 2);  // spills at 18 in the masked body
     case Set::U64: return shaped(keys64_family(a), 256, 20, 4);  // 40 KB staged
     case Set::PairsU64: return shaped(pairs64_family(a), 512, 10, 2);  // larger tiles did not pay
+    case Set::Keys16: {  // a register a key, as 32-bit keys: their shape
+        SweepPolicy p = keys32_family(a);
+        p.stage_in_rank = big;
+        return shaped(p, 384, big ? 28 : 24, 3);
+    }
+    case Set::Keys8: {  // spills in the 16-bit keys' shape
+        SweepPolicy p = keys32_family(a);
+        p.stage_in_rank = big;
+        return shaped(p, 512, 16, 2);
+    }
+    case Set::Pairs16:  // as f32 pairs: the masked body, values apart
+    case Set::Pairs8: return shaped(pairs32_family(a), 512, 12, 2);
     case Set::SegmentU32: return shaped(keys32_family(a), 512, 16, 2);  // also sizes segments per tile
     case Set::SegmentPairsU32: {
         SweepPolicy p = pairs32_family(a);

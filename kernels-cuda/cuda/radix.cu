@@ -12,11 +12,11 @@ extern "C" __global__ void __launch_bounds__(radix::RADIX)
     radix::prepare(hist, passes, n, plan, bases);
 }
 
-extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned *src, unsigned *dst,
-                                           unsigned long long words, const unsigned *vsrc, unsigned *vdst,
-                                           unsigned long long vwords) {
+extern "C" __global__ void radix_copy_back(const unsigned *plan, const unsigned char *src, unsigned char *dst,
+                                           unsigned long long bytes, const unsigned char *vsrc, unsigned char *vdst,
+                                           unsigned long long vbytes) {
     wait_for_previous_grid();
-    radix::copy_back(plan, src, dst, words, vsrc, vdst, vwords);
+    radix::copy_back(plan, src, dst, bytes, vsrc, vdst, vbytes);
 }
 
 extern "C" __global__ void radix_copy_back_split(const unsigned *plan, const radix::KvpItem *src,
@@ -92,6 +92,43 @@ RADIX_SORT_ENTRY_POINTS(pairs_u32_mid, radix::PairsU32Mid)
 RADIX_SORT_ENTRY_POINTS(pairs_f32, radix::PairsF32)
 RADIX_SORT_ENTRY_POINTS(u64, radix::KeysU64)
 RADIX_SORT_ENTRY_POINTS(pairs_u64, radix::PairsU64)
+// 16- and 8-bit keys at their own width, one set each (the 16-bit ones flip floats at run time).
+RADIX_SORT_ENTRY_POINTS(u16, radix::Keys16)
+RADIX_SORT_ENTRY_POINTS(pairs_u16, radix::Pairs16)
+RADIX_SORT_ENTRY_POINTS(u8, radix::Keys8)
+RADIX_SORT_ENTRY_POINTS(pairs_u8, radix::Pairs8)
+
+// The argsort sweeps of 16- and 8-bit keys (radix_onesweep.cuh S::ARGSORT): the pairs sets' tuning
+// (their config, histogram and one-block sort serve), the caller's keys in keys_a, only read, its
+// u32 positions in values_a or its u64 ones in `wide`.
+#define RADIX_ARGSORT_SWEEP(NAME, S)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(S::THREADS, S::BLOCKS) radix_onesweep_argsort_##NAME(                 \
+        const unsigned *plan, int pass, int order, S::Item *keys_a, S::Item *keys_b, S::Value *values_a,               \
+        S::Value *values_b, unsigned long long portion_begin, unsigned portion_len, unsigned *status,                  \
+        unsigned *status_next, unsigned long long status_words, unsigned *tile_counter,                                \
+        const unsigned long long *base_in, unsigned long long *base_out, unsigned long long *wide) {                   \
+        wait_for_previous_grid();                                                                                      \
+        radix::with_key_order<S>(order, [&](auto fl) {                                                                 \
+            radix::onesweep<S, decltype(fl)::value, S::THREADS, S::ITEMS>(                                             \
+                plan, pass, order, keys_a, keys_b, values_a, values_b,                                                 \
+                radix::PortionTiles{portion_begin, portion_len, base_in, base_out}, status, status_next,               \
+                status_words, tile_counter, wide);                                                                     \
+        });                                                                                                            \
+    }
+RADIX_ARGSORT_SWEEP(u16, radix::Argsort16)
+RADIX_ARGSORT_SWEEP(u8, radix::Argsort8)
+
+// An argsort of which no pass ran (every key equal): the positions in input order.
+extern "C" __global__ void radix_argsort_identity(const unsigned *plan, unsigned *out, unsigned long long *wide,
+                                                  unsigned long long n) {
+    wait_for_previous_grid();
+    if (plan[radix::PLAN_RUNNING] != 0) return;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        if (wide) wide[i] = i;
+        else out[i] = (unsigned)i;
+    }
+}
 
 // Where each layout changes sets (src/cuda/radix/sets.rs): the mid set below word 0 items, the
 // huge set from word 1.

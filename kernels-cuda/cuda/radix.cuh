@@ -57,27 +57,36 @@ __device__ void prepare(const unsigned long long *hist, int passes, unsigned lon
 }
 
 // ---- 4. result back into the caller's buffer ---------------------------------------------------
-// Copies `words` words from src to dst, thread i of the grid taking words i, i + stride, ...
-__device__ void copy_words(const unsigned *src, unsigned *dst, unsigned long long words, unsigned long long i,
-                           unsigned long long stride) {
-    if ((((size_t)src | (size_t)dst) & 15) == 0) {
-        const unsigned long long quads = words / 4;
-        for (unsigned long long q = i; q < quads; q += stride)
-            reinterpret_cast<uint4 *>(dst)[q] = reinterpret_cast<const uint4 *>(src)[q];
-        for (unsigned long long w = quads * 4 + i; w < words; w += stride) dst[w] = src[w];
-    } else {
-        for (; i < words; i += stride) dst[i] = src[i];
-    }
+// Copies `bytes` bytes from src to dst, thread i of the grid taking the pieces i, i + stride, ...:
+// 16 bytes a piece where both are 16-byte aligned, else 4 where they are 4-byte aligned, the
+// bytes past the last whole piece one by one (8- and 16-bit keys).
+template <class Piece>
+__device__ __forceinline__ unsigned long long copy_pieces(const unsigned char *src, unsigned char *dst,
+                                                          unsigned long long bytes, unsigned long long i,
+                                                          unsigned long long stride) {
+    const unsigned long long pieces = bytes / sizeof(Piece);
+    for (unsigned long long q = i; q < pieces; q += stride)
+        reinterpret_cast<Piece *>(dst)[q] = reinterpret_cast<const Piece *>(src)[q];
+    return pieces * sizeof(Piece);
 }
 
-// The keys (src, dst) and, for split pairs, the values (vsrc, vdst; vwords 0 without) in one launch.
-__device__ void copy_back(const unsigned *plan, const unsigned *src, unsigned *dst, unsigned long long words,
-                          const unsigned *vsrc, unsigned *vdst, unsigned long long vwords) {
+__device__ void copy_bytes(const unsigned char *src, unsigned char *dst, unsigned long long bytes, unsigned long long i,
+                           unsigned long long stride) {
+    const size_t both = (size_t)src | (size_t)dst;
+    unsigned long long done = 0;
+    if ((both & 15) == 0) done = copy_pieces<uint4>(src, dst, bytes, i, stride);
+    else if ((both & 3) == 0) done = copy_pieces<unsigned>(src, dst, bytes, i, stride);
+    for (unsigned long long b = done + i; b < bytes; b += stride) dst[b] = src[b];
+}
+
+// The keys (src, dst) and, for split pairs, the values (vsrc, vdst; vbytes 0 without) in one launch.
+__device__ void copy_back(const unsigned *plan, const unsigned char *src, unsigned char *dst, unsigned long long bytes,
+                          const unsigned char *vsrc, unsigned char *vdst, unsigned long long vbytes) {
     if (!(plan[PLAN_RUNNING] & 1)) return;  // the result is in A
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    copy_words(src, dst, words, i, stride);
-    copy_words(vsrc, vdst, vwords, i, stride);
+    copy_bytes(src, dst, bytes, i, stride);
+    copy_bytes(vsrc, vdst, vbytes, i, stride);
 }
 
 // The same for an interleaved B (S::B_INTERLEAVED): its n items split back into keys and values.

@@ -95,6 +95,18 @@ struct SortPairsU64 {  // u64, i64 or f64 keys with u32 values
     static __device__ __forceinline__ Bits bits(Item x) { return x; }
 };
 
+// 8- and 16-bit keys (u8, i8; u16, i16, f16, bf16) at their own width, alone or with u32 values:
+// one digit pass per byte.
+template <class K, class V> struct SortNarrow {
+    using Item = K;
+    using Value = V;
+    using Bits = K;
+    static constexpr int PASSES = sizeof(K);
+    static constexpr bool FLOATS = sizeof(K) == 2;  // f16 and bf16
+    static constexpr bool RUNTIME_FLOAT = false;    // FloatKeys sets it
+    static __device__ __forceinline__ Bits bits(Item x) { return x; }
+};
+
 // The plain sort's entry points by key kind (radix.cu): IntKeys<S> (pairs of u32 and i32 keys,
 // the mid u32 keys set) without the float path, FloatKeys<S> (32-bit keys alone of every type, f32
 // pairs, and every 64-bit key set) flipping floats by a run-time mask in the one body: a FLOAT
@@ -108,8 +120,11 @@ template <class S> struct FloatKeys : S {
 };
 
 // A kernel set: layout L sorted as policy_radix.cuh's policy for set ID says (the members
-// radix_onesweep.cuh, radix_rank.cuh, radix_histogram.cuh and radix_small.cuh read).
-template <class L, policy::Set ID> struct Tuned : L {
+// radix_onesweep.cuh, radix_rank.cuh, radix_histogram.cuh and radix_small.cuh read). ARGSORT: the
+// sweep of an argsort (radix_onesweep.cuh): positions made by the first pass, written by the last
+// one in the caller's width, the caller's keys only read.
+template <class L, policy::Set ID, bool ARGSORT_ = false> struct Tuned : L {
+    static constexpr bool ARGSORT = ARGSORT_;
     static constexpr policy::SweepPolicy P = policy::sweep(ID);
     static constexpr int THREADS = P.threads;
     static constexpr int ITEMS = P.items;
@@ -147,6 +162,12 @@ using PairsU32Mid = Tuned<IntKeys<SortPairsU32>, policy::Set::PairsU32Mid>;
 using PairsF32 = Tuned<FloatKeys<SortPairsU32>, policy::Set::PairsF32>;
 using KeysU64 = Tuned<FloatKeys<SortU64>, policy::Set::U64>;
 using PairsU64 = Tuned<FloatKeys<SortPairsU64>, policy::Set::PairsU64>;
+using Keys16 = Tuned<FloatKeys<SortNarrow<unsigned short, NoValue>>, policy::Set::Keys16>;
+using Pairs16 = Tuned<FloatKeys<SortNarrow<unsigned short, unsigned>>, policy::Set::Pairs16>;
+using Argsort16 = Tuned<FloatKeys<SortNarrow<unsigned short, unsigned>>, policy::Set::Pairs16, true>;
+using Keys8 = Tuned<IntKeys<SortNarrow<unsigned char, NoValue>>, policy::Set::Keys8>;
+using Pairs8 = Tuned<IntKeys<SortNarrow<unsigned char, unsigned>>, policy::Set::Pairs8>;
+using Argsort8 = Tuned<IntKeys<SortNarrow<unsigned char, unsigned>>, policy::Set::Pairs8, true>;
 using SegmentKeysU32 = Tuned<SortU32, policy::Set::SegmentU32>;
 using SegmentPairsU32 = Tuned<SortPairsU32, policy::Set::SegmentPairsU32>;
 

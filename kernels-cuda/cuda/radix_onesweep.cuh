@@ -83,6 +83,12 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
     // S::HOLD_DIGITS its digit, four to a register (out_offset stays in shared memory), which
     // leaves registers for larger tiles (the sweep policy's hold_digits).
     static constexpr bool HOLD = VALUES && S::HOLD_DIGITS;
+    // S::ARGSORT: the keys are the caller's, only read; the first running pass makes each key's
+    // position as its value, the last one writes the positions alone, into the caller's u32
+    // array (values_a) or its u64 array (`wide`). So the passes between would need a buffer of
+    // their own: at most two passes run.
+    static constexpr bool ARGSORT = S::ARGSORT;
+    static_assert(!ARGSORT || (VALUES && !MIXED && !JOINT && S::PASSES <= 2), "an argsort of 8- or 16-bit keys");
 
     // The pass's buffers: a pass reads B when an odd number of passes ran before it.
     struct Buffers {
@@ -97,6 +103,9 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
 
     Shared &sh;
     Buffers io;
+    bool first_pass, last_pass;     // S::ARGSORT: this pass makes the positions / writes them out
+    unsigned long long *wide;       // S::ARGSORT: the u64 positions, or null for u32 ones in values_a
+    unsigned long long chain_begin; // the chain's first item in the whole input
     const KeyOrder<S, FLOAT> key;
     const int shift, t, lane, warp;
     // The tile (claim_tile).
@@ -120,9 +129,15 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
     };
 
     __device__ __forceinline__ OnesweepAgent(const unsigned *plan, int pass, int order, Item *keys_a, Item *keys_b,
-                                             Value *values_a, Value *values_b)
+                                             Value *values_a, Value *values_b, unsigned long long *wide_out)
         : sh(sweep_storage<S, THREADS, ITEMS>()), io(pick_buffers(plan, pass, keys_a, keys_b, values_a, values_b)),
-          key(order), shift(pass * DIGIT_BITS), t(threadIdx.x), lane(t & 31), warp(t >> 5) {}
+          first_pass(ARGSORT && plan[PLAN_BEFORE + pass] == 0),
+          last_pass(ARGSORT && plan[PLAN_BEFORE + pass] + 1 == plan[PLAN_RUNNING]),
+          wide(wide_out), key(order), shift(pass * DIGIT_BITS), t(threadIdx.x), lane(t & 31), warp(t >> 5) {
+        if constexpr (ARGSORT) {
+            if (last_pass && wide == nullptr) io.vdst = values_a;
+        }
+    }
 
     // The next launch's status words were last used two launches ago (finished, same stream):
     // clearing them here saves a memset launch per pass. Skipped passes clear them too.
@@ -173,6 +188,7 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
         tile = chain.tile;
         portion_len = chain.len;
         status = all_status + chain.first_tile * RADIX;
+        chain_begin = chain.begin;
         base_in = chain.base_in;
         base_out = chain.base_out;
         io.src += chain.begin * io.stride;
@@ -334,6 +350,13 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
 
     // Split values load after the ranking, in flight while the keys are staged and scatter.
     template <bool FULL> __device__ __forceinline__ void load_values(Items &it) {
+        if constexpr (ARGSORT) {
+            if (first_pass) {  // each key's position in the input
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) it.value[i] = (Value)(chain_begin + warp_begin + i * 32);
+                return;
+            }
+        }
         if constexpr (VALUES) {
             if (!(MIXED && io.src_joint)) {  // items brought theirs
                 // An opaque copy of vsrc, so the compiler recomputes the addresses instead of keeping
@@ -390,7 +413,7 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
             const Item x = sh.keys()[j];
             const unsigned d = key.digit(x, shift);
             const unsigned long long o = sh.out_offset[d] + j;
-            io.dst[o] = x;
+            if (!(ARGSORT && last_pass)) io.dst[o] = x;  // an argsort's last pass writes positions alone
             if constexpr (HOLD) out.digits[k / 4] |= d << (8 * (k % 4));
             else if constexpr (VALUES) out.where[k] = o;
         });
@@ -406,10 +429,11 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles> struct Onesw
             }
             __syncthreads();
             each_slot<FULL>([&](int k, unsigned j) {
-                if constexpr (HOLD)
-                    io.vdst[sh.out_offset[(out.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j] = sh.values[j];
-                else
-                    io.vdst[out.where[k]] = sh.values[j];
+                unsigned long long o;
+                if constexpr (HOLD) o = sh.out_offset[(out.digits[k / 4] >> (8 * (k % 4))) & (RADIX - 1)] + j;
+                else o = out.where[k];
+                if (ARGSORT && last_pass && wide != nullptr) wide[o] = sh.values[j];
+                else io.vdst[o] = sh.values[j];
             });
         }
     }
@@ -449,11 +473,12 @@ template <class S, bool FLOAT, int THREADS, int ITEMS, class Tiles>
 __device__ void onesweep(const unsigned *plan, int pass, int order, typename S::Item *keys_a,
                          typename S::Item *keys_b, typename S::Value *values_a, typename S::Value *values_b,
                          const Tiles tiles, unsigned *all_status, unsigned *status_next,
-                         unsigned long long status_words, unsigned *tile_counter) {
+                         unsigned long long status_words, unsigned *tile_counter,
+                         unsigned long long *wide_out = nullptr) {
     using Agent = OnesweepAgent<S, FLOAT, THREADS, ITEMS, Tiles>;
     Agent::clear_next_status(status_next, status_words);
     if (plan[PLAN_SKIP + pass]) return;
-    Agent agent(plan, pass, order, keys_a, keys_b, values_a, values_b);
+    Agent agent(plan, pass, order, keys_a, keys_b, values_a, values_b, wide_out);
     if (!agent.claim_tile(tiles, all_status, tile_counter)) return;
     agent.prefetch_ahead();
     agent.place_lane();

@@ -37,6 +37,18 @@ __host__ __device__ constexpr SweepPolicy swept(Set s, SweepPolicy p) {
 #ifdef SWEEP_U64_MID
     SWEEP_SET(U64Mid, SWEEP_U64_MID)
 #endif
+#ifdef SWEEP_KEYS16
+    SWEEP_SET(Keys16, SWEEP_KEYS16)
+#endif
+#ifdef SWEEP_PAIRS16
+    SWEEP_SET(Pairs16, SWEEP_PAIRS16)
+#endif
+#ifdef SWEEP_KEYS8
+    SWEEP_SET(Keys8, SWEEP_KEYS8)
+#endif
+#ifdef SWEEP_PAIRS8
+    SWEEP_SET(Pairs8, SWEEP_PAIRS8)
+#endif
 #ifdef SWEEP_PAIRS_U32
     SWEEP_SET(PairsU32, SWEEP_PAIRS_U32)
 #endif

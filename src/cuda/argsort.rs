@@ -24,7 +24,7 @@ use super::host_keys::Bits32;
 use super::hostdata::{ArgsortAsKvp, Direct, HostSource};
 use super::pinned::{page_locked, Pinned};
 use super::positions;
-use super::radix::RadixKey;
+use super::radix::{self, RadixKey};
 use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, download, driver, finish, lease_bytes, upload};
 use super::{inplace, split_need, CudaBackend};
@@ -103,8 +103,9 @@ pub(crate) fn need_bytes<K, P>(n: usize) -> usize {
     split_need::<K>(n).1.saturating_add(n.saturating_mul(wide))
 }
 
-/// The permutation of device-resident `keys` into `out`, on `stream`: the keys are only read (a
-/// scratch copy of them is sorted).
+/// The permutation of device-resident `keys` into `out`, on `stream`: the keys are only read (8-
+/// and 16-bit keys in place by `radix::argsort_narrow`, others through a scratch copy sorted as
+/// pairs).
 pub(crate) fn device<K: RadixKey + DeviceRepr + ValidAsZeroBits, P: DevicePosition>(
     sort: &DeviceSort,
     stream: &Arc<CudaStream>,
@@ -113,6 +114,11 @@ pub(crate) fn device<K: RadixKey + DeviceRepr + ValidAsZeroBits, P: DevicePositi
 ) -> Result<(), SortError> {
     SortError::check_pair_lengths(keys.len(), out.len())?;
     if keys.is_empty() {
+        return Ok(());
+    }
+    // 8- and 16-bit keys past one tile: one sort that reads them in place and writes `out` itself.
+    hooks::hit(Step::Sort)?;
+    if radix::argsort_narrow(sort.gpu, stream, keys, out, sort.order, sort.scratch)? {
         return Ok(());
     }
     let mut copy = sort.scratch.buffer::<K>(stream, keys.len())?;

@@ -24,11 +24,20 @@ pub(crate) struct Source {
     pub(crate) how: ColumnOrder,
 }
 
-/// A word the kernels pack: the plan's 32-bit words (`Packing::Dense32`), and the 64-bit key of a
-/// probe's top two words.
+/// A word the kernels pack: the plan's 32-bit words (`Packing::Dense32`) in the fewest bytes that
+/// hold their fields (8, 16 or 32 bits: fewer bytes a radix pass), and the 64-bit key of a probe's
+/// top two words.
 pub(crate) trait PackWord: DeviceRepr {
     /// The kernels for words of this type: numbers only, and numbers and byte strings.
     const KERNELS: [&'static str; 2];
+}
+
+impl PackWord for u8 {
+    const KERNELS: [&'static str; 2] = ["columns_pack_u8", "columns_pack_bytes_u8"];
+}
+
+impl PackWord for u16 {
+    const KERNELS: [&'static str; 2] = ["columns_pack_u16", "columns_pack_bytes_u16"];
 }
 
 impl PackWord for u32 {

@@ -173,10 +173,10 @@ impl WideKey for f64 {}
 /// ping-pong copy and about half a byte per item of look-back status (rounded up to one), for
 /// odd-even merge its second buffer; bitonic sorts in place.
 pub(crate) fn bytes_per_item<T>(algorithm: Algorithm) -> usize {
-    // Small keys sort as 32-bit ordered bits made beside them (`small_keys.rs`).
-    let (own, size) = match std::mem::size_of::<T>() {
-        small @ ..4 => (small, 4),
-        size => (0, size),
+    // The networks sort small keys as 32-bit ordered bits made beside them (`small_keys.rs`).
+    let (own, size) = match (algorithm, std::mem::size_of::<T>()) {
+        (Algorithm::Bitonic | Algorithm::OddEvenMerge, small @ ..4) => (small, 4),
+        (_, size) => (0, size),
     };
     own + match algorithm {
         Algorithm::Bitonic => size,

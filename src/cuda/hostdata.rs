@@ -293,21 +293,6 @@ impl<K: Bits32 + Plain> HostData for KeysAsBits<'_, K> {
     }
 }
 
-/// Keys that are only read (an argsort's), staged as their 32-bit ordered bits: the small keys,
-/// which have no kernels of their own.
-pub(crate) struct ReadBits<'a, K>(pub(crate) &'a [K]);
-
-impl<K: Bits32 + Plain> HostSource for ReadBits<'_, K> {
-    type Item = u32;
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn gather(&self, start: usize, dst: &mut [u32], to: Staging) {
-        let keys = &self.0[start..start + dst.len()];
-        stage(dst, to, |d, r| d.iter_mut().zip(&keys[r]).for_each(|(d, k)| *d = k.to_ordered_bits()));
-    }
-}
-
 /// Small keys' 32-bit ordered bits in a new host buffer, for the device steps that have no kernels
 /// of the small types and take no staged conversion (host top-k, segmented pairs); `narrow` writes
 /// them back once the step has succeeded.

@@ -10,7 +10,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use super::argsort::{self, DevicePosition};
 use super::device::Gpu;
 use super::dispatch::{DeviceItem, DeviceSort, SpreadKernels};
-use super::hostdata::{self, Direct, KeysAsBits, ReadBits, ReadOnly, SplitAsKvp};
+use super::hostdata::{self, Direct, KeysAsBits, ReadOnly};
 use super::needs;
 use super::records::Keys;
 use super::scratch::Scratch;
@@ -244,10 +244,10 @@ macro_rules! key_class {
             b.records_round_trip(Keys::Sorted(keys), values, order)
         }
     };
-    // 8- and 16-bit keys: their 32-bit ordered bits go up, in every family; on the device they
-    // are made there (`small_keys.rs`).
+    // 8- and 16-bit keys: sorted at their own width by the radix kernels, as 32-bit ordered bits
+    // (made on the device, `small_keys.rs`) by the networks, top-k and the segmented sorts.
     (@impl Small, $t:ident) => {
-        // Host keys go up and come back at their own width, their bits made on the device.
+        // Host keys go up and come back at their own width.
         impl DeviceItem for $t {
             const SPREAD: Option<SpreadKernels> = None;
             fn sort_on(sort: &DeviceSort, stream: &Arc<CudaStream>, data: &mut CudaSlice<Self>) -> Result<(), SortError> {
@@ -256,25 +256,29 @@ macro_rules! key_class {
         }
         impl CudaKey for $t {
             fn host_keys(b: &CudaBackend, keys: &mut [Self], sort: DeviceSort) -> Result<(), SortError> {
+                // 8-bit keys alone: a counting sort, only the counts come back (`counting.rs`).
+                if size_of::<Self>() == 1 && is_radix(&sort) && keys.len() > 1 && b.counts_fit(keys.len())? {
+                    return b.count_sort(keys, sort);
+                }
                 b.host_sort(&mut Direct(keys), sort)
             }
             fn host_pairs(b: &CudaBackend, keys: &mut [Self], values: &mut [u32], sort: DeviceSort) -> Result<(), SortError> {
-                b.host_sort(&mut SplitAsKvp { keys, values }, sort)
+                b.sort_pairs_narrow(keys, values, sort)
             }
-            key_class!(@argsort ReadBits, argsort_kvp);
+            key_class!(@argsort ReadOnly, argsort_kvp);
             fn device_argsort<P: DevicePosition>(
                 sort: &DeviceSort,
                 stream: &Arc<CudaStream>,
                 keys: &CudaSlice<Self>,
                 out: &mut CudaSlice<P>,
             ) -> Result<(), SortError> {
-                small_keys::argsort(sort, stream, keys, out)
+                argsort::device(sort, stream, keys, out)
             }
             fn device_need(sort: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError> {
-                needs::small_sort(sort, n, pairs)
+                needs::small_sort::<Self>(sort, n, pairs)
             }
             fn argsort_need(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError> {
-                needs::small_argsort(sort, n, wide)
+                needs::argsort::<Self>(sort, n, wide)
             }
             fn device(
                 sort: &DeviceSort,

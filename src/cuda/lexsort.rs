@@ -1,8 +1,9 @@
 //! Lexsort on the device, one pipeline for host and device callers: the columns lie on the device
 //! (uploaded at their own widths for host callers), each 32-bit radix word of the plan
 //! (`columns.rs`, `Packing::Dense32`) is packed there through the permutation so far
-//! (`columns::pack`) and sorted with it as split pairs, least significant word first; the permutation is widened for 64-bit indices, and a host caller
-//! gets only it back, downloaded straight into its output.
+//! (`columns::pack`; a word of 16 or 8 bits at that width) and sorted with it as split pairs,
+//! least significant word first; the permutation is widened for 64-bit indices, and a host
+//! caller gets only it back, downloaded straight into its output.
 //!
 //! On failure a host output holds its earlier contents or the complete result, as an argsort's
 //! (`argsort::download_positions`): a download that fails after writing part of it is completed by
@@ -21,7 +22,7 @@ use super::dispatch::DeviceSort;
 use super::hostdata::ReadOnly;
 use super::pinned::{page_locked, Pinned};
 use super::positions;
-use super::radix::RadixKey;
+use super::radix::{self, RadixKey};
 use super::staging::Plain;
 use super::transfer::{begin, chunks, device_buffer, driver, finish, lease_bytes, upload};
 use super::{inplace, split_need, CudaBackend};
@@ -55,6 +56,18 @@ pub(crate) fn device<P: DevicePosition>(
     let shapes: Vec<_> = sources.iter().map(|s| (s.kind, s.nulls != 0, s.how.under(order))).collect();
     let words = plan(&shapes, Packing::Dense32);
     let sort = DeviceSort::new(gpu, Order::Ascending, Algorithm::Radix);
+    // One word of 16 bits or fewer (a small column, a float in a library's order): packed, then
+    // one sort that makes the positions and writes them in `out`'s width.
+    if let [word] = &words[..] {
+        let done = match word.bits() {
+            ..=8 => one_narrow_word::<u8, P>(&sort, stream, sources, word, out)?,
+            9..=16 => one_narrow_word::<u16, P>(&sort, stream, sources, word, out)?,
+            _ => false,
+        };
+        if done {
+            return Ok(());
+        }
+    }
     // 32-bit indices are the permutation itself; 64-bit ones are widened from it.
     match (out as &mut dyn Any).downcast_mut::<CudaSlice<u32>>() {
         Some(perm) => sort_words(&sort, stream, sources, &words, perm),
@@ -64,6 +77,24 @@ pub(crate) fn device<P: DevicePosition>(
             P::widen_from(gpu, stream, &perm, out)
         }
     }
+}
+
+/// The permutation by one word of `W`'s width into `out` (`radix::argsort_narrow`); false, nothing
+/// queued, where that sort does not apply (inputs of one tile).
+fn one_narrow_word<W: PackWord + RadixKey, P: DevicePosition>(
+    sort: &DeviceSort,
+    stream: &Arc<CudaStream>,
+    sources: &[Source],
+    word: &Word,
+    out: &mut CudaSlice<P>,
+) -> Result<bool, SortError> {
+    if radix::need_argsort_narrow::<W>(sort.gpu, out.len())?.is_none() {
+        return Ok(false);
+    }
+    let mut keys = device_buffer::<W>(stream, out.len())?;
+    columns::pack(sort.gpu, stream, sources, word, None, None, &mut keys)?;
+    hooks::hit(Step::Sort)?;
+    radix::argsort_narrow(sort.gpu, stream, &keys, out, Order::Ascending, sort.scratch)
 }
 
 /// Plans of this many words or more whose top two words are byte-string bits start with a probe:
@@ -101,7 +132,13 @@ fn sort_words(
     let kinds: Vec<Kind> = sources.iter().map(|s| s.kind).collect();
     if !probes(&kinds, words) {
         for (i, word) in words.iter().rev().enumerate() {
-            sort_word::<u32>(sort, stream, sources, word, i == 0, None, perm)?;
+            // A word of few bits (the last, or a lexsort of small columns) sorts at that width.
+            let (first, gate) = (i == 0, None);
+            match word.bits() {
+                ..=8 => drop(sort_word::<u8>(sort, stream, sources, word, first, gate, perm)?),
+                9..=16 => drop(sort_word::<u16>(sort, stream, sources, word, first, gate, perm)?),
+                _ => drop(sort_word::<u32>(sort, stream, sources, word, first, gate, perm)?),
+            }
         }
         return Ok(());
     }

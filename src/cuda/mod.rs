@@ -7,6 +7,7 @@
 
 mod argsort;
 pub(crate) mod columns;
+mod counting;
 mod device;
 pub(crate) mod device_calls;
 mod dispatch;

@@ -29,26 +29,27 @@ pub(crate) fn kvp(sort: &DeviceSort, n: usize) -> Result<usize, SortError> {
     }
 }
 
-/// A sort of `n` 8- or 16-bit keys: their 32-bit ordered bits, sorted as `u32` keys.
-pub(crate) fn small_sort(s: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError> {
-    if n < 2 {
-        return Ok(0);
+/// A sort of `n` 8- or 16-bit keys: at their own width by the radix kernels; by the networks as
+/// their 32-bit ordered bits, sorted as `u32` keys.
+pub(crate) fn small_sort<K: RadixKey>(s: &DeviceSort, n: usize, pairs: bool) -> Result<usize, SortError> {
+    match s.algorithm {
+        Algorithm::Auto | Algorithm::Radix => sort::<K>(s, n, pairs),
+        _ if n < 2 => Ok(0),
+        _ => Ok(Scratch::bytes::<u32>(n) + sort::<u32>(s, n, pairs)?),
     }
-    Ok(Scratch::bytes::<u32>(n) + sort::<u32>(s, n, pairs)?)
 }
 
-/// An argsort of `n` keys of `K` (only read): a copy of them sorted with the positions, which
-/// are narrow until widened into `u64` indices (`wide`).
+/// An argsort of `n` keys of `K` (only read): 8- and 16-bit keys past one tile in one sort that
+/// writes the positions itself; others a copy of them sorted with the positions, which are narrow
+/// until widened into `u64` indices (`wide`).
 pub(crate) fn argsort<K: RadixKey>(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError> {
     if n == 0 {
         return Ok(0);
     }
+    if let Some(bytes) = radix::need_argsort_narrow::<K>(sort.gpu, n)? {
+        return Ok(bytes);
+    }
     Ok(Scratch::bytes::<K>(n) + narrow(n, wide) + radix::need_pairs::<K>(sort.gpu, n)?)
-}
-
-/// An argsort of `n` 8- or 16-bit keys: their ordered bits take the place of the copy.
-pub(crate) fn small_argsort(sort: &DeviceSort, n: usize, wide: bool) -> Result<usize, SortError> {
-    argsort::<u32>(sort, n, wide)
 }
 
 fn narrow(n: usize, wide: bool) -> usize {

@@ -26,14 +26,17 @@ mod variants;
 use std::mem::size_of;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr};
 
 use super::device::Gpu;
 use super::scratch::Scratch;
 use crate::{Kvp, Order, SortError};
 pub(crate) use launch::Dev;
 use launch::{PassWords, PingPong, Portion, ScratchValues, Sweep, RADIX, SWEEP_MAX_KEYS};
-use sets::{Sets, F32_KEYS, F32_PAIRS, KVP_SETS, U32_KEYS, U32_PAIRS, U64_KEYS, U64_PAIRS};
+use sets::{
+    Sets, F32_KEYS, F32_PAIRS, KVP_SETS, U16_KEYS, U16_PAIRS, U32_KEYS, U32_PAIRS, U64_KEYS, U64_PAIRS, U8_KEYS,
+    U8_PAIRS,
+};
 use variants::Variant;
 
 /// Words at the start of the u32 metadata buffer reserved for the plan (`PLAN_WORDS` rounded up).
@@ -42,7 +45,7 @@ const _: () = assert!(launch::PLAN_WORDS <= PLAN_SLOT);
 
 /// A key type the radix kernels sort on the device, and how its bits order (`ORDER_*` in
 /// radix.cuh): i32 keys share the u32 kernels, f32 keys have their own, i64 and f64 keys share the
-/// u64 ones; all flip their bits on the fly.
+/// u64 ones, the 16- and the 8-bit keys one set per width; all flip their bits on the fly.
 pub(crate) trait RadixKey: DeviceRepr + 'static {
     /// The keys-only entry points.
     const KEYS: Sets;
@@ -81,6 +84,25 @@ impl RadixKey for f64 {
     const KEYS: Sets = U64_KEYS;
     const PAIRS: Sets = U64_PAIRS;
     const ORDER_FLAGS: i32 = launch::ORDER_FLOAT;
+}
+
+/// 8- and 16-bit keys at their own width: one digit pass per byte.
+macro_rules! narrow_radix_keys {
+    ($($t:ty: $keys:ident, $pairs:ident, $flags:expr;)*) => {$(
+        impl RadixKey for $t {
+            const KEYS: Sets = $keys;
+            const PAIRS: Sets = $pairs;
+            const ORDER_FLAGS: i32 = $flags;
+        }
+    )*};
+}
+narrow_radix_keys! {
+    u16: U16_KEYS, U16_PAIRS, 0;
+    i16: U16_KEYS, U16_PAIRS, launch::ORDER_SIGNED;
+    half::f16: U16_KEYS, U16_PAIRS, launch::ORDER_FLOAT;
+    half::bf16: U16_KEYS, U16_PAIRS, launch::ORDER_FLOAT;
+    u8: U8_KEYS, U8_PAIRS, 0;
+    i8: U8_KEYS, U8_PAIRS, launch::ORDER_SIGNED;
 }
 
 /// Reads every kernel set's config (loading the image and granting shared memory), so that no
@@ -132,6 +154,84 @@ pub(crate) fn sort_pairs<K: RadixKey>(
     SortError::check_pair_lengths(keys.len(), values.len())?;
     let variant = K::PAIRS.set_for(keys.len(), gpu)?;
     sort(gpu, stream, variant, keys, Some(values), order_flags(K::ORDER_FLAGS, order), Run::FULL, scratch)
+}
+
+/// Adds to `hist` (256 words, zeroed) how many of the 8-bit `keys` take each place in `order`: the
+/// histogram of their one digit pass, for a counting sort. Asynchronous on `stream`.
+pub(crate) fn count_bytes<K: RadixKey>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    order: Order,
+    hist: &mut CudaSlice<u64>,
+) -> Result<(), SortError> {
+    assert!(size_of::<K>() == 1 && hist.len() == RADIX, "256 counts of 8-bit keys");
+    let variant = K::KEYS.set_for(keys.len(), gpu)?;
+    let cfg = config::config(gpu, variant)?;
+    let (kp, _keys_guard) = keys.device_ptr(stream);
+    let (hp, _hist_guard) = hist.device_ptr_mut(stream);
+    // SAFETY: both buffers stay borrowed until this function returns, after the launch is queued
+    // on `stream`.
+    let (keys, hist) = unsafe { (Dev::<K>::new(kp, keys.len()), Dev::<u64>::new(hp, RADIX)) };
+    launch::histogram(gpu, stream, variant, &cfg, keys, order_flags(K::ORDER_FLAGS, order), hist)
+}
+
+/// The stable permutation of device-resident 8- or 16-bit `keys` (only read) into `out`, `u32` or
+/// `u64` positions, in one radix sort whose first pass makes the positions and whose last writes
+/// them in `out`'s width (`radix_onesweep_argsort_*`). False, nothing queued, where that sort does
+/// not apply: other keys, or inputs of one tile (the caller sorts a copy as pairs).
+pub(crate) fn argsort_narrow<K: RadixKey, P: DeviceRepr>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    out: &mut CudaSlice<P>,
+    order: Order,
+    scratch: Scratch,
+) -> Result<bool, SortError> {
+    argsort_narrow_in(gpu, stream, keys, out, order, scratch, Run::FULL)
+}
+
+fn argsort_narrow_in<K: RadixKey, P: DeviceRepr>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &CudaSlice<K>,
+    out: &mut CudaSlice<P>,
+    order: Order,
+    scratch: Scratch,
+    run: Run,
+) -> Result<bool, SortError> {
+    let n = keys.len();
+    SortError::check_pair_lengths(n, out.len())?;
+    assert!(matches!(size_of::<P>(), 4 | 8), "u32 or u64 positions");
+    let variant = K::PAIRS.set_for(n, gpu)?;
+    if variant.argsort_sweep().is_none() || n < 2 {
+        return Ok(false);
+    }
+    let cfg = config::config(gpu, variant)?;
+    if n <= cfg.small_tile {
+        return Ok(false);
+    }
+    let (kp, _keys_guard) = keys.device_ptr(stream);
+    let (op, _out_guard) = out.device_ptr_mut(stream);
+    // SAFETY: both buffers stay borrowed until this function returns, after every launch is
+    // queued on `stream`; the sweeps only read `keys` (radix_onesweep.cuh S::ARGSORT). The
+    // positions go to `out`: as u32 through values_a, or as u64 through `wide` (values_a is then
+    // the first n words of `out`, which no kernel touches).
+    let (keys_a, values_a) = unsafe { (Dev::<K>::new(kp, n), Dev::<u32>::new(op, n)) };
+    let wide = if size_of::<P>() == 8 { op } else { 0 };
+    let flags = order_flags(K::ORDER_FLAGS, order);
+    passes(gpu, stream, variant, &cfg, keys_a, Some(values_a), flags, run, scratch, Tail::Argsort { wide })?;
+    Ok(true)
+}
+
+/// The scratch bytes `argsort_narrow` of `n` keys of `K` carves, or `None` where it does not apply.
+pub(crate) fn need_argsort_narrow<K: RadixKey>(gpu: &Gpu, n: usize) -> Result<Option<usize>, SortError> {
+    let variant = K::PAIRS.set_for(n, gpu)?;
+    let cfg = config::config(gpu, variant)?;
+    if variant.argsort_sweep().is_none() || n < 2 || n <= cfg.small_tile {
+        return Ok(None);
+    }
+    Ok(Some(need::<K>(gpu, variant, n, size_of::<u32>())?))
 }
 
 /// The scratch bytes `sort_kvp` of `n` items carves from a caller's arena.
@@ -290,13 +390,41 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
         return launch::small(gpu, stream, variant, &cfg, keys_a, values_a, order);
     }
 
+    passes(gpu, stream, variant, &cfg, keys_a, values_a, order, run, scratch, Tail::CopyBack)
+}
+
+/// What ends a sort once its passes are queued: the result copied back into the caller's buffers
+/// where it ended in the scratch ones, or for an argsort (`argsort_narrow`) the positions in
+/// input order where no pass ran; `wide` is the caller's u64 positions (0: u32 ones in values_a).
+#[derive(Clone, Copy)]
+enum Tail {
+    CopyBack,
+    Argsort { wide: u64 },
+}
+
+/// The passes of a sort of more than one tile: the histogram, the plan, each pass in portions,
+/// then `tail`, all queued on `stream` with scratch from `scratch`.
+#[allow(clippy::too_many_arguments)] // one per part of a sort's shape; `Run` picks the test-only paths
+fn passes<K: DeviceRepr, V: DeviceRepr>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    variant: Variant,
+    cfg: &config::Config,
+    keys_a: Dev<K>,
+    values_a: Option<Dev<V>>,
+    order: i32,
+    run: Run,
+    scratch: Scratch,
+    tail: Tail,
+) -> Result<(), SortError> {
+    let n = keys_a.len();
     let passes = cfg.passes;
-    let shape = Shape::of(&cfg, n, size_of::<K>(), values_a.map_or(0, |_| size_of::<V>()), run);
+    let shape = Shape::of(cfg, n, size_of::<K>(), values_a.map_or(0, |_| size_of::<V>()), run);
     let Shape { tiles, portions, .. } = shape;
     let (portion_cap, status_words) = (tiles * cfg.tile, tiles * RADIX);
     let interleaved = shape.interleaved;
     assert!(!interleaved || (size_of::<K>() == 4 && size_of::<V>() == 4));
-    let mut l = shape.layout(shape.wants_second_items(&cfg, run));
+    let mut l = shape.layout(shape.wants_second_items(cfg, run));
     debug_assert_eq!(l.keys, 0);
 
     // SAFETY (both sources): the ping-pong halves are written by a pass before they are read (when
@@ -337,7 +465,7 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
     let hist = meta64.range(0, passes * RADIX);
     let plan = meta32.range(0, PLAN_SLOT);
 
-    launch::histogram(gpu, stream, variant, &cfg, keys_a, order, hist)?;
+    launch::histogram(gpu, stream, variant, cfg, keys_a, order, hist)?;
     launch::prepare(gpu, stream, hist, passes, n, plan, meta64.range(passes * RADIX, passes * 2 * RADIX))?;
     let buffers = PingPong { keys_a, keys_b, values: values_a.zip(values_b) };
     for pass in 0..passes {
@@ -357,9 +485,17 @@ fn sort<K: DeviceRepr, V: DeviceRepr>(
                 base_in: bases(q % 2),
                 base_out: bases((q + 1) % 2),
             };
-            let kernel = run.steps.map_or(Sweep::Of(variant), Sweep::Steps);
-            launch::onesweep(gpu, stream, kernel, &cfg, plan, order, &buffers, &portion)?;
+            let kernel = match (run.steps, tail) {
+                (Some(name), _) => Sweep::Steps(name),
+                (None, Tail::Argsort { wide }) => Sweep::Argsort(variant, wide),
+                (None, Tail::CopyBack) => Sweep::Of(variant),
+            };
+            launch::onesweep(gpu, stream, kernel, cfg, plan, order, &buffers, &portion)?;
         }
+    }
+    if let Tail::Argsort { wide } = tail {
+        let out = buffers.values.as_ref().map_or(0, |(a, _)| a.ptr());
+        return launch::argsort_identity(gpu, stream, plan, out, wide, n);
     }
     match buffers.values {
         Some((a, ScratchValues::Items(c))) => {

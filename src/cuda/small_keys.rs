@@ -1,19 +1,20 @@
-//! Device-resident 8- and 16-bit keys (the key list's `Small` class) on the device: their 32-bit
-//! ordered bits made in a scratch buffer (`small_keys.cu` `small_widen_*`), sorted there by the
-//! 32-bit radix sorts, whose plan skips the two or three constant high digits, and mapped back
-//! into the caller's keys (`small_narrow_*`). An argsort reads the bits and leaves the keys.
+//! Device-resident 8- and 16-bit keys (the key list's `Small` class) for the kernels that take
+//! 32-bit keys only (the sorting networks, top-k, the segmented sorts): their 32-bit ordered bits
+//! made in a scratch buffer (`small_keys.cu` `small_widen_*`), the 32-bit kernels run on them, and
+//! the result mapped back into the caller's keys (`small_narrow_*`). The radix sort takes these
+//! keys at their own width (`radix::RadixKey`).
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr};
 
-use super::argsort::DevicePosition;
 use super::dispatch::DeviceSort;
 use super::overlap::{self, Args, Launch};
 use super::positions::config;
+use super::radix::{self, RadixKey};
 use super::scratch::{Buf, Scratch};
 use super::Gpu;
-use crate::{Key, KeyType, SortError};
+use crate::{Algorithm, Key, KeyType, SortError};
 
 /// A small key type as the kernels map it: `map` as `small_keys.cu` numbers it.
 pub(crate) trait SmallKey: Key + DeviceRepr {
@@ -84,9 +85,10 @@ pub(crate) fn narrow<K: SmallKey>(
         .map_err(SortError::driver(name, 0))
 }
 
-/// Sorts device-resident small keys, with their `u32` values when given, on `stream`. The keys
-/// are written only by the last kernel, after the sort succeeded.
-pub(crate) fn sort<K: SmallKey>(
+/// Sorts device-resident small keys, with their `u32` values when given, on `stream`: at their
+/// own width by the radix kernels; as ordered bits by a sorting network, the keys written only by
+/// the last kernel, after the sort succeeded.
+pub(crate) fn sort<K: SmallKey + RadixKey>(
     sort: &DeviceSort,
     stream: &Arc<CudaStream>,
     keys: &mut CudaSlice<K>,
@@ -95,25 +97,16 @@ pub(crate) fn sort<K: SmallKey>(
     if keys.len() < 2 {
         return Ok(());
     }
+    if matches!(sort.algorithm, Algorithm::Auto | Algorithm::Radix) {
+        return match values {
+            Some(values) => sort.run_pairs(stream, keys, values),
+            None => radix::sort_keys(sort.gpu, stream, keys, sort.order, sort.scratch),
+        };
+    }
     let mut bits = widen(sort.gpu, stream, keys, sort.scratch)?;
     match values {
         Some(values) => sort.run_pairs(stream, &mut bits, values)?,
         None => sort.run(stream, &mut bits)?,
     }
     narrow(sort.gpu, stream, &bits, keys)
-}
-
-/// The stable permutation of device-resident small keys, which are only read, into `out`.
-pub(crate) fn argsort<K: SmallKey, P: DevicePosition>(
-    sort: &DeviceSort,
-    stream: &Arc<CudaStream>,
-    keys: &CudaSlice<K>,
-    out: &mut CudaSlice<P>,
-) -> Result<(), SortError> {
-    SortError::check_pair_lengths(keys.len(), out.len())?;
-    if keys.is_empty() {
-        return Ok(());
-    }
-    let mut bits = widen(sort.gpu, stream, keys, sort.scratch)?;
-    P::sort_into(sort, stream, &mut bits, out)
 }

@@ -117,9 +117,10 @@ impl Sorter {
 
     /// Sorts keys already on the device, in place, in the sorter's order, on the caller's stream
     /// (see [`Sorter::sort_kvp_device`]): keys of any [`Key`] type, floats in `total_cmp` order.
-    /// The 8- and 16-bit keys sort as their 32-bit ordered bits, made in device scratch of four
-    /// bytes a key beside the sort's own. The sorting networks take `u32` and the small keys
-    /// here (other types are `Unsupported` with them).
+    /// The radix sort takes 8- and 16-bit keys at their own width (a digit pass per byte); the
+    /// sorting networks take them as their 32-bit ordered bits, made in device scratch of four
+    /// bytes a key beside the sort's own. The networks take `u32` and the small keys here (other
+    /// types are `Unsupported` with them).
     ///
     /// ```no_run
     /// use gpusort::{Order, Sorter};

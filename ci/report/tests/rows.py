@@ -45,6 +45,14 @@ def fixture_rows():
     rows.append(bench("records", "cpu-argsort", 64 * M, 400.0))
     rows.append(bench("out-of-core", "cuda-1g", 1024 * M, 900.0, floor_ms=600.0, limit_bytes=1 << 30))
     rows.append(bench("out-of-core", "cpu", 1024 * M, 3000.0))
+    for t, ms, floor in (("u8", 11.0, 10.0), ("u16", 30.0, 19.5)):
+        rows.append(bench("small-keys-host", f"cuda-{t}", 256 * M, ms, floor_ms=floor, bytes=256 * M))
+        rows.append(bench("small-keys-host", f"cpu-{t}", 256 * M, ms * 4))
+    for sort, ms in (("keys-u16", 0.6), ("argsort-u16", 1.2), ("keys-u32", 1.4), ("argsort-u32", 2.8)):
+        rows.append(bench("small-keys-device", sort, 64 * M, ms))
+    for lib, op, ms in (("gpusort", "sort", 1.0), ("torch", "sort", 1.7), ("gpusort", "argsort", 1.5),
+                        ("torch", "argsort", 1.7)):
+        rows.append({"src": "half-libs", "lib": lib, "dtype": "float16", "op": op, "n": 64 * M, "median_ms": ms})
     return rows
 
 

@@ -17,7 +17,7 @@ REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 SECTIONS = [
     "Machine", "Headline", "Uniform random keys", "Sorted keys (0, 1, 2, ...)", "Reverse-sorted keys",
     "16 distinct keys", "All keys equal", "Host to host", "Host to host against the PCIe floor",
-    "Argsort and records", "Lexsort", "Segmented sorts", "Top-k", "Out of core", "CPU sorts on this machine",
+    "Argsort and records", "Lexsort", "Small keys: 8 and 16 bits, float16 and bfloat16", "Segmented sorts", "Top-k", "Out of core", "CPU sorts on this machine",
     "How it was measured", "Sources of the quoted columns",
 ]
 
@@ -130,7 +130,8 @@ def test_command_line(tmp_path):
 
 def test_section_pages(tmp_path):
     raw = write_rows(tmp_path / "raw.jsonl", fixture_rows())
-    for name, row in (("topk", "1K"), ("segments", "1M x 64"), ("records", "`argsort` of 64M u32 keys")):
+    for name, row in (("topk", "1K"), ("segments", "1M x 64"), ("records", "`argsort` of 64M u32 keys"),
+                      ("small-keys", "`u16`")):
         command("section", name, raw, "--out", str(tmp_path), "--flat")
         text = (tmp_path / f"BENCHMARKS-{name}.md").read_text()
         assert (tmp_path / "data" / f"BENCHMARKS-{name}.json").exists()
@@ -175,3 +176,18 @@ def test_shapes_and_embed_commands(tmp_path):
     command("lexsort", "--out", str(tmp_path), "--flat")
     assert "not measured" in (tmp_path / "BENCHMARKS-lexsort.md").read_text()
     command("argsort", raw, "--out", str(tmp_path), "--flat")
+
+
+def test_small_keys_targets(tmp_path):
+    """The small-keys tables: the floor ratio and its verdict, the u32 anchor, torch beside gpusort."""
+    import report_small_keys
+
+    data = data_of(tmp_path, fixture_rows())
+    host = report_small_keys.host_table(data)
+    assert "| `u8` | 256M | **11.0** | 10.0 | 1.10× | ≤ 1.5× floor | yes | 44.0 |" in host
+    assert "| `u16` | 256M | **30.0** | 19.5 | 1.54× | ≤ 1.5× floor | **no** |" in host
+    device = report_small_keys.device_table(data)
+    assert "| `u16` | 64M | **0.600** | 2.33× | ≥ 1.6× | yes | **1.20** | 2.33× |" in device
+    torch = report_small_keys.torch_table(data)
+    assert "| float16 | argsort | 64M | **1.50** | 1.70 | 1.13× | ≥ 1.3× | **no** |" in torch
+    assert "| float16 | sort | 64M | **1.00** | 1.70 | 1.70× | ≥ 1.3× | yes |" in torch

@@ -228,6 +228,9 @@ pub(crate) struct Portion {
 pub(crate) enum Sweep {
     Of(Variant),
     Steps(&'static str),
+    /// The set's argsort sweep (`Variant::argsort_sweep`), writing u64 positions to the address
+    /// given (0: u32 ones to the caller's values).
+    Argsort(Variant, u64),
 }
 
 /// One digit pass over one portion.
@@ -250,6 +253,10 @@ pub(crate) fn onesweep<K, V>(
     let f = match kernel {
         Sweep::Of(variant) => gpu.function(&gpusort_kernels::RADIX, variant.names().onesweep)?,
         Sweep::Steps(name) => gpu.function(&gpusort_kernels::RADIX_STEPS, name)?,
+        Sweep::Argsort(variant, _) => {
+            let name = variant.argsort_sweep().expect("an argsort sweep is chosen where its set has one");
+            gpu.function(&gpusort_kernels::RADIX, name)?
+        }
     };
     let (begin, len) = (portion.begin as u64, portion.len as u32);
     let lc = LaunchConfig {
@@ -262,9 +269,13 @@ pub(crate) fn onesweep<K, V>(
     b.arg(begin).arg(len);
     args.push_status(&mut b);
     b.arg(portion.base_in.ptr).arg(portion.base_out.ptr);
+    if let Sweep::Argsort(_, wide) = kernel {
+        b.arg(wide);
+    }
     // SAFETY: matches radix_onesweep_<name> and radix_onesweep_steps_<name>(plan, int pass, int
     // order, Item* a, Item* b, Value* va, Value* vb, u64 begin, u32 len, u32* status,
-    // u32* status_next, u64 words, u32* counter, const u64* base_in, u64* base_out); one block per
+    // u32* status_next, u64 words, u32* counter, const u64* base_in, u64* base_out), and
+    // radix_onesweep_argsort_<name>(the same, u64* wide: n positions or null); one block per
     // tile; blocks read [begin, begin+len) of one buffer and write inside the other, of the same
     // length; every size is checked above.
     unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut b) }.map_err(launch_err("radix_onesweep"))
@@ -279,25 +290,47 @@ pub(crate) fn copy_back<K, V>(
     keys: (Dev<K>, Dev<K>),
     values: Option<(Dev<V>, Dev<V>)>,
 ) -> Result<(), SortError> {
-    let words_of = |src: usize, dst: usize, size: usize| {
-        assert!(src == dst && (src * size).is_multiple_of(4));
-        (src * size / 4) as u64
+    let bytes_of = |src: usize, dst: usize, size: usize| {
+        assert_eq!(src, dst);
+        (src * size) as u64
     };
     assert!(plan.len() >= PLAN_WORDS);
-    let words = words_of(keys.0.len(), keys.1.len(), std::mem::size_of::<K>());
-    let (vsrc, vdst, vwords) = match values {
-        Some((src, dst)) => (src.ptr, dst.ptr, words_of(src.len(), dst.len(), std::mem::size_of::<V>())),
+    let bytes = bytes_of(keys.0.len(), keys.1.len(), std::mem::size_of::<K>());
+    let (vsrc, vdst, vbytes) = match values {
+        Some((src, dst)) => (src.ptr, dst.ptr, bytes_of(src.len(), dst.len(), std::mem::size_of::<V>())),
         None => (0, 0, 0),
     };
     let f = gpu.function(&gpusort_kernels::RADIX, "radix_copy_back")?;
-    let blocks = grid_for(((words + vwords) / 4) as usize, 256, gpu.multiprocessors as usize * 8);
+    let blocks = grid_for(((bytes + vbytes) / 16) as usize, 256, gpu.multiprocessors as usize * 8);
     let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
     let mut a = Args::new();
-    a.arg(plan.ptr).arg(keys.0.ptr).arg(keys.1.ptr).arg(words).arg(vsrc).arg(vdst).arg(vwords);
-    // SAFETY: matches radix_copy_back(const u32* plan, const u32* src, u32* dst, u64 words, const
-    // u32* vsrc, u32* vdst, u64 vwords); each pair of ranges holds its count of 4-byte words
-    // (checked above; no values: null and 0).
+    a.arg(plan.ptr).arg(keys.0.ptr).arg(keys.1.ptr).arg(bytes).arg(vsrc).arg(vdst).arg(vbytes);
+    // SAFETY: matches radix_copy_back(const u32* plan, const u8* src, u8* dst, u64 bytes, const
+    // u8* vsrc, u8* vdst, u64 vbytes); each pair of ranges holds its count of bytes (checked
+    // above; no values: null and 0).
     unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }.map_err(launch_err("radix_copy_back"))
+}
+
+/// Writes the positions in input order into an argsort's output (`out` u32 words, or `wide` u64
+/// ones when not 0; `n` of them) when the plan says no pass ran: every key was equal.
+pub(crate) fn argsort_identity(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    plan: Dev<u32>,
+    out: u64,
+    wide: u64,
+    n: usize,
+) -> Result<(), SortError> {
+    assert!(plan.len() >= PLAN_WORDS && (out != 0 || wide != 0));
+    let f = gpu.function(&gpusort_kernels::RADIX, "radix_argsort_identity")?;
+    let blocks = grid_for(n, 256, gpu.multiprocessors as usize * 8);
+    let lc = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let mut a = Args::new();
+    a.arg(plan.ptr).arg(out).arg(wide).arg(n as u64);
+    // SAFETY: matches radix_argsort_identity(const u32* plan, u32* out, u64* wide, u64 n); the
+    // caller's output holds n positions of the width chosen (`wide` when not null).
+    unsafe { overlap::launch(gpu, stream, &f, Launch::Follows, lc, &mut a) }
+        .map_err(launch_err("radix_argsort_identity"))
 }
 
 /// Splits the (key, value) items of `src` into `keys` and `values` when the plan says the result

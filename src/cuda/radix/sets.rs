@@ -13,8 +13,8 @@ pub(crate) struct Sets {
     pub(super) mid: Variant,
     pub(super) large: Variant,
     pub(super) huge: Variant,
-    /// The image's global that holds this layout's boundaries.
-    bounds: &'static str,
+    /// The image's global that holds this layout's boundaries; none for a layout of one set.
+    bounds: Option<&'static str>,
 }
 
 /// Where a layout changes sets on this device's architecture (`radix_sets_<layout>`: the mid set
@@ -49,7 +49,10 @@ impl ImageConfig for Bounds {
 impl Sets {
     /// The set for `n` items on `gpu`, by the boundaries of the image loaded there.
     pub(super) fn set_for(&self, n: usize, gpu: &Gpu) -> Result<Variant, SortError> {
-        Ok(self.choose(n, gpu.config::<Bounds>(self.bounds)?))
+        match self.bounds {
+            Some(bounds) => Ok(self.choose(n, gpu.config::<Bounds>(bounds)?)),
+            None => Ok(self.large),
+        }
     }
 
     /// The set for `n` items, given the layout's boundaries.
@@ -65,7 +68,12 @@ impl Sets {
 }
 
 const fn sets(mid: Variant, large: Variant, huge: Variant, bounds: &'static str) -> Sets {
-    Sets { mid, large, huge, bounds }
+    Sets { mid, large, huge, bounds: Some(bounds) }
+}
+
+/// A layout whose one set sorts every size.
+const fn one(set: Variant) -> Sets {
+    Sets { mid: set, large: set, huge: set, bounds: None }
 }
 
 pub(super) const KVP_SETS: Sets = sets(Variant::KvpMid, Variant::Kvp, Variant::KvpHuge, "radix_sets_kvp");
@@ -81,6 +89,10 @@ pub(super) const F32_PAIRS: Sets =
 pub(super) const U64_KEYS: Sets = sets(Variant::U64Mid, Variant::U64, Variant::U64, "radix_sets_u64");
 pub(super) const U64_PAIRS: Sets =
     sets(Variant::PairsU64, Variant::PairsU64, Variant::PairsU64, "radix_sets_pairs_u64");
+pub(super) const U16_KEYS: Sets = one(Variant::U16);
+pub(super) const U16_PAIRS: Sets = one(Variant::PairsU16);
+pub(super) const U8_KEYS: Sets = one(Variant::U8);
+pub(super) const U8_PAIRS: Sets = one(Variant::PairsU8);
 
 #[cfg(test)]
 mod tests {

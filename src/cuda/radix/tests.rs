@@ -263,3 +263,57 @@ fn portions_at_small_sizes() {
         }
     }
 }
+
+/// The argsort sweeps of 16- and 8-bit keys (`argsort_narrow`) in portions of one, two and three
+/// tiles and in one launch, into u32 and u64 positions: two passes, one (a byte held constant) and
+/// none (all keys equal); the keys unchanged, the positions the stable order's.
+#[test]
+fn narrow_argsort_in_portions() {
+    let Some(gpu) = device() else { return };
+    gpu.ctx.bind_to_thread().unwrap();
+    let stream = gpu.ctx.new_stream().unwrap();
+    let mut r = rng(17);
+    let n = 50_001usize;
+    let random: Vec<u16> = (0..n).map(|_| r() as u16).collect();
+    for tiles in [Some(1), Some(2), Some(3), None] {
+        let run = Run { portion_tiles: tiles, ..Run::FULL };
+        for order in [Order::Ascending, Order::Descending] {
+            for mask in [u16::MAX, 0xff00, 0x00ff, 0] {
+                let keys: Vec<u16> = random.iter().map(|&k| k & mask).collect();
+                let what = format!("u16 & {mask:#x} in portions of {tiles:?} tiles {order:?}");
+                narrow_argsort_case(&gpu, &stream, &keys, order, run, &what);
+                let halves: Vec<half::f16> = keys.iter().map(|&k| half::f16::from_bits(k)).collect();
+                narrow_argsort_case(&gpu, &stream, &halves, order, run, &format!("f16 {what}"));
+            }
+            let bytes: Vec<i8> = random.iter().map(|&k| k as i8).collect();
+            narrow_argsort_case(&gpu, &stream, &bytes, order, run, &format!("i8 in portions of {tiles:?} {order:?}"));
+        }
+    }
+}
+
+fn narrow_argsort_case<K: RadixKey + gpusort_cpu::SortKey + cudarc::driver::ValidAsZeroBits>(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    keys: &[K],
+    order: Order,
+    run: Run,
+    what: &str,
+) {
+    let mut want: Vec<u64> = (0..keys.len() as u64).collect();
+    let bits = |i: &u64| keys[*i as usize].to_ordered_bits().into();
+    match order {
+        Order::Ascending => want.sort_by_key(|i| bits(i)),
+        Order::Descending => want.sort_by_key(|i| std::cmp::Reverse(bits(i))),
+    }
+    let dk = stream.clone_htod(keys).unwrap();
+    let mut narrow: CudaSlice<u32> = stream.alloc_zeros(keys.len()).unwrap();
+    let mut wide: CudaSlice<u64> = stream.alloc_zeros(keys.len()).unwrap();
+    let pool = Scratch::POOL;
+    assert!(argsort_narrow_in(gpu, stream, &dk, &mut narrow, order, pool, run).unwrap(), "{what}: not applied");
+    assert!(argsort_narrow_in(gpu, stream, &dk, &mut wide, order, pool, run).unwrap(), "{what}: not applied");
+    let narrow: Vec<u64> = stream.clone_dtoh(&narrow).unwrap().into_iter().map(u64::from).collect();
+    assert!(narrow == want, "{what}: u32 positions differ from the stable order");
+    assert!(stream.clone_dtoh(&wide).unwrap() == want, "{what}: u64 positions differ from the stable order");
+    let after: Vec<u64> = stream.clone_dtoh(&dk).unwrap().iter().map(|k: &K| k.to_ordered_bits().into()).collect();
+    assert!(after.into_iter().eq(keys.iter().map(|k| -> u64 { k.to_ordered_bits().into() })), "{what}: keys changed");
+}

@@ -80,6 +80,14 @@ variants! {
     U64Mid = whole "u64_mid",
     /// `u64` keys with a separate `u32` value array.
     PairsU64 = whole "pairs_u64",
+    /// 16-bit keys alone (`u16`, `i16`, `f16`, `bf16`: floats flipped at run time), two passes.
+    U16 = whole "u16",
+    /// 16-bit keys with a separate `u32` value array.
+    PairsU16 = whole "pairs_u16",
+    /// 8-bit keys alone (`u8`, `i8`), one pass.
+    U8 = whole "u8",
+    /// 8-bit keys with a separate `u32` value array.
+    PairsU8 = whole "pairs_u8",
     /// The segmented sort of 32-bit keys alone (every 32-bit key type).
     SegmentU32 = segment "u32",
     /// The segmented sort of 32-bit keys with a separate `u32` value array.
@@ -87,6 +95,16 @@ variants! {
 }
 
 impl Variant {
+    /// The argsort sweep of a pairs set (`radix_onesweep_argsort_<name>`: its config, histogram and
+    /// one-block sort are the set's), for the 16- and 8-bit keys.
+    pub(super) fn argsort_sweep(self) -> Option<&'static str> {
+        match self {
+            Variant::PairsU16 => Some("radix_onesweep_argsort_u16"),
+            Variant::PairsU8 => Some("radix_onesweep_argsort_u8"),
+            _ => None,
+        }
+    }
+
     /// The segmented sort's kernels for the keys of this variant: one set for integer and float
     /// 32-bit keys; none for 64-bit keys.
     pub(crate) fn segmented(self) -> Option<Variant> {
@@ -97,9 +115,16 @@ impl Variant {
             | Variant::PairsU32Huge
             | Variant::PairsF32
             | Variant::SegmentPairsU32 => Some(Variant::SegmentPairsU32),
-            Variant::Kvp | Variant::KvpMid | Variant::KvpHuge | Variant::U64 | Variant::U64Mid | Variant::PairsU64 => {
-                None
-            }
+            Variant::Kvp
+            | Variant::KvpMid
+            | Variant::KvpHuge
+            | Variant::U64
+            | Variant::U64Mid
+            | Variant::PairsU64
+            | Variant::U16
+            | Variant::PairsU16
+            | Variant::U8
+            | Variant::PairsU8 => None,
         }
     }
 }
