@@ -53,7 +53,7 @@ fn crossover_routes_small_inputs_to_the_cpu() {
             assert_eq!(s.backend_for_shape(shape, c), BackendKind::Cuda, "{shape:?}");
         }
         // 8-bit keys alone stay on the CPU at every size (its counting sort keeps up with the bus).
-        assert_eq!(s.backend_for_shape(JobShape::Keys8, usize::MAX), BackendKind::Cpu);
+        assert_eq!(s.backend_for_shape(JobShape::Keys8, 1 << 40), BackendKind::Cpu);
         assert_eq!(s.clone().with_crossover(10).backend_for_shape(JobShape::Keys8, 10), BackendKind::Cuda);
         assert_eq!(s.clone().with_crossover(10).backend_for_shape(JobShape::Keys64, 10), BackendKind::Cuda);
         assert_eq!(s.clone().with_crossover(10).backend_for(9), BackendKind::Cpu);
